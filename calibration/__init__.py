@@ -1,0 +1,1 @@
+"""Learning a device and game: builds, stores and loads reading profiles."""

@@ -1,0 +1,13 @@
+"""The errors every part of tapsolve raises for a person to read: one line, an exit code."""
+
+
+class TapsolveError(Exception):
+    """A problem the person can act on; the message names it and what to do. Exit code 1."""
+
+    exit_code = 1
+
+
+class InputError(TapsolveError, ValueError):
+    """Malformed input (a board string, cards, an option): exit code 2, like a usage error."""
+
+    exit_code = 2

@@ -1,0 +1,162 @@
+"""Flip 9 rules and its optimal solver: nine cards, swaps forced by the digital root of the last.
+
+After swapping cards ``a`` and ``b`` the next swap must include card ``a + b`` (minus 9 when
+that exceeds 9). The solver walks a table of exact distances to the sorted order, built once by
+a backward breadth-first search over every (order, card that must move) and cached on disk, so
+every answer is provably shortest.
+
+>>> state = State.parse("213456789")
+>>> solve(state)
+[(1, 2)]
+>>> state.push((1, 2)); state.cards, state.must, state.is_sorted()
+((1, 2, 3, 4, 5, 6, 7, 8, 9), 3, True)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from solver import _flip9_kernel as kernel
+from solver.errors import InputError
+
+GOAL = tuple(range(1, 10))
+
+
+class StateError(InputError):
+    """Cards or a swap that do not follow the rules; the message says why."""
+
+
+def forced_card(a: int, b: int) -> int:
+    """The card the next swap must include after swapping a and b: their digital root."""
+    total = a + b
+    return total - 9 if total > 9 else total
+
+
+def parse_cards(text: str) -> tuple[int, ...]:
+    """Cards from ``315927486``, ``3,1,5,...`` or ``[3, 1, 5, ...]``: a permutation of 1-9."""
+    digits = [ch for ch in text if ch not in " ,[]()\t\n"]
+    if any(not ch.isdigit() for ch in digits):
+        bad = next(ch for ch in digits if not ch.isdigit())
+        raise StateError(f"cards are the digits 1-9, not {bad!r}")
+    cards = tuple(int(ch) for ch in digits)
+    check_cards(cards)
+    return cards
+
+
+def check_cards(cards) -> None:
+    if sorted(cards) != list(GOAL):
+        missing = sorted(set(GOAL) - set(cards))
+        raise StateError(f"the cards must be each of 1-9 once, got {''.join(map(str, cards)) or 'nothing'}"
+                         + (f" (missing {','.join(map(str, missing))})" if missing else ""))
+
+
+@dataclass
+class State:
+    """A Flip 9 position: the cards in order and the card the next swap must include."""
+
+    cards: tuple[int, ...]
+    must: int | None = None
+    history: list = field(default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self):
+        self.cards = tuple(self.cards)
+        check_cards(self.cards)
+        if self.must is not None and not (isinstance(self.must, int) and 1 <= self.must <= 9):
+            raise StateError(f"the card that must be swapped is 1-9, not {self.must}")
+
+    @classmethod
+    def parse(cls, text: str, must: int | None = None) -> "State":
+        return cls(parse_cards(text), must)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "State":
+        if not isinstance(data, dict) or data.get("game", "flip9") != "flip9":
+            raise StateError('a Flip 9 state JSON is {"game": "flip9", "cards": [...], "must": null}')
+        cards = data.get("cards")
+        if not isinstance(cards, list):
+            raise StateError("the state JSON has no cards list")
+        return cls(tuple(cards), data.get("must"))
+
+    def to_json(self) -> dict:
+        return {"game": "flip9", "cards": list(self.cards), "must": self.must}
+
+    def format(self) -> str:
+        return "".join(map(str, self.cards))
+
+    def is_sorted(self) -> bool:
+        return self.cards == GOAL
+
+    def legal_swaps(self) -> list[tuple[int, int]]:
+        """Every legal swap as (a, b) by card values; a is the card that must move, if any."""
+        if self.must is None:
+            return [(a, b) for a in range(1, 10) for b in range(a + 1, 10)]
+        return [(self.must, b) for b in range(1, 10) if b != self.must]
+
+    def is_legal(self, swap) -> bool:
+        a, b = swap
+        if not (1 <= a <= 9 and 1 <= b <= 9) or a == b:
+            return False
+        return self.must is None or self.must in (a, b)
+
+    def push(self, swap) -> None:
+        """Swap the two cards (by value) and set the card the next swap must include."""
+        if not self.is_legal(swap):
+            raise StateError(f"swap {swap} is not legal now (must include {self.must})")
+        a, b = swap
+        self.history.append((self.cards, self.must))
+        cards = list(self.cards)
+        pa, pb = cards.index(a), cards.index(b)
+        cards[pa], cards[pb] = b, a
+        self.cards = tuple(cards)
+        self.must = forced_card(a, b)
+
+    def pop(self) -> None:
+        self.cards, self.must = self.history.pop()
+
+
+# -- the distance table --------------------------------------------------------------------
+
+_TABLE: np.ndarray | None = None
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tapsolve"
+
+
+def distance_table() -> np.ndarray:
+    """dist[rank * 10 + must] = fewest swaps to sort (must 0 = none yet); built once, cached."""
+    global _TABLE
+    if _TABLE is not None:
+        return _TABLE
+    path = cache_dir() / f"flip9-distances-v{kernel.TABLE_VERSION}.npy"
+    try:
+        table = np.load(path)
+        if table.shape != (kernel.STATES,) or table.dtype != np.uint8:
+            raise ValueError("stale table")
+    except (OSError, ValueError):
+        table = kernel.build_distances()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, table)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only home still solves; it just rebuilds next time
+    _TABLE = table
+    return table
+
+
+def distance(state: State) -> int:
+    """The fewest swaps that sort the cards from this state."""
+    return int(distance_table()[kernel.index_of(np.array(state.cards, np.int64) - 1, state.must or 0)])
+
+
+def solve(state: State) -> list[tuple[int, int]]:
+    """A shortest sequence of swaps (by card values) that sorts the cards."""
+    swaps = kernel.walk(distance_table(), np.array(state.cards, np.int64) - 1, state.must or 0)
+    return [(int(a), int(b)) for a, b in swaps]

@@ -1,0 +1,347 @@
+"""Number Match rules: the board, its pairs, the "+" add, points and removed rows.
+
+This module is the specification in code: the compiled search, the virtual phone and the
+reader all follow it. A board is a flat list of cells in reading order, ``columns`` to a row;
+``0`` is a crossed-out cell, ``1``-``9`` a live number.
+
+>>> board = Board.parse("467956239 385113145 967616278")
+>>> Pair(0, 1) in board.legal_moves()      # 4 and 6 sum to ten and touch
+True
+>>> board.push(Pair(0, 1)); board.format(), board.score
+('..7956239 385113145 967616278', 1)
+>>> board.pop(); board.format()
+Pair(i=0, j=1)
+'467956239 385113145 967616278'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+from solver.errors import InputError
+
+
+class BoardError(InputError):
+    """A board, board text or move that does not follow the contract; the message says why."""
+
+
+# The scoring table, in one place so it can be corrected when the real game disagrees.
+POINTS = {
+    "touching": 1,  # neighbours along a row, column or diagonal
+    "row_break": 2,  # the last number of a row with the first of the next row
+    "gap": 4,  # a pair that sees across crossed-out cells
+    "row": 10,  # each row removed
+    "clear": 150,  # the board cleared
+}
+
+# The four directions a pair can be seen along, forward in reading order: right, down,
+# down-left, down-right. Reading order itself is checked separately.
+LINES = ((0, 1), (1, 0), (1, -1), (1, 1))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule options: the board width, the adds a stage starts with, where an add appends."""
+
+    columns: int = 9
+    adds: int = 5
+    # "cell": an add appends after the last cell, crossed-out ones included (the real game);
+    # "live": after the last live number (a variant, so a game that plays otherwise is testable).
+    add_after: str = "cell"
+
+    def __post_init__(self):
+        if self.columns < 2:
+            raise BoardError("a board needs at least 2 columns")
+        if self.adds < 0:
+            raise BoardError(f"adds must be 0 or more, not {self.adds}")
+        if self.add_after not in ("cell", "live"):
+            raise BoardError(f"add_after must be 'cell' or 'live', not {self.add_after!r}")
+
+
+@dataclass(frozen=True, order=True)
+class Pair:
+    """Cross out cells ``i`` and ``j`` (indices into the board as it stands, ``i < j``)."""
+
+    i: int
+    j: int
+
+    def to_json(self) -> dict:
+        return {"type": "pair", "cells": [self.i, self.j]}
+
+
+@dataclass(frozen=True)
+class Add:
+    """Press "+": append a copy of every live number after the board."""
+
+    def to_json(self) -> dict:
+        return {"type": "add"}
+
+
+Move = Union[Pair, Add]
+
+
+def move_from_json(data: dict) -> Move:
+    """The move of the contract's move JSON."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if kind == "add":
+        return Add()
+    if kind == "pair":
+        cells = data.get("cells")
+        if (not isinstance(cells, list) or len(cells) != 2
+                or not all(isinstance(c, int) for c in cells) or not 0 <= cells[0] < cells[1]):
+            raise BoardError(f"a pair needs two cell indices i < j, not {cells!r}")
+        return Pair(cells[0], cells[1])
+    raise BoardError(f"a move is a pair or an add, not {data!r}")
+
+
+def parse_cells(text: str) -> list[int]:
+    """Cells of the contract's board text: ``1``-``9`` live, ``.`` crossed out; spaces, ``/``
+    and newlines are ignored."""
+    cells = []
+    for ch in text:
+        if ch in " /\n\r\t":
+            continue
+        if "1" <= ch <= "9":
+            cells.append(int(ch))
+        elif ch == ".":
+            cells.append(0)
+        elif ch == "0":
+            raise BoardError(f"cell {len(cells) + 1} is '0': numbers are 1-9, '.' is a crossed-out cell")
+        else:
+            raise BoardError(f"cell {len(cells) + 1} is {ch!r}: use 1-9 for numbers and '.' for crossed-out cells")
+    if not cells:
+        raise BoardError("the board is empty: give its cells as digits 1-9 and '.', nine to a row")
+    return cells
+
+
+def format_cells(cells: list[int], columns: int = 9) -> str:
+    """Board text for ``cells``: rows of ``columns`` separated by spaces."""
+    text = "".join(str(c) if c else "." for c in cells)
+    return " ".join(text[k:k + columns] for k in range(0, len(text), columns))
+
+
+def matches(a: int, b: int) -> bool:
+    """Two live numbers pair when they are equal or sum to ten."""
+    return a > 0 and b > 0 and (a == b or a + b == 10)
+
+
+@dataclass
+class Board:
+    """A Number Match position: its cells, the adds left, the score and the stage.
+
+    ``push`` plays a move (crossing out, removing emptied rows, scoring) and ``pop`` takes the
+    last one back, so a search can walk the game tree on one board.
+    """
+
+    cells: list[int]
+    adds_left: int = 5
+    score: int = 0
+    stage: int = 1
+    rules: Rules = field(default_factory=Rules)
+    move_stack: list = field(default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.adds_left < 0:
+            raise BoardError(f"adds left must be 0 or more, not {self.adds_left}")
+        if any(not (isinstance(c, int) and 0 <= c <= 9) for c in self.cells):
+            raise BoardError("cells must be 0 (crossed out) or 1-9")
+
+    # -- parse and format ------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str, adds_left: int | None = None, rules: Rules | None = None, **kw) -> "Board":
+        """The board of the contract's board text."""
+        rules = rules or Rules()
+        return cls(parse_cells(text), rules.adds if adds_left is None else adds_left, rules=rules, **kw)
+
+    def format(self) -> str:
+        """The contract's board text; ``Board.parse(b.format())`` gives the same cells back."""
+        return format_cells(self.cells, self.rules.columns)
+
+    __str__ = format
+
+    @classmethod
+    def from_json(cls, data: dict | str, rules: Rules | None = None) -> "Board":
+        """The board of the contract's board JSON (a dict or its text)."""
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise BoardError(f"the board JSON does not parse: {exc.msg} at character {exc.pos}") from None
+        if not isinstance(data, dict) or data.get("game", "numbermatch") != "numbermatch":
+            raise BoardError('a Number Match board JSON is {"game": "numbermatch", "cells": [...], ...}')
+        cells = data.get("cells")
+        if not isinstance(cells, list) or not cells:
+            raise BoardError("the board JSON has no cells")
+        if any(not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= 9 for c in cells):
+            raise BoardError("board JSON cells must be 0 (crossed out) or 1-9")
+        rules = rules or Rules()
+        adds = data.get("adds_left", rules.adds)
+        if not isinstance(adds, int) or adds < 0:
+            raise BoardError(f"adds_left must be a whole number 0 or more, not {adds!r}")
+        return cls(list(cells), adds, score=int(data.get("score", 0) or 0),
+                   stage=int(data.get("stage", 1) or 1), rules=rules)
+
+    def to_json(self) -> dict:
+        return {"game": "numbermatch", "cells": list(self.cells), "adds_left": self.adds_left,
+                "stage": self.stage, "score": self.score}
+
+    def copy(self) -> "Board":
+        """An independent board at the same position, with an empty move stack."""
+        return Board(list(self.cells), self.adds_left, self.score, self.stage, self.rules)
+
+    # -- geometry --------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> int:
+        return -(-len(self.cells) // self.rules.columns)
+
+    def position(self, index: int) -> tuple[int, int]:
+        """(row, column) of a cell index, both from 0."""
+        return divmod(index, self.rules.columns)
+
+    def live_count(self) -> int:
+        return sum(1 for c in self.cells if c)
+
+    def is_cleared(self) -> bool:
+        """No cell is left: the stage is won."""
+        return not self.cells
+
+    # -- seeing and pairing ----------------------------------------------------------------
+
+    def first_live_along(self, index: int, dr: int, dc: int) -> int | None:
+        """The first live cell after ``index`` along direction (dr, dc), over crossed-out
+        cells, without wrapping around an edge; None if the line runs off the board."""
+        cols, n = self.rules.columns, len(self.cells)
+        r, c = divmod(index, cols)
+        while True:
+            r, c = r + dr, c + dc
+            if not 0 <= c < cols:
+                return None
+            k = r * cols + c
+            if k >= n:
+                return None
+            if self.cells[k]:
+                return k
+
+    def next_live(self, index: int) -> int | None:
+        """The next live cell after ``index`` in reading order (across row breaks)."""
+        for k in range(index + 1, len(self.cells)):
+            if self.cells[k]:
+                return k
+        return None
+
+    def sees(self, i: int, j: int) -> bool:
+        """Whether cells i < j see each other: along a row, column or diagonal, or in reading
+        order, with only crossed-out cells between."""
+        if self.next_live(i) == j:
+            return True
+        cols = self.rules.columns
+        (ri, ci), (rj, cj) = divmod(i, cols), divmod(j, cols)
+        dr, dc = rj - ri, cj - ci
+        if dr == 0 or dc == 0 or abs(dr) == abs(dc):
+            step = (1 if dr > 0 else 0, (dc > 0) - (dc < 0)) if dr else (0, 1)
+            return self.first_live_along(i, *step) == j
+        return False
+
+    def is_pair(self, i: int, j: int) -> bool:
+        """Whether crossing out i and j is a legal move now."""
+        n = len(self.cells)
+        return 0 <= i < j < n and matches(self.cells[i], self.cells[j]) and self.sees(i, j)
+
+    def pairs(self) -> Iterator[Pair]:
+        """Every legal pair, each once, in order of its first cell."""
+        for i, value in enumerate(self.cells):
+            if not value:
+                continue
+            seen = set()
+            for dr, dc in LINES:
+                seen.add(self.first_live_along(i, dr, dc))
+            seen.add(self.next_live(i))
+            seen.discard(None)
+            for j in sorted(seen):
+                if matches(value, self.cells[j]):
+                    yield Pair(i, j)
+
+    def can_add(self) -> bool:
+        return self.adds_left > 0 and self.live_count() > 0
+
+    def legal_moves(self) -> list[Move]:
+        """All legal pairs, then the add if a press is left."""
+        moves: list[Move] = list(self.pairs())
+        if self.can_add():
+            moves.append(Add())
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        if isinstance(move, Add):
+            return self.can_add()
+        return self.is_pair(move.i, move.j)
+
+    def pair_kind(self, i: int, j: int) -> str:
+        """Which line of the scoring table a legal pair earns: touching, row_break or gap."""
+        cols = self.rules.columns
+        (ri, ci), (rj, cj) = divmod(i, cols), divmod(j, cols)
+        if max(abs(rj - ri), abs(cj - ci)) == 1:
+            return "touching"
+        if j == i + 1:
+            return "row_break"
+        return "gap"
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def emptied_rows(self, *indices: int) -> list[int]:
+        """The rows among those holding ``indices`` whose every cell is crossed out, bottom first."""
+        cols = self.rules.columns
+        rows = sorted({k // cols for k in indices}, reverse=True)
+        return [r for r in rows if not any(self.cells[r * cols:(r + 1) * cols])]
+
+    def points(self, move: Move) -> int:
+        """The points a legal move earns: the pair, each row it removes, and the clear."""
+        if isinstance(move, Add):
+            return 0
+        after = self.copy()
+        after.push(move)
+        return after.score - self.score
+
+    def push(self, move: Move) -> None:
+        """Play a legal move; raises BoardError for an illegal one."""
+        if not self.is_legal(move):
+            raise BoardError(f"illegal move {move} on {self.format()}")
+        self.move_stack.append((move, list(self.cells), self.adds_left, self.score))
+        if isinstance(move, Add):
+            self._add()
+            return
+        self.score += POINTS[self.pair_kind(move.i, move.j)]
+        self.cells[move.i] = self.cells[move.j] = 0
+        cols = self.rules.columns
+        for r in self.emptied_rows(move.i, move.j):
+            del self.cells[r * cols:(r + 1) * cols]
+            self.score += POINTS["row"]
+        if not self.cells:
+            self.score += POINTS["clear"]
+
+    def _add(self) -> None:
+        live = [c for c in self.cells if c]
+        if self.rules.add_after == "live":
+            last = max(k for k, c in enumerate(self.cells) if c)
+            del self.cells[last + 1:]
+        self.cells.extend(live)
+        self.adds_left -= 1
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self.move_stack:
+            raise BoardError("no move to take back")
+        move, self.cells, self.adds_left, self.score = self.move_stack.pop()
+        return move
+
+    def describe(self, move: Move) -> str:
+        """A line for a person: the pair's values and (row, column) positions from 1, or the add."""
+        if isinstance(move, Add):
+            return f"press +  ({self.adds_left - 1} left after)"
+        (ri, ci), (rj, cj) = self.position(move.i), self.position(move.j)
+        return (f"{self.cells[move.i]} at ({ri + 1},{ci + 1}) with {self.cells[move.j]} at "
+                f"({rj + 1},{cj + 1})  +{self.points(move)}")

@@ -1,0 +1,1 @@
+"""Pixels to boards: finds the board on a screenshot and reads its cells."""
