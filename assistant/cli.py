@@ -39,6 +39,23 @@ def positive_float(text: str) -> float:
     return value
 
 
+def positive_int(text: str) -> int:
+    value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
 # -- solve ---------------------------------------------------------------------------------
 
 def read_numbermatch_board(text: str, adds: int | None):
@@ -111,6 +128,51 @@ def solve_flip9(args) -> int:
     return 0
 
 
+# -- the phone: guide, play, demo ---------------------------------------------------------------
+
+def open_loop(args, objective: str, say=print):
+    from assistant.device import connect
+    from assistant.link import Link
+    from assistant.loop import Loop
+
+    link = Link(connect(args.serial), verbose=args.verbose, say=say)
+    return Loop(link, game=args.game, objective=args.objective or objective, budget=args.budget, say=say)
+
+
+def run_guide(args) -> int:
+    from assistant import guide
+
+    loop = open_loop(args, "fast")
+    if args.export:
+        return guide.export(loop, args.export)
+    return guide.run_window(loop)
+
+
+def run_play(args) -> int:
+    from assistant import autoplay
+
+    loop = open_loop(args, "score")
+    if args.dry_run:
+        return autoplay.dry_run(loop)
+    return autoplay.play(loop, stages=args.stages)
+
+
+def run_demo(args) -> int:
+    from assistant import demo
+
+    return demo.run(args)
+
+
+def add_phone_options(parser, objective_default: str):
+    parser.add_argument("--serial", help="the phone to use (see tapsolve devices); needed with several")
+    parser.add_argument("--game", choices=("auto", "numbermatch", "flip9"), default="auto",
+                        help="the game on screen (default: recognise it)")
+    parser.add_argument("--objective", choices=("fast", "score"), default=None,
+                        help=f"Number Match: fewest adds and moves, or most points (default {objective_default})")
+    parser.add_argument("--budget", type=positive_float, default=1.0, help="seconds to search a plan (default 1)")
+    parser.add_argument("--verbose", "-v", action="store_true", help="say how the screen is captured and read")
+
+
 # -- the parser ------------------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
@@ -141,6 +203,26 @@ def build_parser() -> argparse.ArgumentParser:
     f9.add_argument("--must", type=card, default=None, help="the card the next swap must include")
     f9.add_argument("--json", action="store_true", help="print the Solution JSON")
     f9.set_defaults(run=solve_flip9)
+
+    guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
+    add_phone_options(guide, "fast")
+    guide.add_argument("--export", metavar="DIR", help="write the whole plan as step PNGs and index.html instead of a window")
+    guide.set_defaults(run=run_guide)
+
+    play = commands.add_parser("play", help="tap the moves on the phone, checking the screen after each")
+    add_phone_options(play, "score")
+    play.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
+    play.add_argument("--dry-run", action="store_true", help="print the taps instead of sending them")
+    play.set_defaults(run=run_play)
+
+    demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
+    demo.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
+    demo.add_argument("--seed", type=non_negative_int, default=1)
+    demo.add_argument("--stages", type=positive_int, default=1)
+    demo.add_argument("--tap-latency", type=non_negative_float, default=0.05)
+    demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
+    demo.set_defaults(run=run_demo)
     return parser
 
 
