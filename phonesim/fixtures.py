@@ -108,10 +108,14 @@ def flip9_states(preset, theme: str, seed: int):
         app.clock = lambda: 47.0
         cards = app.state.cards
         buttons = app.truth()["buttons"]
-        # the first swap takes two taps, then one tap per swap; one bad pick shows "N not valid."
-        for value in (cards[0], cards[4], cards[2], app.state.must or 1):
-            tap_rect(app, buttons[str(value)])
+        # the first swap takes two taps, then one tap per swap (with any card but the one that must move)
+        tap_rect(app, buttons[str(cards[0])])
+        tap_rect(app, buttons[str(cards[4])])
+        for wanted in (2, 7):
+            tap_rect(app, buttons[str(wanted if wanted != app.state.must else wanted + 1)])
         yield f"{layout}_midgame", app
+        tap_rect(app, buttons[str(app.state.must)])  # the card that must move: "N not valid."
+        yield f"{layout}_notvalid", app
 
 
 def write(out: Path, kind: str, app, index: list) -> None:
@@ -127,7 +131,7 @@ def write(out: Path, kind: str, app, index: list) -> None:
                   "screen": truth["screen"]})
 
 
-def generate(out: Path, games=("numbermatch",)) -> list[dict]:
+def generate(out: Path, games=("numbermatch", "flip9")) -> list[dict]:
     index: list[dict] = []
     for p, preset in enumerate(PRESETS.values()):
         for t, theme in enumerate(THEMES):
