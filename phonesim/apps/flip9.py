@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from phonesim.apps import draw
-from phonesim.apps.numbermatch import cap_size
+from phonesim.apps.draw import cap_size
 from phonesim.phone import Preset
 from solver.flip9 import State
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from phonesim.apps import draw
+from phonesim.apps.draw import cap_size
 from phonesim.phone import Preset
 from solver.numbermatch import Add, Board, Pair, Rules
 
@@ -36,10 +37,11 @@ class Layout:
     fade_start: int
     fade_end: int
     rows_fit: int  # whole rows between the top border and the fade
-    toolbar_y: int
-    score_y: int
+    toolbar_y: int  # centre line of the back arrow, coins and gear
+    score_y: int  # baselines of the score, the header labels and their values
     label_y: int
     value_y: int
+    panel_top: int | None  # a tablet shows a grey panel under the game card
     add_center: tuple[int, int]
     hint_center: tuple[int, int]
     button_radius: int
@@ -51,7 +53,9 @@ class Layout:
         cell = round(W * 0.104) if H / W >= 2 else round(H * 0.045)
         grid_x = (W - COLUMNS * cell) // 2
         grid_top = sb + round(2.6 * cell)
-        button_y = H - round(3.2 * cell)
+        tablet = H / W < 2
+        panel_top = H - round(2.1 * cell) if tablet else None
+        button_y = panel_top - round(0.84 * cell) if tablet else H - round(3.2 * cell)
         fade_end = button_y - round(1.45 * cell)
         fade_start = fade_end - round(0.42 * cell)
         return cls(
@@ -59,8 +63,8 @@ class Layout:
             line=max(1, round(cell / 40)), border=max(2, round(cell / 24)),
             grid_x=grid_x, grid_top=grid_top, fade_start=fade_start, fade_end=fade_end,
             rows_fit=(fade_start - grid_top) // cell,
-            toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.25 * cell),
-            label_y=grid_top - round(0.6 * cell), value_y=grid_top - round(0.31 * cell),
+            toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.13 * cell),
+            label_y=grid_top - round(0.53 * cell), value_y=grid_top - round(0.23 * cell), panel_top=panel_top,
             add_center=(W // 2, button_y), hint_center=(W // 2 + 2 * cell, button_y),
             button_radius=round(0.54 * cell),
         )
@@ -71,12 +75,6 @@ class Layout:
     def button_rect(self, center) -> list[int]:
         r = self.button_radius
         return [center[0] - r, center[1] - r, 2 * r, 2 * r]
-
-
-def cap_size(family: str, cap_height: float) -> int:
-    """The font size whose digits are ``cap_height`` pixels tall."""
-    m = draw.text_mask(family, "regular", 200, "8")
-    return max(6, round(200 * cap_height / m.height))
 
 
 def start_cells(seed: int, stage: int, size: int) -> list[int]:
@@ -99,6 +97,7 @@ class NumberMatchApp:
         self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule)
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
+        self.coins = random.Random(f"coins:{seed}").randint(50, 999)
         self.clock = "12:30"
         self.screen = "board"
         self.first_row = 0
@@ -296,18 +295,36 @@ class NumberMatchApp:
         c = L.cell
         screen = self._blank()
         accent = t.rgb("accent")
-        # toolbar: back arrow and settings gear
+        if L.panel_top is not None:
+            # a tablet shows the game on a card over a grey panel, with a soft shadow at its edge
+            draw.fill_rect(screen, 0, L.panel_top, L.width, L.height - L.panel_top, t.rgb("panel"))
+            shade = round(0.08 * c)
+            for k in range(shade):
+                mix = 0.25 * (1 - k / shade)
+                row = np.float32(t.rgb("panel")) * (1 - mix) + np.float32((120, 130, 150)) * mix
+                screen[L.panel_top + k] = np.round(row)
+        # toolbar: back arrow, coins, settings gear
         s = round(0.36 * c)
-        arrow = draw.polyline_mask(s, s, [(s * 0.7, s * 0.1), (s * 0.25, s * 0.5), (s * 0.7, s * 0.9)], c * 0.045)
-        draw.blend(screen, round(0.3 * c), L.toolbar_y - s // 2, arrow, accent)
-        self._gear(screen, L.width - round(0.5 * c), L.toolbar_y, round(0.19 * c), accent)
+        arrow = draw.polyline_mask(s, s, [(s * 0.68, s * 0.08), (s * 0.25, s * 0.5), (s * 0.68, s * 0.92)], c * 0.04)
+        draw.blend(screen, round(0.32 * c), L.toolbar_y - s // 2, arrow, accent)
+        self._gear(screen, L.width - round(0.54 * c), L.toolbar_y, round(0.22 * c), c * 0.032, accent)
+        pw, ph = round(1.34 * c), round(0.62 * c)
+        px, py = L.width // 2 - pw // 2, L.toolbar_y - ph // 2
+        draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
+        draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
+        coin_r = round(0.19 * c)
+        draw.put_circle(screen, px + round(0.28 * c), L.toolbar_y, coin_r, (242, 176, 64))
+        draw.put_circle(screen, px + round(0.28 * c), L.toolbar_y, round(coin_r * 0.72), (255, 214, 90))
+        draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
+                      px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
         # header labels
-        label = cap_size(family, 0.18 * c)
+        label = cap_size(family, 0.16 * c)
         muted = t.rgb("muted")
         right = L.grid_x + COLUMNS * c
-        draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted, valign="middle")
-        draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted,
-                      align="right", valign="middle")
+        draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted)
+        draw.put_text(screen, family, "regular", label, "Numbers Cleared", L.width // 2, L.label_y, muted,
+                      align="center")
+        draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted, align="right")
         # the grid: lattice, then the border on the left, right and top, then the fade
         top, bottom = L.grid_top, L.fade_end
         grid, border = t.rgb("grid"), t.rgb("border")
@@ -344,21 +361,34 @@ class NumberMatchApp:
         self._static["board"] = screen
         return screen
 
-    def _gear(self, screen, cx, cy, r, color) -> None:
+    def _gear(self, screen, cx, cy, r, stroke, color) -> None:
+        """The settings gear: an outlined wheel of eight teeth around an outlined hole."""
         size = 2 * r + 4
-        teeth = []
+        m = size / 2
+        points = []
         for k in range(8):
-            a = k * np.pi / 4
-            teeth.append([(size / 2 + r * 0.75 * np.cos(a), size / 2 + r * 0.75 * np.sin(a)),
-                          (size / 2 + r * np.cos(a), size / 2 + r * np.sin(a))])
-        mask = np.zeros((size, size), np.uint8)
-        for pts in teeth:
-            mask = np.maximum(mask, draw.polyline_mask(size, size, pts, r * 0.35))
-        ring = draw.polyline_mask(size, size, [(size / 2 + r * 0.62 * np.cos(a), size / 2 + r * 0.62 * np.sin(a))
-                                              for a in np.linspace(0, 2 * np.pi, 40)], r * 0.22, closed=True)
-        hole = draw.polyline_mask(size, size, [(size / 2 + r * 0.25 * np.cos(a), size / 2 + r * 0.25 * np.sin(a))
-                                              for a in np.linspace(0, 2 * np.pi, 24)], r * 0.16, closed=True)
-        draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(np.maximum(mask, ring), hole), color)
+            for da, radius in ((-0.2, 0.78), (-0.12, 1.0), (0.12, 1.0), (0.2, 0.78)):
+                a = (k + 0.5 + da * 2) * np.pi / 4
+                points.append((m + (r - stroke) * radius * np.cos(a), m + (r - stroke) * radius * np.sin(a)))
+        wheel = draw.polyline_mask(size, size, points, stroke, closed=True)
+        hole = draw.polyline_mask(size, size, [(m + r * 0.3 * np.cos(a), m + r * 0.3 * np.sin(a))
+                                              for a in np.linspace(0, 2 * np.pi, 24)], stroke, closed=True)
+        draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(wheel, hole), color)
+
+    def _trophy(self, screen, right, baseline, height, color) -> int:
+        """A small trophy whose right edge is at ``right``; returns its left edge."""
+        w = round(height * 0.9)
+        h = round(height)
+        mask = np.zeros((h, w), np.uint8)
+        cup = draw.rounded_rect_mask(round(w * 0.64), round(h * 0.62), max(1, round(w * 0.3)))
+        mask[:cup.shape[0], (w - cup.shape[1]) // 2:(w - cup.shape[1]) // 2 + cup.shape[1]] = cup
+        handles = draw.polyline_mask(w, h, [(w * 0.22, h * 0.12), (w * 0.05, h * 0.15), (w * 0.08, h * 0.35),
+                                            (w * 0.25, h * 0.42)], max(1, h * 0.1))
+        mask = np.maximum(mask, np.maximum(handles, handles[:, ::-1]))
+        mask[round(h * 0.6):round(h * 0.85), round(w * 0.44):round(w * 0.56)] = 255
+        mask[round(h * 0.82):, round(w * 0.25):round(w * 0.75)] = 255
+        draw.blend(screen, right - w, baseline - h, mask, color)
+        return right - w
 
     def _bulb(self, screen, cx, cy, c, color) -> None:
         size = round(0.5 * c)
@@ -399,12 +429,19 @@ class NumberMatchApp:
             inner = tile.shape[0]
             screen[y + L.border:y + L.border + inner, x + L.border:x + L.border + inner] = tile
         text, muted = t.rgb("text"), t.rgb("muted")
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.27 * c), str(board.score),
-                               L.width // 2, L.score_y, text)
-        value = cap_size(family, 0.21 * c)
-        draw.put_text(screen, family, "regular", value, str(board.stage), L.grid_x, L.value_y, muted, valign="middle")
-        draw.put_text(screen, family, "regular", value, f"{self.best:,}", L.grid_x + COLUMNS * c, L.value_y, muted,
-                      align="right", valign="middle")
+        draw.put_text(screen, family, "bold", cap_size(family, 0.27 * c), f"{board.score:,}",
+                      L.width // 2, L.score_y, text, align="center")
+        value = cap_size(family, 0.19 * c)
+        draw.put_text(screen, family, "regular", value, str(board.stage), L.grid_x, L.value_y, muted)
+        box = draw.put_text(screen, family, "regular", value, f"{self.best:,}", L.grid_x + COLUMNS * c, L.value_y,
+                            muted, align="right")
+        self._trophy(screen, box[0] - round(0.06 * c), L.value_y, 0.19 * c, muted)
+        # numbers cleared: the digits no longer on the board are faded
+        present = set(board.cells)
+        step = round(0.285 * c)
+        for d in range(1, 10):
+            draw.put_text(screen, family, "medium", value, str(d), L.width // 2 + (d - 5) * step, L.value_y,
+                          t.rgb("header" if d in present else "crossed"), align="center")
         if board.adds_left:
             ax, ay = L.add_center
             bx, by, br = ax + round(0.45 * c), ay - round(0.37 * c), round(0.2 * c)
