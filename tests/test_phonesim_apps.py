@@ -163,6 +163,29 @@ def test_with_ads_an_interstitial_comes_between_stages_and_closes():
     assert app.truth()["screen"] == "board" and app.board.stage == 2
 
 
+def test_the_hint_button_shows_a_legal_pair_until_the_next_tap():
+    app = numbermatch("467956239 385113145 967616278")
+    before = app.render()
+    app.tap(*center(app.truth()["hint_button"]))
+    i, j = app.hinted
+    assert app.board.is_pair(i, j)
+    changed = np.any(before != app.render(), axis=2)
+    for index in (i, j):
+        x, y, w, h = app.truth()["cells"][str(index)]
+        assert changed[y:y + h, x:x + w].sum() > 0.3 * w * h
+    tap_cell(app, 5)
+    assert app.hinted is None
+
+
+def test_the_back_key_closes_the_ad():
+    app = numbermatch("55", ads=True)
+    tap_cell(app, 0)
+    tap_cell(app, 1)
+    app.tap(*center(app.truth()["buttons"]["continue"]))
+    app.keyevent("KEYCODE_BACK")
+    assert app.truth()["screen"] == "board" and app.board.stage == 2
+
+
 def test_no_pair_and_no_add_left_is_game_over_and_new_game_starts_again():
     app = numbermatch("19 2", adds=0)
     tap_cell(app, 0)

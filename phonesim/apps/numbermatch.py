@@ -106,6 +106,8 @@ class NumberMatchApp:
         self.new_game()
         self._static: dict[str, np.ndarray] = {}
         self._tiles: dict[tuple[int, str], np.ndarray] = {}
+        self._message_key: tuple | None = None
+        self._message: np.ndarray | None = None
         L, family = self.layout, preset.font
         self.digit_size = cap_size(family, 0.59 * L.cell)
 
@@ -276,9 +278,12 @@ class NumberMatchApp:
     def render(self) -> np.ndarray:
         if self.screen == "board":
             return self._render_board()
-        if self.screen == "ad":
-            return self._render_ad()
-        return self._render_message()
+        # the other screens change only with the stage and score: keep the last one drawn
+        key = (self.screen, self.board.stage, self.board.score)
+        if self._message_key != key:
+            self._message = self._render_ad() if self.screen == "ad" else self._render_message()
+            self._message_key = key
+        return self._message.copy()
 
     def _blank(self) -> np.ndarray:
         L, t = self.layout, self.theme
