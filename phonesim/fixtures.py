@@ -77,6 +77,11 @@ def numbermatch_states(preset, theme: str, seed: int):
     app.swipe(cx, cy + middle * app.layout.cell // 2, cx, cy - middle * app.layout.cell // 2, 300)
     yield "tall_scrolled", app
 
+    # the real board scrolls freely: stop a third of a row into a row, cut by the top border
+    app.snap_rows = False
+    app.swipe(cx, cy, cx, cy - app.layout.cell // 3, 200)
+    yield "tall_partial", app
+
     app = create("numbermatch", preset, **options)
     app.board = Board.parse("19.", adds_left=2, rules=app.rules, score=app.board.score, stage=3)
     tap_cell(app, 0)

@@ -219,6 +219,27 @@ def test_vertical_swipes_scroll_a_tall_board_and_stop_at_its_ends():
     assert app.truth()["first_row"] == 30 - fit
 
 
+def test_free_scrolling_cuts_rows_and_truth_keeps_only_whole_cells():
+    app = numbermatch(" ".join(["123456789", "987654321"] * 15))
+    app.snap_rows = False
+    L = app.layout
+    app.swipe(300, 1000, 300, 1000 - 2 * L.cell - L.cell // 3, 300)
+    assert app.offset == 2 * L.cell + L.cell // 3
+    truth = app.truth()
+    assert truth["first_row"] == 3 and truth["more_above"] and truth["more_below"]
+    for x, y, w, h in truth["cells"].values():
+        assert L.grid_top <= y and y + h <= L.fade_start
+    assert len(truth["cells"]) == 9 * truth["rows_visible"]
+    # a finger on the cut row just under the top border still hits row 2's cell
+    app.tap(L.grid_x + L.cell // 2, L.grid_top + L.cell // 3)
+    assert app.selected == 18
+    image = app.render()
+    x, y, w, h = truth["cells"]["27"]
+    assert dark_pixels(image, [x, y, w, h]) > 0
+    app.swipe(300, 1000, 300, 1000 - 100 * L.cell, 300)  # the last row stops above the fade
+    assert app.row_top(app.board.rows) <= L.fade_start and not app.truth()["more_below"]
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_live_cell_rect_holds_its_digit(name, theme):

@@ -100,12 +100,17 @@ class NumberMatchApp:
         self.coins = random.Random(f"coins:{seed}").randint(50, 999)
         self.clock = "12:30"
         self.screen = "board"
-        self.first_row = 0
+        self.offset = 0  # how far the board is scrolled, in pixels
+        # the real board scrolls freely; by default a swipe moves whole rows (predictable for tests)
+        self.snap_rows = True
         self.selected: int | None = None
         self.hinted: tuple[int, int] | None = None
         self.new_game()
         self._static: dict[str, np.ndarray] = {}
         self._tiles: dict[tuple[int, str], np.ndarray] = {}
+        fade = np.linspace(0, 1, self.layout.fade_end - self.layout.fade_start, dtype=np.float32)[:, None, None]
+        self._fade = fade
+        self._fade_to = fade * np.float32(self.theme.rgb("background"))
         self._message_key: tuple | None = None
         self._message: np.ndarray | None = None
         L, family = self.layout, preset.font
@@ -129,7 +134,7 @@ class NumberMatchApp:
         self.scroll(0)
 
     def start_stage(self, stage: int, score: int) -> None:
-        self.first_row = 0
+        self.offset = 0
         self.board = Board(start_cells(self.seed, stage, self.size), self.rules.adds, score=score,
                            stage=stage, rules=self.rules)
         self.screen = "board"
@@ -182,27 +187,48 @@ class NumberMatchApp:
 
     def scroll(self, rows: int) -> None:
         """Scroll the board by ``rows`` (positive shows later rows), kept inside the board."""
-        top = max(0, self.board.rows - self.layout.rows_fit)
-        self.first_row = min(max(self.first_row + rows, 0), top)
+        self.scroll_pixels(rows * self.layout.cell)
+
+    def scroll_pixels(self, dy: int) -> None:
+        """Scroll by ``dy`` pixels (whole rows when ``snap_rows``), so the last row stays above the fade."""
+        L = self.layout
+        if self.snap_rows:
+            rows = round((self.offset + dy) / L.cell)
+            self.offset = min(max(rows, 0), max(0, self.board.rows - L.rows_fit)) * L.cell
+        else:
+            bottom = max(0, self.board.rows * L.cell - (L.fade_start - L.grid_top))
+            self.offset = min(max(self.offset + dy, 0), bottom)
+
+    @property
+    def first_row(self) -> int:
+        """The first board row shown whole at the top of the grid."""
+        return -(-self.offset // self.layout.cell)
+
+    def row_top(self, row: int) -> int:
+        """Screen y of board row ``row``'s top edge."""
+        return self.layout.grid_top + row * self.layout.cell - self.offset
 
     # -- the phone's events ----------------------------------------------------------------
 
     def visible_cells(self) -> dict[int, list[int]]:
-        """Screen rect of every board cell on screen, by index."""
+        """Screen rect of every board cell shown whole (between the top border and the fade), by index."""
         L, n = self.layout, len(self.board.cells)
         out = {}
-        for k in range(L.rows_fit):
+        row = self.first_row
+        while row * COLUMNS < n and self.row_top(row) + L.cell <= L.fade_start:
+            y = self.row_top(row)
             for c in range(COLUMNS):
-                index = (self.first_row + k) * COLUMNS + c
-                if index < n:
-                    out[index] = L.cell_rect(k, c)
+                if row * COLUMNS + c < n:
+                    out[row * COLUMNS + c] = [L.grid_x + c * L.cell, y, L.cell, L.cell]
+            row += 1
         return out
 
     def cell_at(self, x: int, y: int) -> int | None:
+        """The board cell under a finger at (x, y), also a row cut by the top border or the fade."""
         L = self.layout
-        if not (L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.grid_top + L.rows_fit * L.cell):
+        if not (L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.fade_end):
             return None
-        index = (self.first_row + (y - L.grid_top) // L.cell) * COLUMNS + (x - L.grid_x) // L.cell
+        index = ((y - L.grid_top + self.offset) // L.cell) * COLUMNS + (x - L.grid_x) // L.cell
         return index if index < len(self.board.cells) else None
 
     @staticmethod
@@ -235,7 +261,7 @@ class NumberMatchApp:
         """A vertical swipe scrolls the board: the finger moving up shows later rows."""
         if self.screen != "board" or abs(y1 - y2) < abs(x1 - x2):
             return
-        self.scroll(round((y1 - y2) / self.layout.cell))
+        self.scroll_pixels(y1 - y2)
 
     def keyevent(self, key: str) -> None:
         if self.screen == "ad" and str(key).upper() in BACK_KEYS:
@@ -264,8 +290,8 @@ class NumberMatchApp:
             "game": "numbermatch", "preset": self.preset.name, "theme": self.theme.name,
             "screen": self.screen, "board": self.board.to_json(),
             "first_row": self.first_row, "rows_visible": shown,
-            "more_above": on_board and self.first_row > 0,
-            "more_below": on_board and self.first_row + L.rows_fit < self.board.rows,
+            "more_above": on_board and self.offset > 0,
+            "more_below": on_board and self.row_top(self.board.rows) > L.fade_start,
             "cells": {str(i): r for i, r in cells.items()},
             "selected": self.selected if on_board else None,
             "add_button": L.button_rect(L.add_center) if on_board else None,
@@ -330,23 +356,9 @@ class NumberMatchApp:
         draw.put_text(screen, family, "regular", label, "Numbers Cleared", L.width // 2, L.label_y, muted,
                       align="center")
         draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted, align="right")
-        # the grid: lattice, then the border on the left, right and top, then the fade
-        top, bottom = L.grid_top, L.fade_end
-        grid, border = t.rgb("grid"), t.rgb("border")
-        for k in range(1, COLUMNS):
-            x = L.grid_x + k * c - L.line // 2
-            draw.fill_rect(screen, x, top, L.line, bottom - top, grid)
-        y = top + c
-        while y < bottom:
-            draw.fill_rect(screen, L.grid_x, y - L.line // 2, COLUMNS * c, L.line, grid)
-            y += c
+        # the grid's top border; the lattice under it scrolls and is drawn per frame
         b = L.border
-        draw.fill_rect(screen, L.grid_x - b // 2, top - b // 2, COLUMNS * c + b, b, border)
-        draw.fill_rect(screen, L.grid_x - b // 2, top, b, bottom - top, border)
-        draw.fill_rect(screen, right - b // 2, top, b, bottom - top, border)
-        region = screen[L.fade_start:L.fade_end].astype(np.float32)
-        fade = np.linspace(0, 1, L.fade_end - L.fade_start, dtype=np.float32)[:, None, None]
-        screen[L.fade_start:L.fade_end] = np.round(region * (1 - fade) + np.float32(t.rgb("background")) * fade)
+        draw.fill_rect(screen, L.grid_x - b // 2, L.grid_top - b // 2, COLUMNS * c + b, b, t.rgb("border"))
         # the "+" and hint buttons (the adds badge is drawn per frame)
         r = L.button_radius
         for center in (L.add_center, L.hint_center):
@@ -421,18 +433,63 @@ class NumberMatchApp:
             self._tiles[key] = tile
         return tile
 
+    def _grid_span(self) -> tuple[int, int, int, int]:
+        """The scrolling part of the grid: x0, y0 (just under the top border), x1, y1 (the fade's end)."""
+        L, b = self.layout, self.layout.border
+        return (L.grid_x - b // 2, L.grid_top - b // 2 + b,
+                L.grid_x + COLUMNS * L.cell - b // 2 + b, L.fade_end)
+
+    def _lattice(self, phase: int) -> np.ndarray:
+        """The empty grid (lines and side borders) scrolled ``phase`` pixels into a row, cached."""
+        key = f"lattice:{phase}"
+        if key not in self._static:
+            L, t, c = self.layout, self.theme, self.layout.cell
+            x0, y0, x1, y1 = self._grid_span()
+            lattice = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
+            lattice[...] = t.rgb("background")
+            grid = t.rgb("grid")
+            for k in range(1, COLUMNS):
+                draw.fill_rect(lattice, L.grid_x + k * c - L.line // 2 - x0, 0, L.line, y1 - y0, grid)
+            for j in range(0, (y1 - y0) // c + 3):
+                y = L.grid_top + j * c - phase - L.line // 2 - y0
+                if -L.line < y < y1 - y0:
+                    top = max(y, 0)
+                    lattice[top:y + L.line, L.grid_x - x0:L.grid_x + COLUMNS * c - x0] = grid
+            b = L.border
+            lattice[:, :b] = t.rgb("border")
+            lattice[:, x1 - x0 - b:] = t.rgb("border")
+            lattice.setflags(write=False)
+            self._static[key] = lattice
+        return self._static[key]
+
     def _render_board(self) -> np.ndarray:
         L, t, family, board = self.layout, self.theme, self.preset.font, self.board
         c = L.cell
         screen = self._board_static().copy()
+        x0, y0, x1, y1 = self._grid_span()
+        screen[y0:y1, x0:x1] = self._lattice(self.offset % c)
         hinted = set(self.hinted or ())
-        for index, (x, y, _, _) in self.visible_cells().items():
-            value = board.cells[index]
-            state = ("selected" if index == self.selected else "hint" if index in hinted
-                     else "live" if value else "crossed")
-            tile = self._tile(value or self.ghost[index], state)
-            inner = tile.shape[0]
-            screen[y + L.border:y + L.border + inner, x + L.border:x + L.border + inner] = tile
+        n = len(board.cells)
+        row = self.offset // c
+        while row * COLUMNS < n and self.row_top(row) < y1:
+            top = self.row_top(row) + L.border
+            for col in range(COLUMNS):
+                index = row * COLUMNS + col
+                if index >= n:
+                    break
+                value = board.cells[index]
+                state = ("selected" if index == self.selected else "hint" if index in hinted
+                         else "live" if value else "crossed")
+                tile = self._tile(value or self.ghost[index], state)
+                inner = tile.shape[0]
+                a, z = max(top, y0), min(top + inner, y1)  # rows cut by the top border or the fade's end
+                if a < z:
+                    x = L.grid_x + col * c + L.border
+                    screen[a:z, x:x + inner] = tile[a - top:z - top]
+            row += 1
+        # the grid fades out towards the buttons, over whatever is drawn there
+        region = screen[L.fade_start:L.fade_end, x0:x1].astype(np.float32)
+        screen[L.fade_start:L.fade_end, x0:x1] = np.round(region * (1 - self._fade) + self._fade_to)
         text, muted = t.rgb("text"), t.rgb("muted")
         draw.put_text(screen, family, "bold", cap_size(family, 0.27 * c), f"{board.score:,}",
                       L.width // 2, L.score_y, text, align="center")
