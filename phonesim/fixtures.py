@@ -136,6 +136,23 @@ def write(out: Path, kind: str, app, index: list) -> None:
                   "screen": truth["screen"]})
 
 
+README = """# Fixtures: virtual phone screenshots with ground truth
+
+Written by `python3 -m phonesim.fixtures` (phonesim/fixtures.py) from fixed seeds; do not edit by
+hand, regenerate. `PRESET/THEME/GAME_STATE.png` is the full screen (status bar included) and
+`GAME_STATE.json` beside it is `app.truth()` for that screen (the contract in phonesim/apps);
+`index.json` lists every screenshot with its preset, theme, game, state and screen.
+
+Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
+`tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
+`tall_partial` (the same scrolled a third of a row further: the top row is cut by the border and
+the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `ad`, `game_over`.
+Flip 9 states, per layout (`buttons`: the inventor's app, `cards`): `fresh`, `midgame` (three
+swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`).
+Time and clock are fixed so every run writes the same pixels.
+"""
+
+
 def generate(out: Path, games=("numbermatch", "flip9")) -> list[dict]:
     index: list[dict] = []
     for p, preset in enumerate(PRESETS.values()):
@@ -148,6 +165,7 @@ def generate(out: Path, games=("numbermatch", "flip9")) -> list[dict]:
                 for state, app in flip9_states(preset, theme, seed):
                     write(out, f"flip9_{state}", app, index)
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    (out / "README.md").write_text(README)
     return index
 
 

@@ -174,6 +174,26 @@ def rounded_rect_mask(w: int, h: int, r: int) -> np.ndarray:
     return _shape(w, h, draw)
 
 
+@lru_cache(maxsize=64)
+def star_mask(r: int) -> np.ndarray:
+    """A filled five-pointed star of outer radius ``r``."""
+    angles = np.pi / 2 + np.arange(10) * np.pi / 5
+    radii = np.where(np.arange(10) % 2 == 0, r, r * 0.45)
+
+    def draw(big, s):
+        pts = np.stack([r + radii * np.cos(angles), r - radii * np.sin(angles)], axis=1) * s
+        cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, cv2.LINE_AA)
+    return _shape(2 * r, 2 * r, draw)
+
+
+def put_coin(screen, cx, cy, r) -> None:
+    """A gold coin with a star, as the game shows beside coins."""
+    put_circle(screen, cx, cy, r, (242, 176, 64))
+    put_circle(screen, cx, cy, round(r * 0.78), (255, 226, 110))
+    star = max(2, round(r * 0.62))
+    blend(screen, cx - star, cy - star, star_mask(star), (246, 184, 52))
+
+
 def polyline_mask(w: int, h: int, points, thickness: float, closed=False) -> np.ndarray:
     """Anti-aliased strokes through ``points`` (in mask pixels, floats allowed)."""
     def draw(big, s):

@@ -344,8 +344,7 @@ class NumberMatchApp:
         draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
         draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
         coin_r = round(0.19 * c)
-        draw.put_circle(screen, px + round(0.28 * c), L.toolbar_y, coin_r, (242, 176, 64))
-        draw.put_circle(screen, px + round(0.28 * c), L.toolbar_y, round(coin_r * 0.72), (255, 214, 90))
+        draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, coin_r)
         draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
                       px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
         # header labels
@@ -371,7 +370,7 @@ class NumberMatchApp:
         hx, hy = L.hint_center
         bx, by, br = hx + round(0.45 * c), hy - round(0.37 * c), round(0.2 * c)
         draw.put_rounded_rect(screen, bx - br, by - br, round(3.2 * br), 2 * br, br, t.rgb("badge"))
-        draw.put_circle(screen, bx, by, round(0.8 * br), (240, 180, 40))
+        draw.put_coin(screen, bx, by, round(0.8 * br))
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.15 * c), "3",
                                bx + round(1.35 * br), by, t.rgb("badge_text"))
         screen.setflags(write=False)
