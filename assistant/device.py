@@ -98,16 +98,20 @@ def _reachable(host: str, port: int) -> bool:
 
 
 def adb_client(host: str | None = None, port: int | None = None,
-               start_server: bool = True) -> adbutils.AdbClient:
+               start_server: bool | None = None) -> adbutils.AdbClient:
     """A client of the adb server (ANDROID_ADB_SERVER_HOST/PORT, default 127.0.0.1:5037).
 
-    Like the adb command, start a local server when none runs (start_server); a server we cannot
-    reach gives AdbServerUnreachable. We check ourselves first because adbutils would otherwise
-    start one on adb's default port whatever port was asked for.
+    Like the adb command, start the default local server when none runs (start_server defaults
+    to: no host, port or ANDROID_ADB_SERVER_PORT given); a server we cannot reach gives
+    AdbServerUnreachable. We check ourselves first because adbutils would otherwise start a
+    server on adb's default port whatever port was asked for.
     """
+    if start_server is None:
+        start_server = host is None and port is None and not os.environ.get("ANDROID_ADB_SERVER_PORT") \
+            and not os.environ.get("ANDROID_ADB_SERVER_HOST")
     host, port = _server_address(host, port)
     if not _reachable(host, port):
-        if start_server and host in ("127.0.0.1", "localhost"):
+        if start_server:
             from adbutils._utils import adb_path
             try:
                 subprocess.run([adb_path(), "-P", str(port), "start-server"], timeout=20,
