@@ -237,13 +237,13 @@ class Device:
             connection = self.client.make_connection(timeout=COMMAND_TIMEOUT)
         except (adbutils.AdbError, OSError) as exc:
             raise AdbServerUnreachable(f"the adb server stopped answering: {exc}") from None
+        sock = connection.conn
         try:
-            with connection:
-                connection.send_command(f"host:transport:{self.serial}")
-                connection.check_okay()
-                connection.send_command(f"{service}:{command}")
-                connection.check_okay()
-                return _read_to_end(connection.conn, expect)
+            connection.send_command(f"host:transport:{self.serial}")
+            connection.check_okay()
+            connection.send_command(f"{service}:{command}")
+            connection.check_okay()
+            return _read_to_end(sock, expect)
         except adbutils.AdbError as exc:
             raise PhoneLost(f"lost the phone {self.serial}: {_reason(exc)}; check the cable "
                             "(or `adb connect` again) and unlock the phone") from None
@@ -251,6 +251,8 @@ class Device:
             raise PhoneLost(f"the phone {self.serial} stopped answering for {COMMAND_TIMEOUT:g} s") from None
         except OSError as exc:
             raise PhoneLost(f"lost the phone {self.serial}: {exc}") from None
+        finally:
+            sock.close()  # not AdbConnection.close(): it sleeps 10 ms after shutting down
 
     def shell(self, command: str) -> str:
         return self.run(command).decode("utf-8", "replace")
