@@ -254,6 +254,33 @@ class Device:
         finally:
             sock.close()  # not AdbConnection.close(): it sleeps 10 ms after shutting down
 
+    def reconnect(self, timeout: float = 30.0, poll: float = 0.25) -> None:
+        """Wait until the phone is back in state "device" (after PhoneLost), or raise PhoneLost.
+
+        The adb server reconnects a phone over TCP on its own; we also ask it to (`adb connect`)
+        in case it forgot the phone, e.g. after its own restart."""
+        deadline = time.monotonic() + timeout
+        asked = 0.0
+        state = None
+        while True:
+            try:
+                state = next((p.state for p in list_phones(self.client) if p.serial == self.serial), None)
+            except AdbServerUnreachable:
+                state = None
+            if state == "device":
+                return
+            now = time.monotonic()
+            if now > deadline:
+                raise PhoneLost(f"the phone {self.serial} did not come back within {timeout:g} s "
+                                f"({'last seen ' + state if state else 'not listed'})")
+            if state is None and ":" in self.serial and now - asked > 2:
+                asked = now
+                try:
+                    self.client.connect(self.serial, timeout=2)
+                except (adbutils.AdbError, OSError):
+                    pass
+            time.sleep(poll)
+
     def shell(self, command: str) -> str:
         return self.run(command).decode("utf-8", "replace")
 

@@ -83,6 +83,14 @@ class VirtualPhone:
         """Stop the phone (as if unplugged): the adb server lists it offline, commands fail."""
         self.server.stop()
 
+    def restart(self) -> None:
+        """Bring the stopped phone back on the same port (as if plugged in again), same app state.
+
+        The adb server reconnects to it on its own within a second or two."""
+        self.server.stop()
+        self.server = AdbServer(self.phone, port=self.server.port, host=self.server.host,
+                                mode=self.server.mode).start()
+
 
 class Harness:
     """A private adb server on its own port, plus virtual phones connected to it."""

@@ -123,6 +123,12 @@ def test_a_stopped_phone_is_lost_not_hung(harness):
         link.capture()
     with pytest.raises(device.PhoneLost):
         link.tap(1, 1)
+    with pytest.raises(device.PhoneLost, match="did not come back within 0.5 s"):
+        link.reconnect(timeout=0.5)
+    vp.restart()  # plugged in again: the adb server finds it on its own
+    link.reconnect(timeout=20)
+    link.tap(3, 4)
+    assert vp.phone.app.taps == [(3, 4)]
 
 
 def test_adb_server_not_reachable():
