@@ -275,8 +275,9 @@ class Connection:
 
     def shutdown(self) -> None:
         """End the connection and wake every stream still writing to it."""
-        with self._send_lock:
-            self._alive = False
+        # No send lock here: a writer may hold it, stuck in sendall to a client that never
+        # reads; shutting the socket down is what frees it.
+        self._alive = False
         self._drop_streams()
         try:
             self.sock.shutdown(socket.SHUT_RDWR)

@@ -206,3 +206,53 @@ def test_harness_stops_the_adb_server_by_pid():
         os.kill(pid, 0)
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1)
+
+
+def _message(sock):
+    command, arg0, arg1, length, _check, magic = HEADER.unpack(_recv_exact(sock, 24))
+    assert magic == command ^ 0xFFFFFFFF
+    return command, arg0, arg1, _recv_exact(sock, length)
+
+
+def test_one_write_in_flight_per_stream_within_maxdata(vp):
+    from phonesim.adb import A_CLSE, A_WRTE
+    sock = _raw_client(vp.server.port)
+    banner = b"host::"
+    sock.sendall(pack(A_CNXN, 0x01000001, 4096, banner) + banner)
+    command, version, maxdata, payload = _message(sock)
+    assert (command, version, maxdata) == (A_CNXN, 0x01000001, 4096)
+    assert payload.startswith(b"device::") and b"ro.product.model=Pixel 7;" in payload
+    # a service the phone does not have is refused with CLSE(0, our id)
+    sock.sendall(pack(A_OPEN, 5, 0, b"sync:\0") + b"sync:\0")
+    assert _message(sock)[:3] == (A_CLSE, 0, 5)
+    sock.sendall(pack(A_OPEN, 9, 0, b"exec:screencap\0") + b"exec:screencap\0")
+    command, phone_id, our_id, _ = _message(sock)
+    assert (command, our_id) == (A_OKAY, 9)
+    received = 0
+    for _ in range(3):
+        command, src, dst, payload = _message(sock)
+        assert (command, src, dst) == (A_WRTE, phone_id, 9) and len(payload) == 4096
+        received += len(payload)
+        sock.settimeout(0.3)  # nothing more until we acknowledge
+        with pytest.raises(socket.timeout):
+            sock.recv(1)
+        sock.settimeout(5)
+        sock.sendall(pack(A_OKAY, 9, phone_id))
+    sock.sendall(pack(A_CLSE, 9, phone_id))
+    sock.close()
+    assert vp.device.shell("echo fine") == "fine"
+
+
+def test_stop_is_clean_with_a_client_that_never_reads():
+    from phonesim.adb import AdbServer
+    server = AdbServer(standin_phone("720x1600")).start()
+    sock = _raw_client(server.port)
+    _cnxn(sock)
+    for stream in range(1, 13):  # raw screenshots, 4.6 MB each, never read: sends block
+        sock.sendall(pack(A_OPEN, stream, 0, b"exec:screencap\0") + b"exec:screencap\0")
+    time.sleep(0.3)
+    stopper = threading.Thread(target=server.stop)
+    stopper.start()
+    stopper.join(10)
+    assert not stopper.is_alive() and server.clients == 0
+    sock.close()
