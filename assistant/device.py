@@ -254,6 +254,13 @@ class Device:
         finally:
             sock.close()  # not AdbConnection.close(): it sleeps 10 ms after shutting down
 
+    def state(self) -> str | None:
+        """The phone's state as the adb server lists it now ("device", "offline"...), None if gone."""
+        try:
+            return next((p.state for p in list_phones(self.client) if p.serial == self.serial), None)
+        except AdbServerUnreachable:
+            return None
+
     def reconnect(self, timeout: float = 30.0, poll: float = 0.25) -> None:
         """Wait until the phone is back in state "device" (after PhoneLost), or raise PhoneLost.
 
@@ -263,10 +270,7 @@ class Device:
         asked = 0.0
         state = None
         while True:
-            try:
-                state = next((p.state for p in list_phones(self.client) if p.serial == self.serial), None)
-            except AdbServerUnreachable:
-                state = None
+            state = self.state()
             if state == "device":
                 return
             now = time.monotonic()
@@ -351,7 +355,10 @@ def _reason(exc: Exception) -> str:
 # -- the screen ------------------------------------------------------------------------------
 
 def decode_png(data: bytes | bytearray) -> np.ndarray:
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    except cv2.error:
+        image = None
     if image is None:
         raise ValueError(f"not a PNG ({len(data)} bytes: {bytes(data[:40])!r})")
     return cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
@@ -401,6 +408,9 @@ class Screen:
         try:
             image = decode(data)
         except ValueError as exc:
+            if self.device.state() != "device":  # cut off because the phone went away
+                raise PhoneLost(f"lost the phone {self.device.serial} during a screenshot; check "
+                                "the cable (or `adb connect` again)") from None
             raise CaptureFailed(f"the phone's {self.NAMES[method]} gave no picture: {exc}") from None
         self.size = (image.shape[1], image.shape[0])
         return image

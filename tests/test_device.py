@@ -131,6 +131,31 @@ def test_a_stopped_phone_is_lost_not_hung(harness):
     assert vp.phone.app.taps == [(3, 4)]
 
 
+class UnpluggedWhileDrawing(StandInApp):
+    """An app whose phone is unplugged while it draws the next screenshot."""
+
+    unplug = None
+
+    def render(self):
+        if self.unplug:
+            self.unplug()
+            self.unplug = None
+        return super().render()
+
+
+def test_a_phone_lost_during_a_screenshot_is_lost_not_garbage(harness):
+    p = PRESETS["720x1600"]
+    vp = harness.add(Phone(p, UnpluggedWhileDrawing(p)))
+    link = device.connect(client=harness.client)
+    for method in ("raw", "png"):
+        link.screen.method = method
+        vp.phone.app.unplug = vp.server.stop
+        with pytest.raises(device.PhoneLost):
+            link.capture()
+        vp.restart()
+        link.reconnect(timeout=20)
+
+
 def test_adb_server_not_reachable():
     port = free_port()
     with pytest.raises(device.AdbServerUnreachable, match=f"cannot reach the adb server at 127.0.0.1:{port}"):
@@ -154,5 +179,6 @@ def test_raw_formats_decode_to_rgb():
     for bad in (b"", b"/system/bin/sh: screencap: not found\n", struct.pack("<4I", 2, 3, 1, 1) + b"x"):
         with pytest.raises(ValueError):
             device.decode_raw(bad)
-    with pytest.raises(ValueError, match="not a PNG"):
-        device.decode_png(b"\x89PNG but cut short")
+    for bad in (b"", b"\x89PNG but cut short"):
+        with pytest.raises(ValueError, match="not a PNG"):
+            device.decode_png(bad)
