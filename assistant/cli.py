@@ -173,6 +173,56 @@ def add_phone_options(parser, objective_default: str):
     parser.add_argument("--verbose", "-v", action="store_true", help="say how the screen is captured and read")
 
 
+# -- phones ------------------------------------------------------------------------------------
+
+def devices(args) -> int:
+    from assistant.device import run_devices
+
+    return run_devices(args)
+
+
+def phone(args) -> int:
+    from phonesim.serve import run_phone
+
+    return run_phone(args)
+
+
+def probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a probability from 0 to 1")
+    return value
+
+
+def add_phone_commands(commands) -> None:
+    """`tapsolve devices` and `tapsolve phone` (the virtual phone)."""
+    dev = commands.add_parser("devices", help="list phones with their state, model and screen size")
+    dev.set_defaults(run=devices)
+    sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
+    sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
+                     "also 720x1600, 1440x3200, tablet-1600x2560)")
+    sim.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
+    sim.add_argument("--port", type=non_negative_int, default=0, help="TCP port (default: a free one)")
+    sim.add_argument("--theme", choices=("light", "dark"), default="light")
+    sim.add_argument("--tap-latency", type=float, default=0.0, metavar="S",
+                     help="seconds each tap takes, like a real phone (~0.2)")
+    sim.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
+                     help="probability that a tap is lost")
+    sim.add_argument("--size", type=non_negative_int, default=27, help="Number Match start numbers (default 27)")
+    sim.add_argument("--adds", type=non_negative_int, default=5, help="Number Match adds (default 5)")
+    sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
+                     help='"live": adds go after the last live number (a rule variant)')
+    sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
+    sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
+    sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
+    sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
+    sim.set_defaults(run=phone)
+
+
 # -- the parser ------------------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
@@ -223,6 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--tap-latency", type=non_negative_float, default=0.05)
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
     demo.set_defaults(run=run_demo)
+
+
+    add_phone_commands(commands)
     return parser
 
 
