@@ -248,6 +248,36 @@ class Kernel:
     def score(self) -> int:
         return int(self.ctl[self.K.SCORE]) - self.board.score
 
+    # -- the kernel's rules, one move at a time (for the tests that hold them to the reference)
+
+    def position(self) -> tuple[list[int], int, int]:
+        """The current cells, adds left and score."""
+        K, ctl = self.K, self.ctl
+        return self.cells[:ctl[K.N]].tolist(), int(ctl[K.ADDS]), int(ctl[K.SCORE])
+
+    def legal_moves(self) -> list[Move]:
+        K, ctl = self.K, self.ctl
+        end = K.pairs_into(self.cells, ctl[K.N], ctl[K.COLS], self.mv, 0, len(self.mv))
+        moves: list[Move] = [Pair(int(i), int(j)) for i, j in self.mv[:end].tolist()]
+        if ctl[K.ADDS] > 0 and ctl[K.LIVE] > 0:
+            moves.append(Add())
+        return moves
+
+    def push(self, move: Move) -> None:
+        K = self.K
+        if isinstance(move, Add):
+            K.push_add(self.cells, self.ctl, self.undo, self.zob, self.zn)
+        else:
+            K.push_pair(self.cells, self.ctl, self.undo, move.i, move.j, self.pts, self.zob, self.zn)
+
+    def pop(self) -> None:
+        self.K.pop_move(self.cells, self.ctl, self.undo)
+
+    def hash_is_current(self) -> bool:
+        """Whether the incrementally kept hash equals the one computed afresh."""
+        K, ctl = self.K, self.ctl
+        return int(ctl[K.HASH]) == int(K.full_hash(self.cells, ctl[K.N], self.zob, self.zn))
+
 
 _WARM = False
 
