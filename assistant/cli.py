@@ -83,7 +83,7 @@ def solve_numbermatch(args) -> int:
     board = read_numbermatch_board(args.board, args.adds)
     if board.live_count() == 0:
         raise InputError("the board has no live number to pair")
-    solution = search.solve(board, budget=args.budget)
+    solution = search.solve(board, objective=args.objective, budget=args.budget)
     if args.json:
         print(json.dumps(solution.to_json()))
         return 0
@@ -245,7 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
     nm = games.add_parser("numbermatch", help="Number Match: clear the board with the fewest adds")
     nm.add_argument("board", help='board text ("467956239 385113145 ...", "." = crossed out) or board JSON')
     nm.add_argument("--adds", type=non_negative_int, default=None, help="presses of + left (default 5)")
-    nm.add_argument("--budget", type=positive_float, default=2.0, help="seconds to search (default 2)")
+    nm.add_argument("--budget", type=positive_float, default=1.0,
+                    help="seconds to search at most (default 1); score uses all of it")
+    nm.add_argument("--objective", choices=("fast", "score"), default="fast",
+                    help="fast: fewest adds, then moves (default); score: most points")
     nm.add_argument("--json", action="store_true", help="print the Solution JSON")
     nm.set_defaults(run=solve_numbermatch)
     f9 = games.add_parser("flip9", help="Flip 9: sort the cards in the fewest swaps")
@@ -274,8 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
     demo.set_defaults(run=run_demo)
 
-
     add_phone_commands(commands)
+    from assistant import bench  # light to import: the solver loads only when a bench runs
+    bench.register(commands, Parser, positive_float, non_negative_int)
     return parser
 
 
