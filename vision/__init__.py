@@ -19,11 +19,13 @@ GAMES = ("auto", "numbermatch", "flip9")
 
 
 def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
-         use_tesseract: bool = True) -> Reading:
+         use_tesseract: bool = True, first_row: int = 0) -> Reading:
     """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
 
     ``profile`` (from calibration) makes a read fast and is extended in place by what this read
     learns; ``reading.profile`` is the profile to store (a new one when none fitted).
+    ``first_row``: the board row at the top of the grid when the caller scrolled the board (the
+    screen itself does not show it); cell indices count from it.
     """
     t0 = time.perf_counter()
     if game not in GAMES:
@@ -42,7 +44,8 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
     for g in order:
         try:
             if g == "numbermatch":
-                reading = numbermatch.read_numbermatch(image, bg, dist, profile, use_tesseract)
+                reading = numbermatch.read_numbermatch(image, bg, dist, profile, use_tesseract,
+                                                       first_row=first_row)
             else:
                 from vision import flip9
 

@@ -106,4 +106,6 @@ def classify(cells: list[Cell], board_bg: np.ndarray, faded_ratio: float | None 
             c.state = "live"
         else:
             c.state = "faded"
-        c.selected = float(np.abs(c.background - board_bg).max()) > 18
+        # the game highlights the selected cell in blue (a hint shows in yellow: not a selection)
+        off = float(np.abs(c.background - board_bg).max()) > 18
+        c.selected = off and c.background[2] > c.background[0] + 12

@@ -50,27 +50,63 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     return lattice if lattice.rows else None
 
 
+def clusters(glyphs: list[np.ndarray], level: float = 0.88) -> list[list[int]]:
+    """Groups of glyphs that look alike (correlation with the group's first glyph >= level):
+    on one screen, every glyph of a digit is drawn the same way."""
+    if not glyphs:
+        return []
+    g = np.stack([glyphs_.centred(x) for x in glyphs])
+    sim = g @ g.T
+    groups: list[list[int]] = []
+    heads: list[int] = []
+    for i in range(len(glyphs)):
+        for k, h in enumerate(heads):
+            if sim[i, h] >= level:
+                groups[k].append(i)
+                break
+        else:
+            heads.append(i)
+            groups.append([i])
+    return groups
+
+
 def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True) -> tuple[list, bool]:
-    """A digit (or None when unsure) for each glyph cell, and whether the font learned something."""
+    """A digit (or None when unsure) for each glyph cell, and whether the font learned something.
+
+    Glyphs the templates are sure of are taken; the others are grouped by look and read by
+    tesseract in one strip, each group taking its members' majority (so one misread glyph is
+    outvoted); a group with no majority is read alone, and stays unsure if that fails too.
+    """
     matches = font.match([c.glyph for c in cells])
     digits: list[str | None] = [d if (d and best >= SURE and margin >= MARGIN) else None
                                 for d, best, margin in matches]
     doubtful = [i for i, d in enumerate(digits) if d is None]
     learned = False
-    if doubtful and use_tesseract:
-        reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
-        for i, r in zip(doubtful, reads):
-            if r is None:
-                continue
-            d, best, _ = matches[i]
-            known = r in font.sums
-            # tesseract's word is taken unless the templates know that digit and disagree strongly
-            if not known or d == r or best < SURE:
-                digits[i] = r
-        for i in doubtful:
-            if digits[i] is not None:
-                font.add(digits[i], cells[i].glyph)
-                learned = True
+    if not doubtful or not use_tesseract:
+        return digits, learned
+    reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
+    votes = dict(zip(doubtful, reads))
+    for group in clusters([cells[i].glyph for i in doubtful]):
+        members = [doubtful[k] for k in group]
+        counts: dict[str, int] = {}
+        for i in members:
+            if votes[i]:
+                counts[votes[i]] = counts.get(votes[i], 0) + 1
+        ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+            digit = ranked[0][0]
+        else:
+            digit = glyphs_.read_one(cells[members[0]].crop)
+        if digit is None:
+            continue
+        # a template that is sure of another digit wins over tesseract: they were learned by vote
+        d, best, margin = matches[members[0]]
+        if d is not None and d != digit and d in font.sums and best >= SURE and margin >= MARGIN:
+            continue
+        for i in members:
+            digits[i] = digit
+            font.add(digit, cells[i].glyph)
+        learned = True
     return digits, learned
 
 
@@ -239,8 +275,12 @@ def norm_line(ink: np.ndarray) -> np.ndarray:
 
 
 def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profile: Profile | None,
-                     use_tesseract: bool = True, templates: bool = True) -> Reading:
-    """Read a Number Match screen (raises ReadError when there is no grid)."""
+                     use_tesseract: bool = True, templates: bool = True, first_row: int = 0) -> Reading:
+    """Read a Number Match screen (raises ReadError when there is no grid).
+
+    The screen does not show how far the board is scrolled: ``first_row`` (the board row at the
+    top of the grid, known to whoever scrolled) numbers the cells; 0 for a board not scrolled.
+    """
     h, w = image.shape[:2]
     theme = "light" if float(np.mean(bg)) > 128 else "dark"
     stale = False
@@ -282,19 +322,22 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     profile.changed = profile.changed or learned
 
     last = max(i for i, c in enumerate(cells) if c.glyph is not None)
+    base = first_row * COLUMNS
     board_cells, unsure, centres, selected = [], [], {}, None
     digit_of = {id(c): d for c, d in zip(glyph_cells, digits)}
     for i, c in enumerate(cells[:last + 1]):
         d = digit_of.get(id(c))
         if c.glyph is None or d is None:
-            unsure.append(i)
+            unsure.append(base + i)
             board_cells.append(0)
         else:
             board_cells.append(0 if c.state == "faded" else int(d))
         x, y = c.centre
-        centres[i] = (int(round(x)), int(round(y)))
+        centres[base + i] = (int(round(x)), int(round(y)))
         if c.selected and c.glyph is not None:
-            selected = i
+            selected = base + i
+    # the board goes on below when its cells fill every row the grid shows
+    more_below = (last + 1) % COLUMNS == 0 and (last + 1) // COLUMNS == len(lattice.rows)
 
     extras = read_extras(image, bg, lattice, profile, use_tesseract)
     profile.changed = profile.changed or extras.pop("learned")
@@ -302,6 +345,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
                   score=extras["score"] or 0, stage=extras["stage"] or 1)
     reading = Reading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
                       selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
+                      first_row=first_row, more_above=first_row > 0, more_below=more_below,
                       rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
     for key in ("adds_left", "stage", "score"):
         if extras[key] is None:
