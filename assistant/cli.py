@@ -141,6 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     f9.add_argument("--must", type=card, default=None, help="the card the next swap must include")
     f9.add_argument("--json", action="store_true", help="print the Solution JSON")
     f9.set_defaults(run=solve_flip9)
+
+    from assistant.read import add_commands as add_read_commands
+
+    add_read_commands(commands)  # read, calibrate
     return parser
 
 
