@@ -85,13 +85,19 @@ def _shifted(reading, board):
     return shown
 
 
-def play(loop: Loop, stages: int = 1, say=print) -> int:
-    """Play until `stages` boards are cleared (Number Match) or the cards are sorted (Flip 9)."""
+def play(loop: Loop, stages: int = 1, say=print, show=None) -> int:
+    """Play until `stages` boards are cleared (Number Match) or the cards are sorted (Flip 9).
+
+    ``show(loop)``, when given, is called after every read (the demo's window); returning False
+    stops the play like Ctrl-C."""
     link, tally = loop.link, loop.tally
     with StopAfterMove() as stop:
         loop.start()
         repeats_in_a_row = 0
         while not stop.asked:
+            if show is not None and not show(loop):
+                stop.asked = True
+                break
             reading = loop.reading
             if loop.finished():
                 tally.stages += 1

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import vision
 from assistant.games import Plan, game_for
+from vision import ReadError, Reading
 from solver.errors import TapsolveError
 
 
@@ -49,13 +49,21 @@ class Loop:
 
     # -- seeing ------------------------------------------------------------------------------
 
-    def look(self):
-        """Capture and read the screen once."""
-        image = self.link.capture()
-        self.reading = vision.read(image, game=self.game_name if self.game is None else self.game.name,
-                                   profile=self.link.profile(self.game_name))
-        self.image = image
-        return self.reading
+    def look(self, tries: int = 3):
+        """Capture and read the screen. A screen with no board reads as "unknown"; cells read
+        with low confidence are read again from a new capture, and never guessed."""
+        game = self.game_name if self.game is None else self.game.name
+        for _ in range(tries):
+            try:
+                self.image, self.reading = self.link.look(game)
+            except ReadError:
+                self.reading = Reading(game, "unknown")
+                return self.reading
+            if not self.reading.unsure:
+                return self.reading
+        cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in self.reading.unsure[:4])
+        raise TapsolveError(f"cannot read some cells for sure ({cells}): run `tapsolve calibrate` "
+                            "with the board on screen, or report the screenshot")
 
     def look_until_known(self):
         """Read until the screen is a board or a stage-complete screen; pause on anything else."""
