@@ -179,6 +179,12 @@ def test_raw_formats_decode_to_rgb():
     for bad in (b"", b"/system/bin/sh: screencap: not found\n", struct.pack("<4I", 2, 3, 1, 1) + b"x"):
         with pytest.raises(ValueError):
             device.decode_raw(bad)
+    # a real phone's PNG is RGBA; phonesim's is RGB: both decode to the same RGB
+    rgb = np.zeros((3, 2, 3), np.uint8)
+    rgb[..., 0], rgb[..., 1], rgb[..., 2] = 10, 20, 30
+    for code in (cv2.COLOR_RGB2BGRA, cv2.COLOR_RGB2BGR):
+        data = cv2.imencode(".png", cv2.cvtColor(rgb, code))[1].tobytes()
+        assert np.array_equal(device.decode_png(data), rgb)
     for bad in (b"", b"\x89PNG but cut short"):
         with pytest.raises(ValueError, match="not a PNG"):
             device.decode_png(bad)
