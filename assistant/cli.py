@@ -280,6 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_phone_commands(commands)
     from assistant import bench  # light to import: the solver loads only when a bench runs
     bench.register(commands, Parser, positive_float, non_negative_int)
+    from assistant.read import add_commands as add_read_commands
+    add_read_commands(commands)  # read, calibrate
     return parser
 
 
