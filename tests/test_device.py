@@ -65,6 +65,14 @@ def test_taps_swipes_and_several_taps_in_one_call(harness):
     assert vp.phone.app.taps[-1] == (20, 40)
 
 
+def test_a_phone_silent_past_the_timeout_counts_as_lost(harness):
+    harness.add(standin_phone())
+    link = device.connect(client=harness.client)
+    with pytest.raises(device.PhoneLost, match="stopped answering for 0.3 s"):
+        link.run("sleep 2", timeout=0.3)
+    assert link.shell("sleep 0.5; echo awake", timeout=5) == "awake\n"
+
+
 def test_black_screen_is_refused_with_the_reason(harness):
     harness.add(standin_phone(secure=True))
     link = device.connect(client=harness.client)
