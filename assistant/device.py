@@ -231,10 +231,13 @@ class Device:
         self._input_size: tuple[int, int] | None = None
 
     # -- commands --------------------------------------------------------------------------
-    def run(self, command: str, service: str = "shell", expect: int = 0) -> bytes | bytearray:
-        """Run a command on the phone (service "shell" or "exec") and return its whole output."""
+    def run(self, command: str, service: str = "shell", expect: int = 0,
+            timeout: float = COMMAND_TIMEOUT) -> bytes | bytearray:
+        """Run a command on the phone (service "shell" or "exec") and return its whole output.
+
+        timeout: seconds without a byte from the phone before it counts as lost."""
         try:
-            connection = self.client.make_connection(timeout=COMMAND_TIMEOUT)
+            connection = self.client.make_connection(timeout=timeout)
         except (adbutils.AdbError, OSError) as exc:
             raise AdbServerUnreachable(f"the adb server stopped answering: {exc}") from None
         sock = connection.conn
@@ -248,7 +251,7 @@ class Device:
             raise PhoneLost(f"lost the phone {self.serial}: {_reason(exc)}; check the cable "
                             "(or `adb connect` again) and unlock the phone") from None
         except (socket.timeout, TimeoutError):
-            raise PhoneLost(f"the phone {self.serial} stopped answering for {COMMAND_TIMEOUT:g} s") from None
+            raise PhoneLost(f"the phone {self.serial} stopped answering for {timeout:g} s") from None
         except OSError as exc:
             raise PhoneLost(f"lost the phone {self.serial}: {exc}") from None
         finally:
@@ -285,8 +288,8 @@ class Device:
                     pass
             time.sleep(poll)
 
-    def shell(self, command: str) -> str:
-        return self.run(command).decode("utf-8", "replace")
+    def shell(self, command: str, timeout: float = COMMAND_TIMEOUT) -> str:
+        return self.run(command, timeout=timeout).decode("utf-8", "replace")
 
     @property
     def model(self) -> str:
@@ -331,11 +334,13 @@ class Device:
         """Several taps in one shell call, in order (one round trip instead of one per tap)."""
         commands = ["input tap %d %d" % self._to_input(x, y) for x, y in points]
         if commands:
-            self._check_input(self.shell("; ".join(commands)))
+            # a real phone takes ~0.3 s per `input tap` and says nothing until all are done
+            self._check_input(self.shell("; ".join(commands), timeout=COMMAND_TIMEOUT + 2 * len(commands)))
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, ms: int = 300) -> None:
         (a, b), (c, d) = self._to_input(x1, y1), self._to_input(x2, y2)
-        self._check_input(self.shell(f"input swipe {a} {b} {c} {d} {int(ms)}"))
+        self._check_input(self.shell(f"input swipe {a} {b} {c} {d} {int(ms)}",
+                                     timeout=COMMAND_TIMEOUT + ms / 1000))
 
     def _check_input(self, output: str) -> None:
         # `input` prints nothing when it works; Xiaomi phones without "USB debugging (security

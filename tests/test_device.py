@@ -65,6 +65,14 @@ def test_taps_swipes_and_several_taps_in_one_call(harness):
     assert vp.phone.app.taps[-1] == (20, 40)
 
 
+def test_a_phone_silent_past_the_timeout_counts_as_lost(harness):
+    harness.add(standin_phone())
+    link = device.connect(client=harness.client)
+    with pytest.raises(device.PhoneLost, match="stopped answering for 0.3 s"):
+        link.run("sleep 2", timeout=0.3)
+    assert link.shell("sleep 0.5; echo awake", timeout=5) == "awake\n"
+
+
 def test_black_screen_is_refused_with_the_reason(harness):
     harness.add(standin_phone(secure=True))
     link = device.connect(client=harness.client)
@@ -179,6 +187,12 @@ def test_raw_formats_decode_to_rgb():
     for bad in (b"", b"/system/bin/sh: screencap: not found\n", struct.pack("<4I", 2, 3, 1, 1) + b"x"):
         with pytest.raises(ValueError):
             device.decode_raw(bad)
+    # a real phone's PNG is RGBA; phonesim's is RGB: both decode to the same RGB
+    rgb = np.zeros((3, 2, 3), np.uint8)
+    rgb[..., 0], rgb[..., 1], rgb[..., 2] = 10, 20, 30
+    for code in (cv2.COLOR_RGB2BGRA, cv2.COLOR_RGB2BGR):
+        data = cv2.imencode(".png", cv2.cvtColor(rgb, code))[1].tobytes()
+        assert np.array_equal(device.decode_png(data), rgb)
     for bad in (b"", b"\x89PNG but cut short"):
         with pytest.raises(ValueError, match="not a PNG"):
             device.decode_png(bad)
