@@ -18,6 +18,19 @@ __all__ = ["read", "Reading", "ReadError", "ImageInputError", "Profile", "load_i
 GAMES = ("auto", "numbermatch", "flip9")
 
 
+def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
+    """Distance from the background of every pixel; with a Number Match profile only of the
+    rows its grid spans (the rest stays 0), which is all a read with a profile looks at."""
+    geo = profile.geometry if profile is not None and profile.game == "numbermatch" else {}
+    if "top" in geo and "pitch" in geo and profile.fits(image):
+        p = float(geo["pitch"])
+        y0, y1 = max(0, int(geo["top"] - p)), min(image.shape[0], int(geo["bottom"] + p))
+        dist = np.zeros(image.shape[:2], np.uint8)
+        dist[y0:y1] = distance(image[y0:y1], bg)
+        return dist
+    return distance(image, bg)
+
+
 def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
          use_tesseract: bool = True, first_row: int = 0) -> Reading:
     """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
@@ -32,7 +45,7 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
         raise ReadError(f"unknown game {game!r}: use auto, numbermatch or flip9")
     image = check_image(image_rgb)
     bg = background(image)
-    dist = distance(image, bg)
+    dist = board_distance(image, bg, profile)
     from vision import numbermatch
 
     if profile is not None and game == "auto":
@@ -54,6 +67,17 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
             return reading
         except ReadError as exc:
             errors.append(exc)
+            if profile is not None:
+                dist = distance(image, bg)  # the next game needs the whole screen
+    if game in ("auto", "numbermatch"):
+        from vision.screens import read_message_screen
+
+        try:
+            reading = read_message_screen(image, bg)
+            reading.seconds = time.perf_counter() - t0
+            return reading
+        except ReadError:
+            pass
     if game == "numbermatch":
         raise ReadError("no Number Match board found")
     if game == "flip9":

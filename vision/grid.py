@@ -123,7 +123,7 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
     return lattice
 
 
-def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, h: int) -> np.ndarray:
+def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, h: int, step: int = 1) -> np.ndarray:
     """Per image row, the share of pixels near the vertical lines (where no digit is drawn, but
     not on the lines themselves) that lie on a thin horizontal ridge: 1 on a grid line."""
     s = max(2, int(round(max(w, h * 0.45) / 270)))
@@ -131,7 +131,7 @@ def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, 
     cols = []
     for x in xs:
         a, b = int(x) - band, int(x) + band + 1
-        cols.extend(c for c in range(a, b) if abs(c - x) > s + 1 and 0 <= c < w)
+        cols.extend(c for c in range(a, b, step) if abs(c - x) > s + 1 and 0 <= c < w)
     d = dist[:, cols].astype(np.float32)
     d = cv2.blur(d, (3, 1))
     up = np.empty_like(d)

@@ -62,8 +62,9 @@ def background(image: np.ndarray) -> np.ndarray:
 
 
 def distance(image: np.ndarray, colour) -> np.ndarray:
-    """Per pixel, how far its colour is from ``colour`` (max over channels, 0-255, uint8)."""
+    """Per pixel, how far its colour is from ``colour`` (0-255, uint8): the luminance-weighted
+    mean of the channels' differences, which is the difference itself for the greys a board is
+    drawn in and still marks coloured highlights (and is several times faster than their max)."""
     c = [float(v) for v in np.asarray(colour).ravel()[:3]]
     diff = cv2.absdiff(image, (c[0], c[1], c[2], 0))
-    r, g, b = cv2.split(diff)
-    return cv2.max(cv2.max(r, g), b)
+    return cv2.cvtColor(diff, cv2.COLOR_RGB2GRAY)

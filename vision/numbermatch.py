@@ -7,9 +7,9 @@ import numpy as np
 
 from solver.numbermatch import Board
 from vision import glyphs as glyphs_
-from vision.cells import Cell, classify, look_at, normalise
+from vision.cells import Cell, blur_size, classify, look_at, normalise
 from vision.grid import COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions
-from vision.image import ReadError
+from vision.image import ReadError, distance
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.text import read_text, saturation, text_lines
@@ -42,7 +42,7 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
             seen += 1
     if seen < COLUMNS:
         return None
-    hprof = horizontal_profile(dist, xs, pitch, w, h)
+    hprof = horizontal_profile(dist, xs, pitch, w, h, step=2)
     radius = max(1, int(pitch * 0.12))
     ys = line_positions(hprof, max(0, int(top) - radius), min(h, int(bottom) + radius + 1))
     lattice = Lattice(xs, ys, pitch, top, bottom)
@@ -110,16 +110,18 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     return digits, learned
 
 
-def find_add_button(image: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int] | None, np.ndarray | None, tuple | None]:
-    """The "+" button's centre, the ink of its badge's digit (or None) and the badge's box.
+def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = None
+                    ) -> tuple[tuple[int, int] | None, np.ndarray | None, tuple | None]:
+    """The "+" button's centre, the ink of its badge's digit (or None) and the area they span.
 
     The "+" is a coloured cross below the grid; its badge a filled coloured disc to its upper
-    right with the count in the background colour.
+    right with the count in the background colour. ``area`` (x0, y0, x1, y1) narrows the search
+    to where a profile saw them.
     """
     h, w = image.shape[:2]
     p = lattice.pitch
-    y0 = int(min(h - 1, lattice.bottom))
-    region = image[y0:]
+    x0, y0, x1, y1 = area if area else (0, int(min(h - 1, lattice.bottom)), w, h)
+    region = image[y0:y1, x0:x1]
     sat = saturation(region)
     mask = (sat > 45).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -133,12 +135,12 @@ def find_add_button(image: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int
         filled = cv2.morphologyEx(comp.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         holes = fill_holes(filled)
         if holes.mean() > 0.6:
-            discs.append((x, y + y0, bw, bh, i))
+            discs.append((x + x0, y + y0, bw, bh, i))
         cy, cx = bh // 2, bw // 2
         band = max(1, min(bw, bh) // 8)
         cross = comp[cy - band:cy + band + 1].any(axis=0).mean() > 0.8 and comp[:, cx - band:cx + band + 1].any(axis=1).mean() > 0.8
-        if cross and fill < 0.45 and (plus is None or x < plus[0]):
-            plus = (x, y + y0, bw, bh)
+        if cross and fill < 0.45 and (plus is None or x + x0 < plus[0]):
+            plus = (x + x0, y + y0, bw, bh)
     if plus is None:
         return None, None, None
     px, py, pw, ph = plus
@@ -150,8 +152,10 @@ def find_add_button(image: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int
             dist = (cx - centre[0]) ** 2 + (cy - centre[1]) ** 2
             if best is None or dist < best[0]:
                 best = (dist, x, y, bw, bh)
+    m = int(p * 0.5)
+    span = (max(0, px - m), max(0, py - 2 * m), min(w, px + pw + 3 * m), min(h, py + ph + m))
     if best is None:
-        return centre, None, None
+        return centre, None, span
     _, x, y, bw, bh = best
     disc = image[y:y + bh, x:x + bw].astype(np.float32)
     colour = np.median(disc[saturation(image[y:y + bh, x:x + bw]) > 90], axis=0) if (saturation(image[y:y + bh, x:x + bw]) > 90).any() else disc.mean(axis=(0, 1))
@@ -161,10 +165,10 @@ def find_add_button(image: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int
     inside = ((yy - bh / 2 + 0.5) / (bh / 2)) ** 2 + ((xx - bw / 2 + 0.5) / (bw / 2)) ** 2 < 0.55
     ink = np.where(inside, ink, 0)
     if ink.max() < 40:
-        return centre, None, (x, y, bw, bh)
+        return centre, None, span
     ink = np.clip(ink / ink.max(), 0, 1)
     ys, xs = np.nonzero(ink > 0.45)
-    return centre, ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (x, y, bw, bh)
+    return centre, ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1], span
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -228,44 +232,61 @@ def ocr_number(ink: np.ndarray) -> str | None:
 
 
 def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool) -> dict:
-    """The "+" button and its adds-left badge, the stage and the score."""
-    out = {"add_button": None, "adds_left": None, "stage": None, "score": None}
-    centre, badge, _ = find_add_button(image, lattice)
-    learned = False
+    """The "+" button and its adds-left badge, the stage and the score.
+
+    A profile remembers where they were found, so that later reads look only there (and look
+    everywhere again when that fails).
+    """
+    geo = profile.geometry
+    out = {"add_button": None, "adds_left": None, "stage": None, "score": None, "learned": False}
+    found = find_add_button(image, lattice, geo.get("add_area")) if geo.get("add_area") else (None, None, None)
+    if found[0] is None:
+        found = find_add_button(image, lattice)
+    centre, badge, span = found
     if centre is not None:
+        geo["add_area"] = [int(v) for v in span]
         out["add_button"] = centre
         if badge is None:
             out["adds_left"] = 0
         else:
-            value, l1 = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract)
-            out["adds_left"], learned = value, learned or l1
+            value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract)
+            out["adds_left"] = value
+            out["learned"] |= learned
     # text between the status bar and the grid: stage on the grid's left, score centred
-    p = lattice.pitch
-    top = int(lattice.top - 2)
-    lines = [t for t in text_lines(image, bg, int(image.shape[0] * 0.02), top, min_contrast=35)
-             if t.height >= p * 0.12]
-    grid_centre = (lattice.xs[0] + lattice.xs[-1]) / 2
-    left = [t for t in lines if abs(t.x0 - lattice.xs[0]) < p * 0.6 and t.x1 < grid_centre]
-    for t in sorted(left, key=lambda t: -t.y1):
-        value, l1 = read_number(norm_line(t.ink), profile.font("stage"), use_tesseract)
-        learned = learned or l1
-        if value is not None:
-            out["stage"] = value
-            break
-    centred = [t for t in lines if abs(t.centre_x - grid_centre) < p * 0.8 and t.y0 > image.shape[0] * 0.02]
-    best = None
-    for t in sorted(centred, key=lambda t: (-t.height, -t.y1)):
-        parts = split_glyphs(norm_line(t.ink))
-        if len(parts) >= 7:  # "Numbers cleared 1 2 3 ... 9": a row of single digits, not a score
-            continue
-        value, l1 = read_number(norm_line(t.ink), profile.font("score"), use_tesseract)
-        learned = learned or l1
-        if value is not None:
-            best = value
-            break
-    out["score"] = best
-    out["learned"] = learned
+    top, limit = int(image.shape[0] * 0.02), int(lattice.top - 2)
+    for name, pick in (("stage", stage_lines), ("score", score_lines)):
+        band = geo.get(name + "_band")
+        value = None
+        for y0, y1 in ([band] if band else []) + [[top, limit]]:
+            lines = [t for t in text_lines(image, bg, max(top, y0), min(limit, y1), min_contrast=35)
+                     if t.height >= lattice.pitch * 0.12]
+            for t in pick(lines, lattice):
+                value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract)
+                out["learned"] |= learned
+                if value is not None:
+                    m = max(2, t.height // 2)
+                    geo[name + "_band"] = [t.y0 - m, t.y1 + m]
+                    break
+            if value is not None:
+                break
+        out[name] = value
     return out
+
+
+def stage_lines(lines, lattice: Lattice):
+    """Candidates for the stage number: lines starting at the grid's left edge, lowest first."""
+    p, centre = lattice.pitch, (lattice.xs[0] + lattice.xs[-1]) / 2
+    left = [t for t in lines if abs(t.x0 - lattice.xs[0]) < p * 0.6 and t.x1 < centre]
+    return sorted(left, key=lambda t: -t.y1)
+
+
+def score_lines(lines, lattice: Lattice):
+    """Candidates for the score: lines centred over the grid, tallest first (the row of small
+    single digits some versions show, "Numbers cleared 1 2 ... 9", is not a score)."""
+    p, centre = lattice.pitch, (lattice.xs[0] + lattice.xs[-1]) / 2
+    centred = [t for t in lines if abs(t.centre_x - centre) < p * 0.8]
+    centred = [t for t in centred if len(split_glyphs(norm_line(t.ink))) < 7]
+    return sorted(centred, key=lambda t: (-t.height, -t.y1))
 
 
 def norm_line(ink: np.ndarray) -> np.ndarray:
@@ -290,6 +311,8 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
             lattice = quick_lattice(dist, profile.geometry)
         stale = lattice is None
     if lattice is None:
+        if profile is not None:
+            dist = distance(image, bg)  # the profile's rows were not enough: look everywhere
         lattice = find_lattice(dist)
         if lattice is None or not lattice.rows:
             raise ReadError("no Number Match or Flip 9 board found")
@@ -299,11 +322,14 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         profile.changed = True
     profile.colours["background"] = [round(float(c), 1) for c in bg]
 
+    ya, yb = int(lattice.rows[0][0]), int(lattice.rows[-1][1]) + 1
+    blurred = np.zeros_like(dist)
+    blurred[ya:yb] = cv2.blur(dist[ya:yb], blur_size(lattice.pitch * 0.72))
     cells: list[Cell] = []
     for r in range(len(lattice.rows)):
         row_cells = []
         for c in range(COLUMNS):
-            cell = look_at(image, lattice.cell_box(r, c))
+            cell = look_at(image, lattice.cell_box(r, c), dist, blurred)
             if cell is None:
                 break
             cell.row, cell.col = r, c
@@ -339,8 +365,9 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     # the board goes on below when its cells fill every row the grid shows
     more_below = (last + 1) % COLUMNS == 0 and (last + 1) // COLUMNS == len(lattice.rows)
 
+    geometry_before = {k: list(v) if isinstance(v, list) else v for k, v in profile.geometry.items()}
     extras = read_extras(image, bg, lattice, profile, use_tesseract)
-    profile.changed = profile.changed or extras.pop("learned")
+    profile.changed = profile.changed or extras.pop("learned") or geometry_before != profile.geometry
     board = Board(board_cells, adds_left=extras["adds_left"] if extras["adds_left"] is not None else 0,
                   score=extras["score"] or 0, stage=extras["stage"] or 1)
     reading = Reading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],

@@ -35,7 +35,7 @@ class TextLine:
 
 def saturation(image: np.ndarray) -> np.ndarray:
     """Per pixel, max minus min channel (0-255): high for coloured pixels, low for greys."""
-    r, g, b = cv2.split(np.ascontiguousarray(image))
+    r, g, b = image[:, :, 0], image[:, :, 1], image[:, :, 2]
     return cv2.subtract(cv2.max(cv2.max(r, g), b), cv2.min(cv2.min(r, g), b))
 
 
