@@ -117,7 +117,7 @@ class NumberMatchApp:
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
         self.coins = random.Random(f"coins:{seed}").randint(50, 999)
-        self.clock = "12:30"
+        self.status_clock = "12:30"  # the status bar's time, fixed so screenshots repeat
         self.screen = "board"
         self.offset = 0  # how far the board is scrolled, in pixels
         # the real board scrolls freely; by default a swipe moves whole rows (predictable for tests)
@@ -132,8 +132,7 @@ class NumberMatchApp:
         self._fade_to = fade * np.float32(self.theme.rgb("background"))
         self._message_key: tuple | None = None
         self._message: np.ndarray | None = None
-        L, family = self.layout, preset.font
-        self.digit_size = cap_size(family, 0.59 * L.cell)
+        self.digit_size = cap_size(preset.font, 0.59 * self.layout.cell)  # digits 0.59 of a cell tall
 
     # -- the game --------------------------------------------------------------------------
 
@@ -334,7 +333,7 @@ class NumberMatchApp:
         L, t = self.layout, self.theme
         screen = np.empty((L.height, L.width, 3), np.uint8)
         screen[...] = t.rgb("background")
-        draw.status_bar(screen, self.preset, t, self.clock)
+        draw.status_bar(screen, self.preset, t, self.status_clock)
         return screen
 
     def _board_static(self) -> np.ndarray:
@@ -572,7 +571,7 @@ class NumberMatchApp:
         c, W, H = L.cell, L.width, L.height
         screen = np.empty((H, W, 3), np.uint8)
         screen[...] = (32, 36, 48)
-        draw.status_bar(screen, self.preset, draw.THEMES["dark"], self.clock)
+        draw.status_bar(screen, self.preset, draw.THEMES["dark"], self.status_clock)
         draw.put_rounded_rect(screen, c, round(H * 0.25), W - 2 * c, round(H * 0.35), round(0.3 * c), (250, 170, 40))
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.6 * c), "SUPER GAME", W // 2, round(H * 0.38), (255, 255, 255))
         draw.put_text_centered(screen, family, "regular", cap_size(family, 0.25 * c), "Install now - it's free", W // 2, round(H * 0.47), (40, 30, 20))
