@@ -16,6 +16,7 @@ import cv2
 
 from phonesim.apps import THEMES, create
 from phonesim.phone import PRESETS
+from solver.flip9 import State
 from solver.numbermatch import Board
 
 # the start size differs per preset, as it differs between versions of the real game
@@ -121,6 +122,12 @@ def flip9_states(preset, theme: str, seed: int):
         yield f"{layout}_midgame", app
         tap_rect(app, buttons[str(app.state.must)])  # the card that must move: "N not valid."
         yield f"{layout}_notvalid", app
+        # one swap from sorted: the last tap wins
+        app.state = State.parse("123456798")
+        tap_rect(app, buttons["9"])
+        tap_rect(app, buttons["8"])
+        app.clock = lambda: 95.0
+        yield f"{layout}_winner", app
 
 
 def write(out: Path, kind: str, app, index: list) -> None:
@@ -151,7 +158,8 @@ Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), 
 `tall_partial` (the same scrolled a third of a row further: the top row is cut by the border and
 the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `ad`, `game_over`.
 Flip 9 states, per layout (`buttons`: the inventor's app, `cards`): `fresh`, `midgame` (three
-swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`).
+swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`),
+`winner` (the last swap made: `Winner!`).
 Time and clock are fixed so every run writes the same pixels.
 """
 
