@@ -130,3 +130,8 @@ class Phone:
     def keyevent(self, key: str) -> None:
         with self._lock:
             self.app.keyevent(key)
+
+    def truth(self) -> dict:
+        """The app's ground truth of what is on screen."""
+        with self._lock:
+            return self.app.truth()
