@@ -268,3 +268,33 @@ def inside(point, rect):
     x, y = point
     rx, ry, w, h = rect
     return rx <= x < rx + w and ry <= y < ry + h
+
+
+def test_ctrl_c_stops_after_the_move_with_a_summary(harness):
+    import signal
+
+    vp, phone, _ = start(harness, faults=Faults(tap_latency=0.1), seed=3)
+    run = subprocess.Popen([sys.executable, "-m", "assistant", "play", "--serial", vp.serial,
+                            "--objective", "fast"], cwd=ROOT, env=harness.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in run.stdout:                                          # wait for the first moves
+        lines.append(line)
+        if line.strip().startswith("[2/"):
+            break
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    lines += out.splitlines()
+    assert run.returncode == 130
+    assert "Traceback" not in err
+    assert lines[-1].startswith("stopped: ")
+    assert truth(phone)["screen"] == "board"                         # it did not play on
+    vp.stop()
+
+
+def test_demo_plays_flip9_in_the_terminal():
+    run = subprocess.run([sys.executable, "-m", "assistant", "demo", "--game", "flip9", "--no-window",
+                          "--tap-latency", "0"], cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    assert "sorted" in run.stdout
+    assert run.stdout.strip().splitlines()[-1].startswith("done: ")
