@@ -151,10 +151,11 @@ def run_guide(args) -> int:
 def run_play(args) -> int:
     from assistant import autoplay
 
-    loop = open_loop(args, "score")
+    line = autoplay.StatusLine()
+    loop = open_loop(args, "score", say=line.say)
     if args.dry_run:
         return autoplay.dry_run(loop)
-    return autoplay.play(loop, stages=args.stages)
+    return autoplay.play(loop, stages=args.stages, say=line.say, status=line)
 
 
 def run_demo(args) -> int:

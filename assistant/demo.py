@@ -30,7 +30,7 @@ class WindowView:
         cv2.waitKey(1)
 
 
-def run(args, say=print) -> int:
+def run(args) -> int:
     from phonesim import apps
     from phonesim.harness import Harness
     from phonesim.phone import PRESETS, Faults, Phone
@@ -41,6 +41,8 @@ def run(args, say=print) -> int:
     app = apps.create(args.game, preset, seed=args.seed)
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency))
     view = None
+    line = autoplay.StatusLine()
+    say = line.say
     with Harness() as harness:
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
@@ -50,7 +52,7 @@ def run(args, say=print) -> int:
         if not args.no_window and guide.has_display():
             view = WindowView()
         try:
-            return autoplay.play(loop, stages=args.stages, say=say, show=view)
+            return autoplay.play(loop, stages=args.stages, say=say, show=view, status=line)
         finally:
             if view:
                 view.close()
