@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.games import Plan, game_for
+from assistant.scroll import BoardView
 from vision import ReadError, Reading
 from solver.errors import TapsolveError
 
@@ -46,6 +47,9 @@ class Loop:
         self.plan: Plan | None = None
         self.step = 0
         self.tally = Tally()
+        # a Number Match board taller than the screen is read whole by scrolling (None: only
+        # what is on screen, for a window that must not scroll the player's phone)
+        self.view = BoardView()
 
     # -- seeing ------------------------------------------------------------------------------
 
@@ -60,6 +64,9 @@ class Loop:
                 self.reading = Reading(game, "unknown")
                 return self.reading
             if not self.reading.unsure:
+                if self.view is not None and self.reading.game == "numbermatch" and self.reading.screen == "board":
+                    _, self.reading = self.view.survey(self.link, first=(self.image, self.reading))
+                    self.image = self.view.image if self.view.image is not None else self.image
                 return self.reading
         cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in self.reading.unsure[:4])
         raise TapsolveError(f"cannot read some cells for sure ({cells}): run `tapsolve calibrate` "
@@ -90,6 +97,8 @@ class Loop:
         reading = self.look_until_known()
         if self.game is None:
             self.game = game_for(reading.game, self.objective, self.budget)
+            if self.game.name == "numbermatch":
+                self.game.view, self.game.link = self.view, self.link
         if reading.screen == "board":
             self.replan(count=False)
         return reading
