@@ -256,9 +256,20 @@ class BoardView:
                     or (f >= self.first_row if forward else f <= self.first_row)]
             if predicted in fits:
                 return predicted, image, reading
-            # the board's end stops it short of the distance: expected, no need to read again
-            end = not reading.more_below if forward else False
-            if fits and (end or attempt == 1):
+            # A slow swipe does not carry the board further than the finger went, but the
+            # board's end can stop it short: a place short of the distance is the board's end
+            # (taken at once when the screen shows the end), a place beyond it only the content
+            # repeating itself (taken last, when nothing else fits a second read).
+            if forward is None:
+                short = []
+            elif forward:
+                short = sorted((f for f in fits if f < predicted), reverse=True)
+            else:
+                short = sorted(f for f in fits if f > predicted)
+            at_end = (forward and not reading.more_below) or (forward is False and predicted < 0)
+            if short and (at_end or attempt == 1):
+                return short[0], image, reading
+            if fits and attempt == 1:
                 return min(fits, key=lambda f: (abs(f - predicted), f)), image, reading
             if attempt == 0:
                 image, reading = self._look(link)
