@@ -125,8 +125,9 @@ def play(loop: Loop, stages: int = 1, say=print, show=None) -> int:
             repeats_in_a_row = 0
             if outcome == "done":
                 say(status_line(loop))
-    say(("stopped: " if stop.asked else "done: ") + tally.summary())
-    return 0
+    game = loop.game.name if loop.game else "numbermatch"
+    say(("stopped: " if stop.asked else "done: ") + tally.summary(game))
+    return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
 
 
 def status_line(loop: Loop) -> str:

@@ -15,7 +15,7 @@ class WindowView:
     """Shows each screen the loop reads, with the next move drawn on it; q stops the play."""
 
     def __init__(self):
-        cv2.namedWindow(guide.WINDOW, cv2.WINDOW_AUTOSIZE)
+        guide.open_window()
         self.quit = False
 
     def __call__(self, loop: Loop) -> bool:

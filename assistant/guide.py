@@ -18,6 +18,13 @@ WINDOW = "tapsolve guide"
 KEYS = "q quit   space pause   n/p next/previous step"
 
 
+def open_window() -> None:
+    """The guide's window, without OpenCV's Qt toolbar; Qt is pointed at the system's fonts
+    (the opencv-python wheel ships none, and Qt complains on every start without them)."""
+    os.environ.setdefault("QT_QPA_FONTDIR", "/usr/share/fonts/truetype/dejavu")
+    cv2.namedWindow(WINDOW, cv2.WINDOW_AUTOSIZE | cv2.WINDOW_GUI_NORMAL)
+
+
 def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
@@ -103,7 +110,7 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
     if not has_display():
         raise TapsolveError("no display for the guide window: run it on a desktop, or use --export DIR")
     loop.start()
-    cv2.namedWindow(WINDOW, cv2.WINDOW_AUTOSIZE)
+    open_window()
     offset, paused, note = 0, False, None
     started = last = time.monotonic()
     try:

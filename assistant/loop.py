@@ -28,9 +28,12 @@ class Tally:
     score: int = 0
     notes: list = field(default_factory=list)
 
-    def summary(self) -> str:
+    def summary(self, game: str = "numbermatch") -> str:
+        checks = f"{self.repeats} repeated, {self.replans} re-solved"
+        if game == "flip9":
+            return f"{self.moves} swaps{', sorted' if self.stages else ''}, {checks}"
         return (f"{self.moves} moves, {self.stages} stage{'s' if self.stages != 1 else ''} cleared, "
-                f"score {self.score}, {self.repeats} repeated, {self.replans} re-solved")
+                f"score {self.score}, {checks}")
 
 
 class Loop:

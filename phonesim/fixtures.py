@@ -16,11 +16,12 @@ import cv2
 
 from phonesim.apps import THEMES, create
 from phonesim.phone import PRESETS
+from solver.flip9 import State
 from solver.numbermatch import Board
 
 # the start size differs per preset, as it differs between versions of the real game
-SIZES = {"720x1600": 27, "1080x2400": 35, "1440x3200": 42, "tablet-1600x2560": 27}
-ADDS = {"720x1600": 4, "1080x2400": 5, "1440x3200": 5, "tablet-1600x2560": 5}
+SIZES = {"720x1600": 27, "1080x2400": 35, "1440x3200": 42, "tablet-1600x2560": 27, "1080x2340-2022": 27}
+ADDS = {"720x1600": 4, "1080x2400": 5, "1440x3200": 5, "tablet-1600x2560": 5, "1080x2340-2022": 4}
 
 
 def tap_cell(app, index: int) -> None:
@@ -121,6 +122,12 @@ def flip9_states(preset, theme: str, seed: int):
         yield f"{layout}_midgame", app
         tap_rect(app, buttons[str(app.state.must)])  # the card that must move: "N not valid."
         yield f"{layout}_notvalid", app
+        # one swap from sorted: the last tap wins
+        app.state = State.parse("123456798")
+        tap_rect(app, buttons["9"])
+        tap_rect(app, buttons["8"])
+        app.clock = lambda: 95.0
+        yield f"{layout}_winner", app
 
 
 def write(out: Path, kind: str, app, index: list) -> None:
@@ -132,6 +139,7 @@ def write(out: Path, kind: str, app, index: list) -> None:
     cv2.imwrite(str(png), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_PNG_COMPRESSION, 9])
     (out / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n")
     index.append({"png": f"{stem}.png", "json": f"{stem}.json", "preset": truth["preset"],
+                  "style": PRESETS[truth["preset"]].style,
                   "theme": truth["theme"], "game": truth["game"], "state": kind.split("_", 1)[1],
                   "screen": truth["screen"]})
 
@@ -141,14 +149,17 @@ README = """# Fixtures: virtual phone screenshots with ground truth
 Written by `python3 -m phonesim.fixtures` (phonesim/fixtures.py) from fixed seeds; do not edit by
 hand, regenerate. `PRESET/THEME/GAME_STATE.png` is the full screen (status bar included) and
 `GAME_STATE.json` beside it is `app.truth()` for that screen (the contract in phonesim/apps);
-`index.json` lists every screenshot with its preset, theme, game, state and screen.
+`index.json` lists every screenshot with its preset, the game build's look (`style`: "current",
+or "2022" for the older build with a title bar and the score under a trophy), theme, game, state
+and screen.
 
 Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
 `tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
 `tall_partial` (the same scrolled a third of a row further: the top row is cut by the border and
 the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `ad`, `game_over`.
 Flip 9 states, per layout (`buttons`: the inventor's app, `cards`): `fresh`, `midgame` (three
-swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`).
+swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`),
+`winner` (the last swap made: `Winner!`).
 Time and clock are fixed so every run writes the same pixels.
 """
 

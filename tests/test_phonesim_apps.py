@@ -7,6 +7,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from phonesim import fixtures
 from phonesim.apps import create
@@ -366,3 +368,53 @@ def test_committed_fixtures_are_what_the_generator_draws_now():
     assert truth == json.loads(json.dumps(app.truth()))
     png = cv2.imread(str(ROOT / "fixtures/720x1600/dark/numbermatch_midgame.png"))
     assert np.array_equal(png[..., ::-1], app.render())
+
+
+# -- robustness ----------------------------------------------------------------------------
+
+EVENTS = st.lists(st.one_of(
+    st.tuples(st.just("tap"), st.integers(-50, 800), st.integers(-50, 1700)),
+    st.tuples(st.just("cell"), st.integers(0, 400), st.just(0)),
+    st.tuples(st.just("swipe"), st.integers(-900, 900), st.just(0)),
+    st.tuples(st.just("add"), st.just(0), st.just(0)),
+    st.tuples(st.just("key"), st.just(0), st.just(0)),
+), max_size=40)
+
+
+@settings(max_examples=25, deadline=None)
+@given(events=EVENTS, seed=st.integers(0, 5), free=st.booleans())
+def test_any_pokes_keep_the_app_consistent(events, seed, free):
+    app = create("numbermatch", SMALL, seed=seed, size=18, adds=2, ads=True)
+    app.snap_rows = not free
+    for kind, a, b in events:
+        before = app.board.copy()
+        if kind == "tap":
+            app.tap(a, b)
+        elif kind == "cell" and app.screen == "board":
+            index = a % len(app.board.cells)
+            if str(index) in app.truth()["cells"]:
+                tap_cell(app, index)
+        elif kind == "swipe":
+            app.swipe(300, 800, 300, 800 - a, 200)
+        elif kind == "add" and app.screen == "board":
+            app.tap(*center(app.truth()["add_button"]))
+        elif kind == "key":
+            app.keyevent("KEYCODE_BACK")
+        truth = json.loads(json.dumps(app.truth()))
+        board = app.board
+        assert truth["screen"] in ("board", "stage_complete", "game_over", "ad")
+        if truth["board"]["stage"] == before.stage and truth["board"]["cells"] != before.cells:
+            # whatever changed on this stage was one legal move of the rules
+            assert any(_after(before, m) == board.cells for m in before.legal_moves())
+        assert len(app.ghost) == len(board.cells)
+        if truth["selected"] is not None:
+            assert board.cells[truth["selected"]] and str(truth["selected"]) in truth["cells"]
+        for x, y, w, h in truth["cells"].values():
+            assert 0 <= x and x + w <= SMALL.width and app.layout.grid_top <= y and y + h <= app.layout.fade_start
+    assert app.render().shape == (SMALL.height, SMALL.width, 3)
+
+
+def _after(board, move):
+    b = board.copy()
+    b.push(move)
+    return b.cells

@@ -50,9 +50,9 @@ class Theme:
     card_edge: str
     key: str  # Flip 9 button face
     key_text: str
-    overlay: str  # stage-complete and game-over screens
     header: str  # the "Numbers Cleared" digits
     panel: str  # the grey panel under a tablet's game card
+    title: str  # the title bar's text (the 2022 build)
 
     def rgb(self, name: str) -> tuple[int, int, int]:
         return hex_rgb(getattr(self, name))
@@ -63,12 +63,12 @@ THEMES = {
                    grid="#E3E6EB", border="#A6AEC1", selected="#CFE3FB", hint="#FFF1B8",
                    button="#F3F2F7", accent="#1E88F0", badge="#2E85EC", badge_text="#FFFFFF",
                    status_text="#1F1F1F", card="#FFFFFF", card_edge="#A6AEC1", key="#E4E6EB",
-                   key_text="#000000", overlay="#FFFFFF", header="#252B41", panel="#DDE4EC"),
+                   key_text="#000000", header="#252B41", panel="#DDE4EC", title="#44526A"),
     "dark": Theme("dark", background="#16181D", text="#ECEEF2", muted="#7D8494", crossed="#454B57",
                   grid="#2B2F37", border="#59627A", selected="#1F3D63", hint="#4D4322",
                   button="#262932", accent="#4EA1F5", badge="#2E85EC", badge_text="#FFFFFF",
                   status_text="#E8E8E8", card="#23262E", card_edge="#59627A", key="#30343E",
-                  key_text="#ECEEF2", overlay="#16181D", header="#C9CFDB", panel="#0B0C0F"),
+                  key_text="#ECEEF2", header="#C9CFDB", panel="#0B0C0F", title="#AEB8CA"),
 }
 
 

@@ -214,6 +214,8 @@ class Flip9App:
         screen = self._static_layer().copy()
         text = t.rgb("text")
         chosen = self.state.must if self.state.must is not None else self.picked
+        if self.state.is_sorted():
+            chosen = None  # the game is won: no card waits for a swap
         if self.layout == "buttons":
             draw.put_text(screen, family, "regular", self._line_font(), self.line_text(), W / 2,
                           self._line_baseline(), text, align="center")

@@ -42,6 +42,7 @@ class Layout:
     label_y: int
     value_y: int
     panel_top: int | None  # a tablet shows a grey panel under the game card
+    style: str  # the build's look: "current" or "2022" (see phonesim.phone.Preset)
     add_center: tuple[int, int]
     hint_center: tuple[int, int]
     button_radius: int
@@ -52,9 +53,26 @@ class Layout:
         # phones are tall enough for the width to set the cell; a tablet's height sets it
         cell = round(W * 0.104) if H / W >= 2 else round(H * 0.045)
         grid_x = (W - COLUMNS * cell) // 2
-        grid_top = sb + round(2.6 * cell)
         tablet = H / W < 2
         panel_top = H - round(2.1 * cell) if tablet else None
+        if preset.style == "2022":
+            # measured off realshots/phone_216x475_stage10.jpg: a title bar, then the trophy score
+            grid_top = sb + round(3.0 * cell)
+            button_y = H - round(3.37 * cell)
+            fade_end = button_y - round(1.25 * cell)
+            fade_start = fade_end - round(0.42 * cell)
+            return cls(
+                width=W, height=H, status_bar=sb, cell=cell,
+                line=max(1, round(cell / 40)), border=max(2, round(cell / 24)),
+                grid_x=grid_x, grid_top=grid_top, fade_start=fade_start, fade_end=fade_end,
+                rows_fit=(fade_start - grid_top) // cell,
+                toolbar_y=sb + round(0.9 * cell), score_y=grid_top - round(1.15 * cell),
+                label_y=grid_top - round(0.8 * cell), value_y=grid_top - round(0.38 * cell),
+                panel_top=None, style="2022",
+                add_center=(W // 2, button_y), hint_center=(W // 2 + round(2.9 * cell), button_y),
+                button_radius=round(0.72 * cell),
+            )
+        grid_top = sb + round(2.6 * cell)
         button_y = panel_top - round(0.84 * cell) if tablet else H - round(3.2 * cell)
         fade_end = button_y - round(1.45 * cell)
         fade_start = fade_end - round(0.42 * cell)
@@ -65,6 +83,7 @@ class Layout:
             rows_fit=(fade_start - grid_top) // cell,
             toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.13 * cell),
             label_y=grid_top - round(0.53 * cell), value_y=grid_top - round(0.23 * cell), panel_top=panel_top,
+            style="current",
             add_center=(W // 2, button_y), hint_center=(W // 2 + 2 * cell, button_y),
             button_radius=round(0.54 * cell),
         )
@@ -98,7 +117,7 @@ class NumberMatchApp:
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
         self.coins = random.Random(f"coins:{seed}").randint(50, 999)
-        self.clock = "12:30"
+        self.status_clock = "12:30"  # the status bar's time, fixed so screenshots repeat
         self.screen = "board"
         self.offset = 0  # how far the board is scrolled, in pixels
         # the real board scrolls freely; by default a swipe moves whole rows (predictable for tests)
@@ -113,8 +132,7 @@ class NumberMatchApp:
         self._fade_to = fade * np.float32(self.theme.rgb("background"))
         self._message_key: tuple | None = None
         self._message: np.ndarray | None = None
-        L, family = self.layout, preset.font
-        self.digit_size = cap_size(family, 0.59 * L.cell)
+        self.digit_size = cap_size(preset.font, 0.59 * self.layout.cell)  # digits 0.59 of a cell tall
 
     # -- the game --------------------------------------------------------------------------
 
@@ -315,7 +333,7 @@ class NumberMatchApp:
         L, t = self.layout, self.theme
         screen = np.empty((L.height, L.width, 3), np.uint8)
         screen[...] = t.rgb("background")
-        draw.status_bar(screen, self.preset, t, self.clock)
+        draw.status_bar(screen, self.preset, t, self.status_clock)
         return screen
 
     def _board_static(self) -> np.ndarray:
@@ -334,27 +352,33 @@ class NumberMatchApp:
                 mix = 0.25 * (1 - k / shade)
                 row = np.float32(t.rgb("panel")) * (1 - mix) + np.float32((120, 130, 150)) * mix
                 screen[L.panel_top + k] = np.round(row)
-        # toolbar: back arrow, coins, settings gear
-        s = round(0.36 * c)
-        arrow = draw.polyline_mask(s, s, [(s * 0.68, s * 0.08), (s * 0.25, s * 0.5), (s * 0.68, s * 0.92)], c * 0.04)
+        # toolbar: back arrow, then coins (current) or the title (2022), settings gear
+        k = 1.35 if L.style == "2022" else 1.0  # that build's icons are larger
+        s = round(0.36 * c * k)
+        arrow = draw.polyline_mask(s, s, [(s * 0.68, s * 0.08), (s * 0.25, s * 0.5), (s * 0.68, s * 0.92)], c * 0.04 * k)
         draw.blend(screen, round(0.32 * c), L.toolbar_y - s // 2, arrow, accent)
-        self._gear(screen, L.width - round(0.54 * c), L.toolbar_y, round(0.22 * c), c * 0.032, accent)
-        pw, ph = round(1.34 * c), round(0.62 * c)
-        px, py = L.width // 2 - pw // 2, L.toolbar_y - ph // 2
-        draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
-        draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
-        coin_r = round(0.19 * c)
-        draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, coin_r)
-        draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
-                      px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
-        # header labels
+        self._gear(screen, L.width - round(0.54 * c * k), L.toolbar_y, round(0.22 * c * k), c * 0.032 * k, accent)
         label = cap_size(family, 0.16 * c)
         muted = t.rgb("muted")
         right = L.grid_x + COLUMNS * c
-        draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted)
-        draw.put_text(screen, family, "regular", label, "Numbers Cleared", L.width // 2, L.label_y, muted,
-                      align="center")
-        draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted, align="right")
+        if L.style == "2022":
+            draw.put_text(screen, family, "medium", cap_size(family, 0.27 * c), "Number Match", L.width // 2,
+                          L.toolbar_y, t.rgb("title"), align="center", valign="middle")
+            draw.put_text(screen, family, "regular", cap_size(family, 0.14 * c), "Stage:", L.grid_x, L.label_y,
+                          muted, valign="middle")
+        else:
+            pw, ph = round(1.34 * c), round(0.62 * c)
+            px, py = L.width // 2 - pw // 2, L.toolbar_y - ph // 2
+            draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
+            draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
+            coin_r = round(0.19 * c)
+            draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, coin_r)
+            draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
+                          px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
+            draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted)
+            draw.put_text(screen, family, "regular", label, "Numbers Cleared", L.width // 2, L.label_y, muted,
+                          align="center")
+            draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted, align="right")
         # the grid's top border; the lattice under it scrolls and is drawn per frame
         b = L.border
         draw.fill_rect(screen, L.grid_x - b // 2, L.grid_top - b // 2, COLUMNS * c + b, b, t.rgb("border"))
@@ -363,10 +387,14 @@ class NumberMatchApp:
         for center in (L.add_center, L.hint_center):
             draw.put_circle(screen, center[0], center[1], r, t.rgb("button"))
         ax, ay = L.add_center
-        arm = round(0.27 * c)
-        plus = draw.polyline_mask(2 * arm, 2 * arm, [(arm, 0), (arm, 2 * arm)], 0.045 * c)
+        arm = round(0.5 * r)
+        plus = draw.polyline_mask(2 * arm, 2 * arm, [(arm, 0), (arm, 2 * arm)], 0.083 * r)
         draw.blend(screen, ax - arm, ay - arm, np.maximum(plus, plus.T), accent)
-        self._bulb(screen, *L.hint_center, c, accent)
+        self._bulb(screen, *L.hint_center, round(r / 0.54), accent)
+        if L.style == "2022":  # that build's hint button has no coin price
+            screen.setflags(write=False)
+            self._static["board"] = screen
+            return screen
         hx, hy = L.hint_center
         bx, by, br = hx + round(0.45 * c), hy - round(0.37 * c), round(0.2 * c)
         draw.put_rounded_rect(screen, bx - br, by - br, round(3.2 * br), 2 * br, br, t.rgb("badge"))
@@ -490,24 +518,33 @@ class NumberMatchApp:
         region = screen[L.fade_start:L.fade_end, x0:x1].astype(np.float32)
         screen[L.fade_start:L.fade_end, x0:x1] = np.round(region * (1 - self._fade) + self._fade_to)
         text, muted = t.rgb("text"), t.rgb("muted")
-        draw.put_text(screen, family, "bold", cap_size(family, 0.27 * c), f"{board.score:,}",
-                      L.width // 2, L.score_y, text, align="center")
-        value = cap_size(family, 0.19 * c)
-        draw.put_text(screen, family, "regular", value, str(board.stage), L.grid_x, L.value_y, muted)
-        box = draw.put_text(screen, family, "regular", value, f"{self.best:,}", L.grid_x + COLUMNS * c, L.value_y,
-                            muted, align="right")
-        self._trophy(screen, box[0] - round(0.06 * c), L.value_y, 0.19 * c, muted)
-        # numbers cleared: the digits no longer on the board are faded
-        present = set(board.cells)
-        step = round(0.285 * c)
-        for d in range(1, 10):
-            draw.put_text(screen, family, "medium", value, str(d), L.width // 2 + (d - 5) * step, L.value_y,
-                          t.rgb("header" if d in present else "crossed"), align="center")
+        if L.style == "2022":
+            size = cap_size(family, 0.36 * c)
+            box = draw.put_text(screen, family, "bold", size, f"{board.score:,}", L.width // 2 + round(0.25 * c),
+                                L.score_y, text, align="center", valign="middle")
+            self._trophy(screen, box[0] - round(0.1 * c), box[1] + box[3], 0.4 * c, (240, 180, 40))
+            draw.put_text(screen, family, "regular", cap_size(family, 0.17 * c), str(board.stage), L.grid_x,
+                          L.value_y, muted, valign="middle")
+        else:
+            draw.put_text(screen, family, "bold", cap_size(family, 0.27 * c), f"{board.score:,}",
+                          L.width // 2, L.score_y, text, align="center")
+            value = cap_size(family, 0.19 * c)
+            draw.put_text(screen, family, "regular", value, str(board.stage), L.grid_x, L.value_y, muted)
+            box = draw.put_text(screen, family, "regular", value, f"{self.best:,}", L.grid_x + COLUMNS * c,
+                                L.value_y, muted, align="right")
+            self._trophy(screen, box[0] - round(0.06 * c), L.value_y, 0.19 * c, muted)
+            # numbers cleared: the digits no longer on the board are faded
+            present = set(board.cells)
+            step = round(0.285 * c)
+            for d in range(1, 10):
+                draw.put_text(screen, family, "medium", value, str(d), L.width // 2 + (d - 5) * step, L.value_y,
+                              t.rgb("header" if d in present else "crossed"), align="center")
         if board.adds_left:
             ax, ay = L.add_center
-            bx, by, br = ax + round(0.45 * c), ay - round(0.37 * c), round(0.2 * c)
+            R = L.button_radius
+            bx, by, br = ax + round(0.83 * R), ay - round(0.69 * R), round(0.37 * R)
             draw.put_circle(screen, bx, by, br, t.rgb("badge"))
-            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.15 * c), str(board.adds_left),
+            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.28 * R), str(board.adds_left),
                                    bx, by, t.rgb("badge_text"))
         return screen
 
@@ -534,7 +571,7 @@ class NumberMatchApp:
         c, W, H = L.cell, L.width, L.height
         screen = np.empty((H, W, 3), np.uint8)
         screen[...] = (32, 36, 48)
-        draw.status_bar(screen, self.preset, draw.THEMES["dark"], self.clock)
+        draw.status_bar(screen, self.preset, draw.THEMES["dark"], self.status_clock)
         draw.put_rounded_rect(screen, c, round(H * 0.25), W - 2 * c, round(H * 0.35), round(0.3 * c), (250, 170, 40))
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.6 * c), "SUPER GAME", W // 2, round(H * 0.38), (255, 255, 255))
         draw.put_text_centered(screen, family, "regular", cap_size(family, 0.25 * c), "Install now - it's free", W // 2, round(H * 0.47), (40, 30, 20))
