@@ -93,6 +93,7 @@ class BoardView:
         self.rows: list[tuple[int, ...]] = []  # the whole board's rows as last surveyed
         self.selected: int | None = None
         self.image = None  # the last screenshot
+        self.left = None  # the screenshot of the screen as the last survey or show left it
         self.reading: Reading | None = None  # the last reading, absolute indices
         self.swipes = 0
         self.looks = 0
@@ -134,6 +135,16 @@ class BoardView:
         pa, pb = a[max(0, y0):y1, max(0, x0):x1], b[max(0, y0):y1, max(0, x0):x1]
         return float(np.mean(np.abs(pa.astype(np.int16) - pb.astype(np.int16)))) < 0.5
 
+    def _unchanged(self, image) -> bool:
+        """The screen is exactly as this view left it (below the status bar, whose clock ticks)."""
+        last = self.left
+        if self.reading is None or self.first_row is None or last is None or image is None \
+                or last.shape != image.shape:
+            return False
+        y = image.shape[0] // 20
+        changed = np.abs(last[y:].astype(np.int16) - image[y:].astype(np.int16)).max(axis=2) > 10
+        return int(np.count_nonzero(changed)) <= 16
+
     def _swipe(self, link, reading: Reading, rows: int, budget: Budget) -> float:
         """Swipe the board by ``rows`` (positive shows later rows) between cell centres of the grid
         on screen; returns the finger's travel in pixels (positive: moved up)."""
@@ -146,6 +157,7 @@ class BoardView:
             y1, y2 = centres[0], centres[n]
         budget.spend()
         self.swipes += 1
+        self.left = None
         link.swipe(x, y1, x, y2, max(MIN_MS, int(abs(y2 - y1) / SPEED)))
         return float(y1 - y2)
 
@@ -165,7 +177,7 @@ class BoardView:
         shown.board = board
         shown.selected = self.selected
         shown.more_below = shown.first_row + -(-len(shown.cells) // COLUMNS) < len(self.rows)
-        self.reading = shown
+        self.reading, self.left = shown, self.image
         return shown
 
     # -- the whole board -------------------------------------------------------------------
@@ -181,6 +193,8 @@ class BoardView:
             if reading.screen != "board":
                 self.first_row = None
                 return None, reading
+            if self._unchanged(image):
+                return self.board, self.reading  # nothing moved since the last look: no swipes
             room = capacity(reading)
             if not reading.more_below and (self.first_row == 0 or (room and reading.rows_visible < room)):
                 # the whole board is on screen: from the top, or shorter than the grid

@@ -3,6 +3,7 @@ rows brought on screen, a pair split across screens, and autoplay clearing a tal
 
 import json
 
+import numpy as np
 import pytest
 
 from assistant import autoplay
@@ -10,7 +11,7 @@ from assistant.device import connect
 from assistant.games import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
-from assistant.scroll import BoardView
+from assistant.scroll import BoardView, ScrollError
 from phonesim import apps
 from phonesim.harness import Harness
 from phonesim.phone import PRESETS, Phone
@@ -185,3 +186,51 @@ def test_autoplay_clears_a_board_taller_than_the_screen(harness):
     autoplay.play(loop, stages=1, say=quiet)
     assert truth(vp)["screen"] == "stage_complete"
     assert loop.tally.stages == 1 and loop.view.swipes > 0
+
+
+def test_the_guide_scrolls_the_next_move_on_screen_and_then_keeps_still(harness):
+    from assistant import guide
+
+    board = sparse_tall_board(17)
+    vp, link = phone_with(harness, board=board)
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    loop.start()
+    assert loop.position.cells == board.cells  # planned from the whole board
+    loop.show_next()
+    move = loop.next_move
+    t = truth(vp)
+    assert {str(move.i), str(move.j)} & set(t["cells"])
+    for k in (move.i, move.j):
+        if str(k) in t["cells"]:
+            assert k in loop.reading.cells
+    swipes = loop.view.swipes
+    assert guide.follow(loop) is None  # nothing changed on the phone: no swipe, same plan
+    loop.show_next()
+    assert loop.view.swipes == swipes and truth(vp)["first_row"] == t["first_row"]
+
+
+class Restless:
+    """A link whose grid never looks the same twice (an animation nobody stops)."""
+
+    def __init__(self, link):
+        self.link, self.noise = link, 0
+
+    def look(self, game):
+        return self.link.look(game)
+
+    def capture(self):
+        image = self.link.capture().copy()
+        self.noise += 1
+        image[600:900, 100:600] ^= np.uint8(self.noise % 2 * 40)
+        return image
+
+    def swipe(self, *args):
+        self.link.swipe(*args)
+
+
+def test_a_board_that_never_settles_stops_with_a_clear_error_after_bounded_swipes(harness):
+    vp, link = phone_with(harness, seed=3, size=150)
+    view = BoardView()
+    with pytest.raises(ScrollError, match="did not settle after 40 swipes"):
+        view.survey(Restless(link))
+    assert view.swipes <= 40
