@@ -75,6 +75,18 @@ class Loop:
         raise TapsolveError(f"cannot read some cells for sure ({cells}): run `tapsolve calibrate` "
                             "with the board on screen, or report the screenshot")
 
+    def show_next(self):
+        """Scroll the next move's cells on screen when a tall Number Match board hides them
+        (the guide draws the move over the live screenshot)."""
+        move = self.next_move
+        if (self.view is None or self.game is None or self.game.name != "numbermatch" or self.reading is None
+                or self.reading.screen != "board" or not hasattr(move, "i")):
+            return
+        if move.i not in self.reading.cells or move.j not in self.reading.cells:
+            columns = self.game.rules.columns
+            self.reading = self.view.show(self.link, [move.i // columns, move.j // columns])
+            self.image = self.view.image
+
     def look_until_known(self):
         """Read until the screen is a board or a stage-complete screen; pause on anything else."""
         reading = self.look()
