@@ -28,6 +28,9 @@ class NumberMatch:
     """Number Match: a position is a Board; a move is a Pair or an Add."""
 
     name = "numbermatch"
+    # set by the loop: with them, taps scroll a board taller than the screen (assistant.scroll)
+    view = None
+    link = None
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         self.objective, self.budget = objective, budget
@@ -67,12 +70,16 @@ class NumberMatch:
         return None
 
     def taps(self, move, reading) -> list[tuple[int, int]]:
-        """Screen points to tap for a move, given what is selected on screen now."""
+        """Screen points to tap for a move, given what is selected on screen now. A cell off
+        screen is scrolled into view first (with a view and a link); a pair whose cells do not
+        fit on one screen has its first cell tapped here, before scrolling to the second."""
         if isinstance(move, Add):
             if reading.add_button is None:
                 raise TapsolveError("the + button is not on screen")
             return [reading.add_button]
         missing = [k for k in (move.i, move.j) if k not in reading.cells]
+        if missing and self.view is not None and self.link is not None:
+            return self._scrolled_taps(move, reading)
         if missing:
             raise TapsolveError(f"cell {missing[0]} is off screen")
         selected = reading.selected
@@ -82,6 +89,21 @@ class NumberMatch:
             return [reading.cells[move.i]]
         out = [reading.cells[selected]] if selected is not None and selected in reading.cells else []
         return out + [reading.cells[move.i], reading.cells[move.j]]
+
+    def _scrolled_taps(self, move, reading) -> list[tuple[int, int]]:
+        view, link, cols = self.view, self.link, self.rules.columns
+        selected = reading.selected
+        if selected is not None and selected not in (move.i, move.j):
+            link.tap(*view.show(link, [selected // cols]).cells[selected])  # drop the selection
+            selected = None
+        if selected in (move.i, move.j):
+            other = move.j if selected == move.i else move.i
+            return [view.show(link, [other // cols]).cells[other]]
+        shown = view.show(link, [move.i // cols, move.j // cols])
+        if move.j in shown.cells:
+            return [shown.cells[move.i], shown.cells[move.j]]
+        link.tap(*shown.cells[move.i])  # the app keeps the selection while the board scrolls
+        return [view.show(link, [move.j // cols]).cells[move.j]]
 
     def describe(self, board: Board, move) -> str:
         return board.describe(move)

@@ -118,6 +118,7 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
             if not paused and time.monotonic() - last >= poll:
                 last = time.monotonic()
                 message = follow(loop)
+                loop.show_next()
                 if message and message != note:
                     say(message)
                 note = message or note
@@ -152,6 +153,8 @@ def export(loop: Loop, folder: str | Path, say=print) -> int:
     reading = loop.start()
     if reading.screen != "board" or loop.plan is None:
         raise TapsolveError("no board on the phone to plan for")
+    loop.show_next()
+    reading = loop.reading
     pages = []
     first = overlay.draw_on_screen(loop.image, reading, loop.next_move, loop.game, step_header(loop)) \
         if loop.next_move is not None else overlay.caption(loop.image, step_header(loop))

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.games import Plan, game_for
+from assistant.scroll import BoardView
 from vision import ReadError, Reading
 from solver.errors import TapsolveError
 
@@ -49,6 +50,9 @@ class Loop:
         self.plan: Plan | None = None
         self.step = 0
         self.tally = Tally()
+        # a Number Match board taller than the screen is read whole by scrolling (None: only
+        # what is on screen, for a window that must not scroll the player's phone)
+        self.view = BoardView()
 
     # -- seeing ------------------------------------------------------------------------------
 
@@ -63,10 +67,25 @@ class Loop:
                 self.reading = Reading(game, "unknown")
                 return self.reading
             if not self.reading.unsure:
+                if self.view is not None and self.reading.game == "numbermatch" and self.reading.screen == "board":
+                    _, self.reading = self.view.survey(self.link, first=(self.image, self.reading))
+                    self.image = self.view.image if self.view.image is not None else self.image
                 return self.reading
         cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in self.reading.unsure[:4])
         raise TapsolveError(f"cannot read some cells for sure ({cells}): run `tapsolve calibrate` "
                             "with the board on screen, or report the screenshot")
+
+    def show_next(self):
+        """Scroll the next move's cells on screen when a tall Number Match board hides them
+        (the guide draws the move over the live screenshot)."""
+        move = self.next_move
+        if (self.view is None or self.game is None or self.game.name != "numbermatch" or self.reading is None
+                or self.reading.screen != "board" or not hasattr(move, "i")):
+            return
+        if move.i not in self.reading.cells or move.j not in self.reading.cells:
+            columns = self.game.rules.columns
+            self.reading = self.view.show(self.link, [move.i // columns, move.j // columns])
+            self.image = self.view.image
 
     def look_until_known(self):
         """Read until the screen is a board or a stage-complete screen; pause on anything else."""
@@ -93,6 +112,8 @@ class Loop:
         reading = self.look_until_known()
         if self.game is None:
             self.game = game_for(reading.game, self.objective, self.budget)
+            if self.game.name == "numbermatch":
+                self.game.view, self.game.link = self.view, self.link
         if reading.screen == "board":
             self.replan(count=False)
         return reading

@@ -70,7 +70,9 @@ def draw_on_screen(image: np.ndarray, reading, move, game, header: list[str]) ->
         if isinstance(move, Add):
             marked = mark_button(image, reading.add_button, size, "+")
         else:
-            marked = mark_points(image, [reading.cells[move.i], reading.cells[move.j]], size, True)
+            # a pair farther apart than the screen is tall shows only its cell on screen
+            marked = mark_points(image, [reading.cells[k] for k in (move.i, move.j) if k in reading.cells],
+                                 size, True)
     else:
         buttons = reading.buttons
         size = cell_pitch({k: v for k, v in buttons.items() if k.isdigit()})

@@ -1,0 +1,355 @@
+"""Number Match boards taller than the screen: reading the whole board by scrolling, and
+bringing the rows of a move on screen.
+
+The screen does not say how far the board is scrolled, so a ``BoardView`` keeps count: it
+starts from the top (swiping down until the picture stops changing), reads screen by screen
+downwards, and places each screen twice over: by the distance its swipe moved the board, and by
+the rows it shares with the screens already read. Rows repeat after an add, so the content alone
+is ambiguous; the distance alone is wrong when the board hits its end (or a real phone's scroll
+runs short or on). A screen whose two placements disagree is read again; what still disagrees
+is settled by the content, nearest to the distance, or the survey starts again from the top.
+
+Every swipe starts and ends on cell centres of the grid (never on a button), and nothing here taps.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from solver.errors import TapsolveError
+from solver.numbermatch import Board
+from vision import ReadError, Reading
+
+COLUMNS = 9
+MAX_SWIPES = 40  # per survey or show: a board needing more is not behaving like a list
+SPEED = 1.0  # finger speed in px/ms: a drag this slow stops about where the finger stops
+MIN_MS = 300
+UNCHANGED = 2  # pictures that must stay the same before the board counts as at its end
+                # (one dropped swipe must not pass for the end of the board)
+
+
+class ScrollError(TapsolveError):
+    """The board would not scroll as a list does, or could not be placed."""
+
+
+class _Misplaced(Exception):
+    """A screen's rows fit nowhere in what was read before: start the survey again."""
+
+
+def capacity(reading: Reading) -> int | None:
+    """How many whole rows the grid shows, from the reading profile's geometry (None: unknown)."""
+    geo = getattr(reading.profile, "geometry", None) or {}
+    try:
+        return int((float(geo["bottom"]) - float(geo["top"])) / float(geo["pitch"]) + 0.1)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
+def screen_rows(reading: Reading) -> list[tuple[int, ...]]:
+    """The board rows on screen, top first (the last may be partial)."""
+    cells = reading.board.cells
+    return [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
+
+
+def numbered(reading: Reading, first_row: int) -> Reading:
+    """A copy of a reading (whose cells count from the top of the screen) with absolute indices."""
+    out = copy.copy(reading)
+    base = first_row * COLUMNS
+    out.cells = {k + base: xy for k, xy in reading.cells.items()}
+    out.selected = None if reading.selected is None else reading.selected + base
+    out.unsure = [k + base for k in reading.unsure]
+    out.first_row = first_row
+    out.more_above = first_row > 0
+    return out
+
+
+class Budget:
+    """A bound on the swipes of one survey or show."""
+
+    def __init__(self, limit: int):
+        self.limit, self.used = limit, 0
+
+    def spend(self):
+        self.used += 1
+        if self.used > self.limit:
+            raise ScrollError(f"the board did not settle after {self.limit} swipes: is something "
+                              "else scrolling it? Leave the phone alone while the board is read")
+
+
+class BoardView:
+    """Where the Number Match board stands on the phone's screen, and the whole board last read.
+
+    ``first_row`` is the board row at the top of the grid (None when unknown); ``row0_y`` the
+    screen y where board row 0's top edge would be, which is the scroll in pixels.
+    """
+
+    def __init__(self, unchanged: int = UNCHANGED, max_swipes: int = MAX_SWIPES):
+        self.unchanged, self.max_swipes = unchanged, max_swipes
+        self.first_row: int | None = None
+        self.row0_y: float | None = None
+        self.board: Board | None = None
+        self.rows: list[tuple[int, ...]] = []  # the whole board's rows as last surveyed
+        self.selected: int | None = None
+        self.image = None  # the last screenshot
+        self.left = None  # the screenshot of the screen as the last survey or show left it
+        self.reading: Reading | None = None  # the last reading, absolute indices
+        self.swipes = 0
+        self.looks = 0
+
+    # -- looking ---------------------------------------------------------------------------
+
+    def _look(self, link, tries: int = 3):
+        """Capture and read; cells read with low confidence are read again from a new capture."""
+        for _ in range(tries):
+            self.looks += 1
+            try:
+                image, reading = link.look("numbermatch")
+            except ReadError:
+                return None, Reading("numbermatch", "unknown")
+            self.image = image
+            if reading.screen != "board" or not reading.unsure:
+                return image, reading
+        cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in reading.unsure[:4])
+        raise TapsolveError(f"cannot read some cells for sure ({cells}, counted from the top of the "
+                            "screen): run `tapsolve calibrate` with the board on screen, or report the screenshot")
+
+    @staticmethod
+    def _top_y(reading: Reading) -> float:
+        """Screen y of the top edge of the first whole row on screen."""
+        return min(y for _, y in reading.cells.values()) - reading.pitch / 2
+
+    @staticmethod
+    def _grid_box(reading: Reading):
+        xs = [x for x, _ in reading.cells.values()]
+        ys = [y for _, y in reading.cells.values()]
+        h = reading.pitch / 2
+        return int(min(xs) - h), int(min(ys) - h), int(max(xs) + h), int(max(ys) + h)
+
+    def _same_picture(self, a, b, reading: Reading) -> bool:
+        """The grid looks the same on two screenshots (the status bar's clock may change)."""
+        if a is None or b is None or a.shape != b.shape:
+            return False
+        x0, y0, x1, y1 = self._grid_box(reading)
+        pa, pb = a[max(0, y0):y1, max(0, x0):x1], b[max(0, y0):y1, max(0, x0):x1]
+        return float(np.mean(np.abs(pa.astype(np.int16) - pb.astype(np.int16)))) < 0.5
+
+    def _unchanged(self, image) -> bool:
+        """The screen is exactly as this view left it (below the status bar, whose clock ticks)."""
+        last = self.left
+        if self.reading is None or self.first_row is None or last is None or image is None \
+                or last.shape != image.shape:
+            return False
+        y = image.shape[0] // 20
+        changed = np.abs(last[y:].astype(np.int16) - image[y:].astype(np.int16)).max(axis=2) > 10
+        return int(np.count_nonzero(changed)) <= 16
+
+    def _swipe(self, link, reading: Reading, rows: int, budget: Budget) -> float:
+        """Swipe the board by ``rows`` (positive shows later rows) between cell centres of the grid
+        on screen; returns the finger's travel in pixels (positive: moved up)."""
+        centres = sorted({y for _, y in reading.cells.values()})
+        n = max(1, min(abs(rows), len(centres) - 1))
+        x = sorted(x for x, _ in reading.cells.values())[len(reading.cells) // 2]
+        if rows > 0:  # the finger moves up: from the last row shown
+            y1, y2 = centres[-1], centres[-1 - n]
+        else:
+            y1, y2 = centres[0], centres[n]
+        budget.spend()
+        self.swipes += 1
+        self.left = None
+        link.swipe(x, y1, x, y2, max(MIN_MS, int(abs(y2 - y1) / SPEED)))
+        return float(y1 - y2)
+
+    def _settle(self, image, reading: Reading, first_row: int) -> Reading:
+        """Take note of where the board stands; the reading with absolute indices."""
+        self.image = image
+        self.first_row = first_row
+        self.row0_y = self._top_y(reading) - first_row * reading.pitch
+        shown = numbered(reading, first_row)
+        on_screen = range(first_row * COLUMNS, first_row * COLUMNS + len(reading.board.cells))
+        if shown.selected is not None or self.selected in on_screen:
+            self.selected = shown.selected
+        return shown
+
+    def _whole(self, shown: Reading, board: Board) -> Reading:
+        """The reading as the loop wants it: the whole board, the selection wherever it is."""
+        shown.board = board
+        shown.selected = self.selected
+        shown.more_below = shown.first_row + -(-len(shown.cells) // COLUMNS) < len(self.rows)
+        self.reading, self.left = shown, self.image
+        return shown
+
+    # -- the whole board -------------------------------------------------------------------
+
+    def survey(self, link, first=None) -> tuple[Board | None, Reading]:
+        """The whole board and a reading of the screen as it is left (absolute indices, the whole
+        board in ``reading.board``). ``first``: an (image, reading) just taken, to save a look.
+        On a screen that is not a board: (None, that reading)."""
+        budget = Budget(self.max_swipes)
+        for _ in range(3):
+            image, reading = first if first is not None else self._look(link)
+            first = None
+            if reading.screen != "board":
+                self.first_row = None
+                return None, reading
+            if self._unchanged(image):
+                return self.board, self.reading  # nothing moved since the last look: no swipes
+            room = capacity(reading)
+            if not reading.more_below and (self.first_row == 0 or (room and reading.rows_visible < room)):
+                # the whole board is on screen: from the top, or shorter than the grid
+                self.selected = None
+                shown = self._settle(image, reading, 0)
+                self.rows = screen_rows(reading)
+                self.board = reading.board.copy()
+                return self.board, self._whole(shown, self.board)
+            try:
+                return self._read_down(link, image, reading, budget)
+            except _Misplaced:
+                self.first_row = None
+                continue
+        raise ScrollError("the board kept changing while it was read: leave the phone alone "
+                          "while the board is read, and run again")
+
+    def _to_top(self, link, image, reading: Reading, budget: Budget):
+        """Swipe down until the picture stops changing: the board's first row is at the top."""
+        still, moved = 0, False
+        while still < self.unchanged:
+            self._swipe(link, reading, -len(reading.cells), budget)
+            after = link.capture()
+            if self._same_picture(image, after, reading):
+                still += 1
+            else:
+                still, moved = 0, True
+            image = after
+        return self._look(link) if moved else (image, reading)
+
+    def _read_down(self, link, image, reading: Reading, budget: Budget):
+        image, reading = self._to_top(link, image, reading, budget)
+        if reading.screen != "board":
+            self.first_row = None
+            return None, reading
+        self.selected = None
+        shown = self._settle(image, reading, 0)
+        rows = screen_rows(reading)
+        still = 0
+        # a full last row that fills the grid looks like more below: the board ends where
+        # swiping no longer changes the picture
+        while reading.more_below and still < self.unchanged:
+            travel = self._swipe(link, reading, len(screen_rows(reading)) - 2, budget)
+            after, new = self._look(link)
+            if new.screen != "board":
+                self.first_row = None
+                return None, new
+            if self._same_picture(image, after, reading):
+                still += 1  # the end of the board, or a swipe the phone dropped: try once more
+                continue
+            still = 0
+            at = self._place(link, rows, after, new, travel, forward=True)
+            if at is None:
+                raise _Misplaced
+            at, after, new = at
+            shown = self._settle(after, new, at)
+            rows[at:at + len(screen_rows(new))] = screen_rows(new)
+            image, reading = after, new
+        self.rows = rows
+        last = reading.board
+        self.board = Board([c for row in rows for c in row], adds_left=last.adds_left,
+                           score=last.score, stage=last.stage)
+        return self.board, self._whole(shown, self.board)
+
+    def _place(self, link, rows, image, reading: Reading, travel: float, forward: bool | None):
+        """The board row at the top of a screen read after a swipe: (row, image, reading) or None.
+
+        The distance says where the board should be; the rows already known must agree. When
+        they do not, the screen is read again (the board may still have been moving); then the
+        content decides, taking the place nearest to the distance among those it allows."""
+        for attempt in range(2):
+            predicted = round((self._top_y(reading) - (self.row0_y - travel)) / reading.pitch)
+            fits = [f for f in self._fits(rows, reading) if forward is None
+                    or (f >= self.first_row if forward else f <= self.first_row)]
+            if predicted in fits:
+                return predicted, image, reading
+            # A slow swipe does not carry the board further than the finger went, but the
+            # board's end can stop it short: a place short of the distance is the board's end
+            # (taken at once when the screen shows the end), a place beyond it only the content
+            # repeating itself (taken last, when nothing else fits a second read).
+            if forward is None:
+                short = []
+            elif forward:
+                short = sorted((f for f in fits if f < predicted), reverse=True)
+            else:
+                short = sorted(f for f in fits if f > predicted)
+            at_end = (forward and not reading.more_below) or (forward is False and predicted < 0)
+            if short and (at_end or attempt == 1):
+                return short[0], image, reading
+            if fits and attempt == 1:
+                return min(fits, key=lambda f: (abs(f - predicted), f)), image, reading
+            if attempt == 0:
+                image, reading = self._look(link)
+                if reading.screen != "board":
+                    return None
+        return None
+
+    @staticmethod
+    def _fits(rows, reading: Reading) -> list[int]:
+        """Every first row at which the screen's rows agree with the known rows (one at least shared)."""
+        seen = screen_rows(reading)
+        out = []
+        for f in range(0, len(rows)):
+            shared = [(rows[f + i], row) for i, row in enumerate(seen) if f + i < len(rows)]
+            if shared and all(a == b for a, b in shared):
+                out.append(f)
+        return out
+
+    # -- bringing rows on screen -----------------------------------------------------------
+
+    def show(self, link, rows) -> Reading:
+        """Scroll as little as needed for the board rows ``rows`` to be on screen (the first of
+        them when they do not fit on one screen); the fresh reading, with absolute indices."""
+        rows = sorted(set(int(r) for r in rows))
+        first, last = rows[0], rows[-1]
+        if self.board is None or self.first_row is None:
+            self.survey(link)
+        placed = None
+        for _ in range(2):  # where the board stands now; read it again if it changed meanwhile
+            image, reading = self._look(link)
+            if reading.screen != "board":
+                raise ScrollError("the board left the screen while it was being scrolled")
+            placed = self._place(link, self.rows, image, reading, 0.0, None)
+            if placed is not None:
+                break
+            self.survey(link)
+        if placed is None:
+            raise ScrollError("the board on screen does not match the board read a moment ago: run again")
+        at, image, reading = placed
+        shown = self._settle(image, reading, at)
+        budget = Budget(self.max_swipes)
+        still = 0
+        while still < self.unchanged:
+            k, top = len(screen_rows(reading)), self.first_row
+            if top <= first and last < top + k:
+                break  # all on screen
+            if last - first + 1 > k and top <= first < top + k:
+                break  # they do not fit together: the first is on screen
+            if last - first + 1 <= k:
+                target = first if first < top else last - k + 1
+            else:
+                target = first if first < top else first - k + 1
+            target = max(0, min(target, len(self.rows) - k))
+            if target == top:
+                break  # as far as the board goes
+            travel = self._swipe(link, reading, target - top, budget)
+            after, new = self._look(link)
+            if new.screen != "board":
+                raise ScrollError("the board left the screen while it was being scrolled")
+            if self._same_picture(image, after, reading):
+                still += 1  # a swipe the phone dropped, or the board's end
+                continue
+            still = 0
+            placed = self._place(link, self.rows, after, new, travel, target > top)
+            if placed is None:
+                raise ScrollError("lost track of the board while scrolling it: run again")
+            at, image, reading = placed
+            shown = self._settle(image, reading, at)
+        return self._whole(shown, self.board)

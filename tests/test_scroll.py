@@ -1,0 +1,236 @@
+"""Boards taller than the screen, through the real adb server: the whole board read by scrolling,
+rows brought on screen, a pair split across screens, and autoplay clearing a tall board."""
+
+import json
+
+import numpy as np
+import pytest
+
+from assistant import autoplay
+from assistant.device import connect
+from assistant.games import NumberMatch
+from assistant.link import Link
+from assistant.loop import Loop
+from assistant.scroll import BoardView, ScrollError
+from phonesim import apps
+from phonesim.harness import Harness
+from phonesim.phone import PRESETS, Phone
+from solver.numbermatch import Board, Pair
+
+COLUMNS = 9
+
+
+@pytest.fixture(scope="module")
+def harness():
+    with Harness() as h:
+        yield h
+
+
+def quiet(*_):
+    pass
+
+
+def truth(vp) -> dict:
+    return json.loads(vp.device.shell("phonesim truth"))
+
+
+def centre(rect):
+    x, y, w, h = rect
+    return x + w // 2, y + h // 2
+
+
+def phone_with(harness, preset="720x1600", board=None, snap_rows=True, **options):
+    p = PRESETS[preset]
+    app = apps.create("numbermatch", p, **options)
+    app.snap_rows = snap_rows
+    if board is not None:
+        app.board = board
+    vp = harness.add(Phone(p, app))
+    return vp, Link(connect(vp.serial, client=harness.client), say=quiet)
+
+
+def swipe_rows(vp, rows: int, pitch: int, x: int = 360, y: int = 900):
+    """A person's own scrolling: ``rows`` rows up (positive) or down."""
+    vp.device.shell(f"input swipe {x} {y} {x} {y - rows * pitch} 500")
+
+
+def sparse_tall_board(rows: int = 15) -> Board:
+    """A board of ``rows`` rows, mostly crossed out: a 1 at the top left and a 9 at the bottom
+    left that see each other down the first column, and one pair in each row between."""
+    cells = [0] * (rows * COLUMNS)
+    cells[0], cells[(rows - 1) * COLUMNS] = 1, 9
+    for r in range(1, rows - 1):
+        d = 2 + r % 4  # 2..5, each row's pair sums to ten
+        a, b = 2 + r % 3, 5 + r % 4
+        cells[r * COLUMNS + a], cells[r * COLUMNS + b] = d, 10 - d
+    return Board(cells, adds_left=5)
+
+
+def check_screen(reading, t):
+    """The reading's absolute cell indices are exactly the cells the phone shows."""
+    assert reading.first_row == t["first_row"]
+    assert set(reading.cells) == {int(k) for k in t["cells"]}
+    for k, (x, y) in reading.cells.items():
+        rx, ry, rw, rh = t["cells"][str(k)]
+        assert rx <= x < rx + rw and ry <= y < ry + rh
+
+
+def test_survey_reads_a_tall_board_whole_from_the_top(harness):
+    vp, link = phone_with(harness, seed=3, size=150)
+    start = truth(vp)
+    assert start["more_below"]  # taller than the screen
+    view = BoardView()
+    board, reading = view.survey(link)
+    t = truth(vp)
+    assert board.cells == t["board"]["cells"]
+    assert (board.adds_left, board.stage, board.score) == (5, 1, 0)
+    assert reading.board.cells == board.cells
+    check_screen(reading, t)
+    assert t["first_row"] > 0 and not reading.more_below  # read down to the last row
+
+
+def test_survey_after_adds_with_repeated_rows(harness):
+    # adds copy the live numbers: the rows repeat, so only the swipe distance tells them apart
+    vp, link = phone_with(harness, seed=5, size=27)
+    for _ in range(3):
+        link.tap(*centre(truth(vp)["add_button"]))
+    t = truth(vp)
+    cells = t["board"]["cells"]
+    rows = [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
+    assert len(rows) > 20 and len(set(rows)) < len(rows)
+    board, reading = BoardView().survey(link)
+    t = truth(vp)
+    assert board.cells == t["board"]["cells"] and board.adds_left == 2
+    check_screen(reading, t)
+
+
+@pytest.mark.parametrize("snap_rows", [True, False])
+def test_survey_from_a_board_a_person_left_scrolled_to_the_middle(harness, snap_rows):
+    vp, link = phone_with(harness, seed=4, size=200, snap_rows=snap_rows)
+    pitch = truth(vp)["cells"]["0"][3]
+    swipe_rows(vp, 5, pitch)
+    if not snap_rows:
+        vp.device.shell(f"input swipe 360 900 360 {900 - pitch // 3} 300")  # part of a row too
+    middle = truth(vp)
+    assert middle["more_above"] and middle["more_below"]
+    view = BoardView()
+    board, reading = view.survey(link)
+    t = truth(vp)
+    assert board.cells == t["board"]["cells"]
+    check_screen(reading, t)
+
+
+def test_show_brings_far_rows_on_screen_scrolling_no_more_than_needed(harness):
+    vp, link = phone_with(harness, seed=6, size=200)
+    view = BoardView()
+    board, _ = view.survey(link)
+    last = (len(board.cells) - 1) // COLUMNS
+    reading = view.show(link, [0])
+    t = truth(vp)
+    assert t["first_row"] == 0
+    check_screen(reading, t)
+    swipes = view.swipes
+    reading = view.show(link, [3, 7])  # already on screen: no swipe
+    assert view.swipes == swipes and truth(vp)["first_row"] == 0
+    reading = view.show(link, [last])
+    t = truth(vp)
+    check_screen(reading, t)
+    assert last * COLUMNS in reading.cells and not t["more_below"]
+    reading = view.show(link, [10, 12])
+    t = truth(vp)
+    check_screen(reading, t)
+    assert {10 * COLUMNS, 12 * COLUMNS + 8} <= set(reading.cells)
+    assert reading.board.cells == board.cells  # the whole board rides along
+
+
+def test_a_pair_split_across_screens_is_tapped_first_scrolled_then_second(harness):
+    board = sparse_tall_board(16)
+    vp, link = phone_with(harness, board=board.copy())
+    far = Pair(0, 15 * COLUMNS)
+    assert board.is_pair(far.i, far.j)
+    game = NumberMatch()
+    game.view, game.link = BoardView(), link
+    _, reading = game.view.survey(link)
+    assert far.j not in reading.cells or far.i not in reading.cells
+    link.tap_all(game.taps(far, reading))
+    expected = board.copy()
+    expected.push(far)
+    assert truth(vp)["board"]["cells"] == expected.cells
+
+
+def test_taps_drop_an_off_screen_selection_first(harness):
+    board = sparse_tall_board(16)
+    vp, link = phone_with(harness, board=board.copy())
+    far = 15 * COLUMNS
+    pitch = truth(vp)["cells"]["0"][3]
+    swipe_rows(vp, 5, pitch)
+    link.tap(*centre(truth(vp)["cells"][str(far)]))  # a person selected the 9 at the bottom
+    assert truth(vp)["selected"] == far
+    swipe_rows(vp, -5, pitch)
+    game = NumberMatch()
+    game.view, game.link = BoardView(), link
+    _, reading = game.view.survey(link)
+    assert reading.selected == far
+    pair = Pair(COLUMNS + 3, COLUMNS + 6)  # the pair of the second row
+    assert board.is_pair(pair.i, pair.j)
+    link.tap_all(game.taps(pair, reading))
+    expected = board.copy()
+    expected.push(pair)
+    assert truth(vp)["board"]["cells"] == expected.cells
+
+
+def test_autoplay_clears_a_board_taller_than_the_screen(harness):
+    vp, link = phone_with(harness, board=sparse_tall_board(17))
+    assert truth(vp)["more_below"]
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    autoplay.play(loop, stages=1, say=quiet)
+    assert truth(vp)["screen"] == "stage_complete"
+    assert loop.tally.stages == 1 and loop.view.swipes > 0
+
+
+def test_the_guide_scrolls_the_next_move_on_screen_and_then_keeps_still(harness):
+    from assistant import guide
+
+    board = sparse_tall_board(17)
+    vp, link = phone_with(harness, board=board)
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    loop.start()
+    assert loop.position.cells == board.cells  # planned from the whole board
+    loop.show_next()
+    move = loop.next_move
+    t = truth(vp)
+    assert {str(move.i), str(move.j)} & set(t["cells"])
+    for k in (move.i, move.j):
+        if str(k) in t["cells"]:
+            assert k in loop.reading.cells
+    swipes = loop.view.swipes
+    assert guide.follow(loop) is None  # nothing changed on the phone: no swipe, same plan
+    loop.show_next()
+    assert loop.view.swipes == swipes and truth(vp)["first_row"] == t["first_row"]
+
+
+class Restless:
+    """A link whose grid never looks the same twice (an animation nobody stops)."""
+
+    def __init__(self, link):
+        self.link, self.noise = link, 0
+
+    def look(self, game):
+        return self.link.look(game)
+
+    def capture(self):
+        image = self.link.capture().copy()
+        self.noise += 1
+        image[600:900, 100:600] ^= np.uint8(self.noise % 2 * 40)
+        return image
+
+    def swipe(self, *args):
+        self.link.swipe(*args)
+
+
+def test_a_board_that_never_settles_stops_with_a_clear_error_after_bounded_swipes(harness):
+    vp, link = phone_with(harness, seed=3, size=150)
+    view = BoardView()
+    with pytest.raises(ScrollError, match="did not settle after 40 swipes"):
+        view.survey(Restless(link))
+    assert view.swipes <= 40
