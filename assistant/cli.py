@@ -275,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=non_negative_int, default=1)
     demo.add_argument("--stages", type=positive_int, default=1)
     demo.add_argument("--tap-latency", type=non_negative_float, default=0.05)
+    demo.add_argument("--objective", choices=("fast", "score"), default="fast",
+                      help="Number Match: fewest adds and moves (default, a short show), or most points")
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
     demo.set_defaults(run=run_demo)
 

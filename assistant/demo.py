@@ -48,7 +48,7 @@ def run(args) -> int:
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
         link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say)
-        loop = Loop(link, game=args.game, objective="score", budget=1.0, say=say)
+        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
         if not args.no_window and guide.has_display():
             view = WindowView()
         try:
