@@ -125,6 +125,7 @@ def test_out_of_time_gives_the_best_line_so_far():
     (Board.parse("19"), "score", -1, "budget"),
     (Board.parse("19"), "slow", 1, "objective"),
     (Board.parse("... ..."), "fast", 1, "no live number"),
+    (Board([1] * 5000), "fast", 1, "no game board"),
 ])
 def test_bad_input_is_refused_in_one_line(board, objective, budget, message):
     with pytest.raises(InputError, match=message):
