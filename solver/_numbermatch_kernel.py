@@ -14,11 +14,12 @@ The state of one search lives in a few arrays (see ``solver.search.Kernel``):
   back, and the move itself (kind, i, j), so the line can be read out;
 - ``mv``     the moves generated at each depth, ``lvl[d]`` = (start, end, next) into it, with
   ``prio`` their order (the highest is tried first, picked lazily);
+- ``sl``     the pairs asleep at each depth, ``lsl[d]`` = (start, end) into it (partial-order
+  reduction, see ``sleep_for_child``), ``mark`` a scratch array to look them up;
 - ``tt_key``/``tt_val`` the transposition table: positions (cells and their count) known not
   to clear with ``tt_val - 1`` adds left to use, hence with any fewer.
 """
 
-import numpy as np
 from numba import njit
 
 # what ``run`` returns

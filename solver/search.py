@@ -450,8 +450,10 @@ def _race(kernel: Kernel, racer: Kernel, start: Board, deadline: float, rng: ran
 
 
 def _most_points(kernel: Kernel, start: Board, found: Solution, deadline: float) -> Solution:
-    """Anytime: attempts that press p adds first (p from all of them down), each with a node
-    cap that doubles every round, keep the best-scoring line that clears."""
+    """Anytime: attempts that press p adds first (p from all of them down) and keep the rest
+    in reserve, each with a node cap that doubles every round; the best-scoring line that
+    clears wins. Once p early adds clear, plans with fewer are dropped: they copy fewer
+    numbers, so they make fewer pairs and points."""
     K = kernel.K
     best_moves, best_score = found.moves, found.score
     adds = start.adds_left
@@ -462,11 +464,16 @@ def _most_points(kernel: Kernel, start: Board, found: Solution, deadline: float)
         for p in list(plans):
             if time.perf_counter() >= deadline:
                 break
+            if p not in plans:
+                continue
             kernel.reset(adds, K.SCORE_MODE, forced=p, seed=rng.getrandbits(62))
+            kernel.chunk = 256  # grown boards cost more per node: find the slice size again
             code = kernel.run(deadline, node_cap=cap)
             if code == K.FOUND:
                 if kernel.score() > best_score:
                     best_moves, best_score = kernel.line(), kernel.score()
+                # fewer early adds make fewer numbers and points: spend the time above p
+                plans = [q for q in plans if q >= p]
             elif code == K.EXHAUSTED and not kernel.capped:
                 plans.remove(p)  # proved: no line clears after p adds first
         cap = min(cap * 2, 1 << 40)

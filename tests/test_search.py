@@ -55,7 +55,7 @@ def test_score_lines_clear_and_score_at_least_the_fast_line(board):
         assert best.score >= fast.score
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_lines_on_game_sized_boards_replay_and_clear(seed):
     import random
 
@@ -64,7 +64,7 @@ def test_lines_on_game_sized_boards_replay_and_clear(seed):
     fast = search.solve(board, "fast", budget=5)
     assert fast.status == "solved" and fast.optimal
     assert_clears(fast)
-    best = search.solve(board, "score", budget=0.3)
+    best = search.solve(board, "score", budget=0.5)
     assert_clears(best)
     assert best.score > 3 * fast.score          # early adds make many more pairs and points
 
