@@ -1,1 +1,85 @@
-"""Pixels to boards: finds the board on a screenshot and reads its cells."""
+"""Pixels to boards: finds the board on a screenshot and reads its cells.
+
+>>> # reading = vision.read(rgb)  ->  Reading(game, screen, board, cells, add_button, ...)
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from vision.image import ImageInputError, ReadError, background, check_image, distance, load_image
+from vision.profile import Profile
+from vision.reading import Reading
+
+__all__ = ["read", "Reading", "ReadError", "ImageInputError", "Profile", "load_image"]
+
+GAMES = ("auto", "numbermatch", "flip9")
+
+
+def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
+    """Distance from the background of every pixel; with a Number Match profile only of the
+    rows its grid spans (the rest stays 0), which is all a read with a profile looks at."""
+    geo = profile.geometry if profile is not None and profile.game == "numbermatch" else {}
+    if "top" in geo and "pitch" in geo and profile.fits(image):
+        p = float(geo["pitch"])
+        y0, y1 = max(0, int(geo["top"] - p)), min(image.shape[0], int(geo["bottom"] + p))
+        dist = np.zeros(image.shape[:2], np.uint8)
+        dist[y0:y1] = distance(image[y0:y1], bg)
+        return dist
+    return distance(image, bg)
+
+
+def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
+         use_tesseract: bool = True, first_row: int = 0) -> Reading:
+    """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
+
+    ``profile`` (from calibration) makes a read fast and is extended in place by what this read
+    learns; ``reading.profile`` is the profile to store (a new one when none fitted).
+    ``first_row``: the board row at the top of the grid when the caller scrolled the board (the
+    screen itself does not show it); cell indices count from it.
+    """
+    t0 = time.perf_counter()
+    if game not in GAMES:
+        raise ReadError(f"unknown game {game!r}: use auto, numbermatch or flip9")
+    image = check_image(image_rgb)
+    bg = background(image)
+    dist = board_distance(image, bg, profile)
+    from vision import numbermatch
+
+    if profile is not None and game == "auto":
+        game = profile.game
+    errors = []
+    order = ["numbermatch", "flip9"] if game in ("auto", "numbermatch") else ["flip9", "numbermatch"]
+    if game != "auto":
+        order = [game]
+    for g in order:
+        try:
+            if g == "numbermatch":
+                reading = numbermatch.read_numbermatch(image, bg, dist, profile, use_tesseract,
+                                                       first_row=first_row)
+            else:
+                from vision import flip9
+
+                reading = flip9.read_flip9(image, bg, dist, profile, use_tesseract)
+            reading.seconds = time.perf_counter() - t0
+            return reading
+        except ReadError as exc:
+            errors.append(exc)
+            if profile is not None:
+                dist = distance(image, bg)  # the next game needs the whole screen
+    if game in ("auto", "numbermatch"):
+        from vision.screens import read_message_screen
+
+        try:
+            reading = read_message_screen(image, bg)
+            reading.seconds = time.perf_counter() - t0
+            return reading
+        except ReadError:
+            pass
+    if game == "numbermatch":
+        raise ReadError("no Number Match board found")
+    if game == "flip9":
+        raise ReadError("no Flip 9 board found")
+    raise ReadError("no Number Match or Flip 9 board found")

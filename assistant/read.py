@@ -1,0 +1,89 @@
+"""`tapsolve read` and `tapsolve calibrate`: read a board off a screenshot or a phone."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from solver.errors import TapsolveError
+
+
+def capture(serial: str | None):
+    """(RGB screenshot, model, serial) from a phone over ADB (assistant/device.py)."""
+    try:
+        from assistant import device
+    except ImportError:
+        raise TapsolveError("reading from a phone needs assistant/device.py (the ADB link)") from None
+    phone = device.connect(serial)
+    return phone.capture(), phone.model, phone.serial
+
+
+def note(message: str) -> None:
+    print(f"tapsolve: {message}", file=sys.stderr)
+
+
+def show(reading, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(reading.to_json()))
+    else:
+        print(reading.text())
+
+
+def run_read(args) -> int:
+    import vision
+    from calibration import store
+
+    if (args.image is None) == (args.serial is None):
+        raise vision.ImageInputError("give either a screenshot file or --serial for a phone")
+    if args.image is not None:
+        image = vision.load_image(args.image)
+        if args.model:
+            reading = store.read(image, args.model, args.game, note=note)
+        else:
+            reading = vision.read(image, args.game, first_row=args.first_row)
+    else:
+        image, model, _ = capture(args.serial)
+        reading = store.read(image, model, args.game, repair=True, note=note)
+    show(reading, args.json)
+    return 0
+
+
+def run_calibrate(args) -> int:
+    import vision
+    from calibration import store
+
+    if args.image is not None:
+        image, model = vision.load_image(args.image), args.model or "image"
+    else:
+        image, model, _ = capture(args.serial)
+    reading = store.read(image, model, args.game, rebuild=True, note=note)
+    p = reading.profile
+    path = store.profile_path(model, p.width, p.height, p.game, p.theme)
+    fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))
+    print(f"calibrated {model} {p.width}x{p.height} {p.game} ({p.theme} theme): glyphs {fonts or 'none'}")
+    print(f"profile stored in {path}")
+    if reading.unsure:
+        print(f"unsure cells: {reading.unsure}")
+    return 0
+
+
+def add_commands(commands) -> None:
+    """Register `read` and `calibrate` on the `tapsolve` subcommand parser."""
+    from assistant.cli import non_negative_int
+
+    games = ("auto", "numbermatch", "flip9")
+    read = commands.add_parser("read", help="read the board off a screenshot or a phone")
+    read.add_argument("image", nargs="?", help="a screenshot (PNG or JPEG)")
+    read.add_argument("--serial", help="read from this phone over ADB instead")
+    read.add_argument("--game", choices=games, default="auto", help="which game (default: auto)")
+    read.add_argument("--json", action="store_true", help="print the board JSON plus geometry")
+    read.add_argument("--model", help="use (and update) the stored profile of this device model")
+    read.add_argument("--first-row", type=non_negative_int, default=0,
+                      help="board row at the top of the grid when the board is scrolled")
+    read.set_defaults(run=run_read)
+    cal = commands.add_parser("calibrate", help="rebuild the reading profile of a phone and game")
+    cal.add_argument("--serial", help="the phone (default: the only one connected)")
+    cal.add_argument("--game", choices=games, default="auto", help="which game (default: auto)")
+    cal.add_argument("--image", help="calibrate from a screenshot instead of a phone")
+    cal.add_argument("--model", help="device model to file the profile under (with --image)")
+    cal.set_defaults(run=run_calibrate)

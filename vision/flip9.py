@@ -1,0 +1,239 @@
+"""Reading a Flip 9 screen: the nine cards, the card that must be swapped next, the buttons.
+
+Both layouts are built from boxes (rounded rectangles off the background): keys labelled 1-9
+and "New", and in the cards layout nine outlined cards. The inventor's layout writes the cards
+as a line of text ("[3, 1, 5, ...]"). The comment line says which card must move ("card 1: 6",
+"6 not valid."); the cards layout also outlines that card in the accent colour. The cards are a
+permutation of 1-9, which settles a doubtful digit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from solver.flip9 import State
+from vision import glyphs as glyphs_
+from vision.cells import normalise
+from vision.image import ReadError, distance
+from vision.numbermatch import SURE, MARGIN, clusters, fill_holes, split_glyphs
+from vision.profile import Profile
+from vision.reading import Reading
+from vision.text import read_text, saturation, text_lines
+
+
+@dataclass
+class Box:
+    x: int
+    y: int
+    w: int
+    h: int
+    fill: np.ndarray  # RGB inside
+    outlined: bool  # its edge differs from its inside (a card), or not (a key)
+    accent: bool  # its edge is coloured (the card that must move)
+    glyphs: list  # ink crops (0-1) of the glyphs inside
+    text: str | None = None
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        return self.x + self.w // 2, self.y + self.h // 2
+
+
+def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
+    """Filled or outlined rectangles off the background, each with the glyphs drawn inside."""
+    H, W = dist.shape
+    mask = (dist > 12).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    boxes = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if not (W * 0.05 <= w <= W * 0.6 and H * 0.02 <= h <= H * 0.2 and 0.3 <= w / h <= 4):
+            continue
+        comp = labels[y:y + h, x:x + w] == i
+        solid = fill_holes(comp)
+        if solid.mean() < 0.85:
+            continue
+        crop = image[y:y + h, x:x + w]
+        m = max(2, int(min(w, h) * 0.15))
+        inner = crop[m:h - m, m:w - m]
+        ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
+        fill = np.median(ring, axis=0)
+        e = max(1, int(min(w, h) * 0.03))
+        edge = np.concatenate([crop[h // 2, :e], crop[h // 2, w - e:], crop[:e, w // 2], crop[h - e:, w // 2]])
+        edge_col = np.median(edge, axis=0)
+        outlined = float(np.abs(edge_col - fill).max()) > 25
+        accent = outlined and float(edge_col.max() - edge_col.min()) > 80
+        ink = distance(inner, fill).astype(np.float32)
+        top = float(np.percentile(ink, 99.5))
+        if top < 40:
+            continue
+        ink = np.clip(ink / top, 0, 1)
+        parts = split_glyphs(ink)
+        parts = [p for p in parts if p.shape[0] >= 0.25 * inner.shape[0]]
+        boxes.append(Box(int(x), int(y), int(w), int(h), fill, outlined, accent, parts))
+    return boxes
+
+
+def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool) -> list[str | None]:
+    """Digits of single glyphs: templates first, the rest by look-alike groups on one strip."""
+    norm = [normalise(c) for c in crops]
+    matches = font.match(norm)
+    out = [d if (d and b >= SURE and m >= MARGIN) else None for d, b, m in matches]
+    doubtful = [i for i, d in enumerate(out) if d is None]
+    if doubtful and use_tesseract:
+        reads = glyphs_.read_strip([crops[i] for i in doubtful])
+        for group in clusters([norm[i] for i in doubtful]):
+            members = [doubtful[k] for k in group]
+            votes = [reads[k] for k in group if reads[k]]
+            if not votes:
+                continue
+            digit = max(set(votes), key=votes.count)
+            for i in members:
+                out[i] = digit
+                font.add(digit, norm[i])
+    return out
+
+
+def settle_permutation(digits: list[str | None], crops: list[np.ndarray], font: glyphs_.Templates) -> list[int] | None:
+    """Nine digits that must be 1-9 once each: fill one missing or fix one clash by templates."""
+    if len(digits) != 9:
+        return None
+    values = [int(d) if d else 0 for d in digits]
+    if sorted(values) == list(range(1, 10)):
+        return values
+    missing = [v for v in range(1, 10) if v not in values]
+    if len(missing) == 1:
+        # the doubtful one: a blank, or of a clashing pair the one its template likes less
+        blanks = [i for i, v in enumerate(values) if v == 0]
+        if blanks:
+            values[blanks[0]] = missing[0]
+        else:
+            dup = [v for v in set(values) if values.count(v) == 2][0]
+            idx = [i for i, v in enumerate(values) if v == dup]
+            scores = [font.match([normalise(crops[i])])[0][1] for i in idx]
+            values[idx[int(np.argmin(scores))]] = missing[0]
+        if sorted(values) == list(range(1, 10)):
+            return values
+    return None
+
+
+def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
+    """The inventor's card line "[3, 1, 5, ...]": nine digits and each one's centre."""
+    lines = [t for t in text_lines(image, bg, top, box_bottom, min_contrast=60) if t.x1 - t.x0 > image.shape[1] * 0.3]
+    if not lines:
+        return None, None
+    line = max(lines, key=lambda t: t.x1 - t.x0)
+    mask = (line.ink > 0.45).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    comps = sorted((stats[i] for i in range(1, n) if stats[i][4] > 2), key=lambda s: s[0])
+    if len(comps) < 11:
+        return None, None
+    tall = max(s[3] for s in comps)
+    # brackets are the tallest, commas the smallest: digits are the tall ones between
+    inner = comps[1:-1]
+    digits = [s for s in inner if s[3] >= 0.55 * tall]
+    if len(digits) != 9:
+        return None, None
+    crops = [line.ink[s[1]:s[1] + s[3], s[0]:s[0] + s[2]] for s in digits]
+    centres = [(line.x0 + int(s[0] + s[2] / 2), line.y0 + int(s[1] + s[3] / 2)) for s in digits]
+    return crops, centres
+
+
+NUMBER = re.compile(r"(\d)")
+
+
+def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None]:
+    """The comment line's kind ("card", "not_valid", "winner", "") and its number; the moves."""
+    cache = profile.__dict__.setdefault("_text_cache", {})
+    kind, number, moves = "", None, None
+    for t in text_lines(image, bg, y0, y1, min_contrast=60):
+        key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, int((t.ink > 0.5).sum()))
+        text = cache.get(key)
+        if text is None:
+            if not use_tesseract:
+                continue
+            text = read_text(np.clip(t.ink * 1.5, 0, 1), height=40)
+            cache[key] = text
+        low = text.lower().replace(" ", "")
+        if low.startswith("card1") or low.startswith("cardl") or low.startswith("card"):
+            m = NUMBER.findall(low[5:] if low.startswith("card1") else low[4:])
+            kind, number = "card", int(m[-1]) if m else None
+        elif "notvalid" in low or "valid" in low:
+            m = NUMBER.findall(low)
+            kind, number = "not_valid", int(m[0]) if m else None
+        elif "winner" in low:
+            kind = "winner"
+        elif low.startswith("moves"):
+            m = re.findall(r"\d+", low)
+            moves = int(m[0]) if m else None
+    return kind, number, moves
+
+
+def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
+    H, W = dist.shape
+    theme = "light" if float(np.mean(bg)) > 128 else "dark"
+    if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
+        stale = profile is not None
+        profile = Profile("flip9", W, H, theme)
+        profile.changed = True
+    else:
+        stale = False
+    boxes = find_boxes(image, dist)
+    singles = [b for b in boxes if len(b.glyphs) == 1]
+    if len(singles) < 9:
+        raise ReadError("no Flip 9 board found")
+    font = profile.font("card")
+    digits = read_single_glyphs([b.glyphs[0] for b in singles], font, use_tesseract)
+    for b, d in zip(singles, digits):
+        b.text = d
+    keys = [b for b in singles if not b.outlined and b.text]
+    cards = [b for b in singles if b.outlined and b.text]
+    by_value = {}
+    for b in keys:
+        by_value.setdefault(b.text, b)
+    if sorted(by_value) != list("123456789"):
+        raise ReadError("no Flip 9 board found")
+    buttons = {v: by_value[v].centre for v in "123456789"}
+    key_top = min(b.y for b in keys)
+    key_bottom = max(b.y + b.h for b in keys)
+    others = [b for b in boxes if b not in singles or (b.outlined is False and b not in keys)]
+    new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]
+    if new:
+        buttons["new"] = min(new, key=lambda b: b.y).centre
+    positions: dict[int, tuple[int, int]] = {}
+    must_box = None
+    if len(cards) >= 9:
+        cards = sorted(cards, key=lambda b: b.x)[:9]
+        values = settle_permutation([b.text for b in cards], [b.glyphs[0] for b in cards], font)
+        positions = {k: b.centre for k, b in enumerate(cards)}
+        highlighted = [b for b in cards if b.accent]
+        must_box = highlighted[0] if len(highlighted) == 1 else None
+        bottom_of_cards = max(b.y + b.h for b in cards)
+        comment_top = key_bottom
+    else:
+        crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04), font, use_tesseract)
+        if crops is None:
+            raise ReadError("no Flip 9 board found: the line of cards did not read")
+        line_digits = read_single_glyphs(crops, font, use_tesseract)
+        values = settle_permutation(line_digits, crops, font)
+        positions = dict(enumerate(centres))
+        comment_top = key_bottom
+    if values is None:
+        raise ReadError("the Flip 9 cards did not read as 1-9 once each")
+    bottom = buttons["new"][1] - 10 if "new" in buttons else H
+    kind, number, moves = read_comment(image, bg, comment_top, bottom, profile, use_tesseract)
+    must = None
+    chosen = number if kind in ("card", "not_valid") else None
+    if must_box is not None:
+        chosen = int(must_box.text)
+    if chosen is not None and (moves is None or moves > 0):
+        must = chosen  # before the first swap the chosen card is only picked, not forced
+    state = State(tuple(values), must)
+    reading = Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
+                      profile=profile, profile_stale=stale)
+    if kind == "winner":
+        reading.notes.append("sorted: Winner!")
+    return reading

@@ -1,0 +1,148 @@
+"""Digits from glyph images: tesseract on a strip of glyphs to bootstrap, then learned templates.
+
+Tesseract is slow per call and often returns nothing for a lone glyph, so first contact reads
+all glyphs in one call on a strip (each glyph tight-cropped, scaled to ~40 px high, padded,
+binarised) and maps the characters back to glyphs by their boxes. The glyphs read that way
+become per-device templates; later reads match templates (a dot product), with a confidence
+per cell; doubtful glyphs go back to tesseract, and a glyph still doubtful is reported unsure.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.cells import GLYPH
+
+DIGITS = "123456789"
+STRIP_HEIGHT = 40
+PAD = 16
+GAP = 28
+
+
+def tesseract():
+    """pytesseract, or a clear error when tesseract is not installed."""
+    import pytesseract
+
+    from vision.image import ReadError
+
+    try:
+        pytesseract.get_tesseract_version()
+    except Exception:
+        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)") from None
+    return pytesseract
+
+
+def ocr_image(crop: np.ndarray) -> np.ndarray:
+    """A glyph's ink crop (0-1) as black-on-white 8-bit, STRIP_HEIGHT high, binarised."""
+    h, w = crop.shape
+    nw = max(2, int(round(w * STRIP_HEIGHT / h)))
+    big = cv2.resize(crop.astype(np.float32), (nw, STRIP_HEIGHT), interpolation=cv2.INTER_CUBIC)
+    return np.where(big > 0.45, 0, 255).astype(np.uint8)
+
+
+def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[str | None]:
+    """One tesseract call on a strip of glyph crops: the character read for each (None = nothing)."""
+    if not crops:
+        return []
+    pyt = tesseract()
+    parts, spans = [], []
+    x = PAD
+    for crop in crops:
+        img = ocr_image(crop)
+        parts.append(img)
+        spans.append((x, x + img.shape[1]))
+        x += img.shape[1] + GAP
+    width = x - GAP + PAD
+    strip = np.full((STRIP_HEIGHT + 2 * PAD, width), 255, np.uint8)
+    for img, (a, b) in zip(parts, spans):
+        strip[PAD:PAD + STRIP_HEIGHT, a:b] = img
+    config = f"--psm 7 -c tessedit_char_whitelist={chars}"
+    boxes = pyt.image_to_boxes(strip, config=config)
+    found: list[list[str]] = [[] for _ in crops]
+    H = strip.shape[0]
+    for line in boxes.splitlines():
+        parts_ = line.split()
+        if len(parts_) < 5 or parts_[0] not in chars:
+            continue
+        cx = (int(parts_[1]) + int(parts_[3])) / 2
+        for i, (a, b) in enumerate(spans):
+            if a - GAP / 2 <= cx <= b + GAP / 2:
+                found[i].append(parts_[0])
+                break
+    return [f[0] if len(f) == 1 else None for f in found]
+
+
+def read_one(crop: np.ndarray, chars: str = DIGITS) -> str | None:
+    """Tesseract on a single glyph (the slow fallback for a glyph the strip did not settle)."""
+    pyt = tesseract()
+    img = ocr_image(crop)
+    img = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
+    text = pyt.image_to_string(img, config=f"--psm 10 -c tessedit_char_whitelist={chars}").strip()
+    return text if len(text) == 1 and text in chars else None
+
+
+class Templates:
+    """Per-device glyph templates: for each digit the mean of its normalised glyphs."""
+
+    def __init__(self, sums: dict[str, np.ndarray] | None = None, counts: dict[str, int] | None = None):
+        self.sums = sums or {}
+        self.counts = counts or {}
+        self._matrix = None
+
+    def add(self, digit: str, glyph: np.ndarray) -> None:
+        self.sums[digit] = self.sums.get(digit, np.zeros((GLYPH, GLYPH), np.float32)) + glyph
+        self.counts[digit] = self.counts.get(digit, 0) + 1
+        self._matrix = None
+
+    def __len__(self) -> int:
+        return len(self.sums)
+
+    def known(self) -> str:
+        return "".join(sorted(self.sums))
+
+    def matrix(self):
+        if self._matrix is None:
+            keys = sorted(self.sums)
+            rows = [centred(self.sums[k] / self.counts[k]) for k in keys]
+            self._matrix = (keys, np.stack(rows) if rows else np.zeros((0, GLYPH * GLYPH), np.float32))
+        return self._matrix
+
+    def match(self, glyphs: list[np.ndarray]) -> list[tuple[str | None, float, float]]:
+        """For each glyph: (best digit, its correlation, margin over the second best)."""
+        keys, m = self.matrix()
+        if not glyphs or not keys:
+            return [(None, 0.0, 0.0) for _ in glyphs]
+        g = np.stack([centred(x) for x in glyphs])
+        scores = g @ m.T
+        out = []
+        for row in scores:
+            order = np.argsort(row)[::-1]
+            best = float(row[order[0]])
+            second = float(row[order[1]]) if len(order) > 1 else -1.0
+            out.append((keys[order[0]], best, best - second))
+        return out
+
+    def to_json(self) -> dict:
+        return {d: {"count": self.counts[d],
+                    "mean": np.round(self.sums[d] / self.counts[d], 3).flatten().tolist()}
+                for d in sorted(self.sums)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Templates":
+        sums, counts = {}, {}
+        for d, item in data.items():
+            mean = np.asarray(item["mean"], np.float32)
+            if d not in "0123456789" or mean.size != GLYPH * GLYPH:
+                raise ValueError(f"bad template {d!r}")
+            counts[d] = int(item["count"])
+            sums[d] = mean.reshape(GLYPH, GLYPH) * counts[d]
+        return cls(sums, counts)
+
+
+def centred(glyph: np.ndarray) -> np.ndarray:
+    """A glyph as a zero-mean unit vector, so a dot product is a correlation."""
+    v = glyph.astype(np.float32).flatten()
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else v

@@ -1,0 +1,177 @@
+"""Finding the Number Match grid with no prior knowledge: its lines, pitch, columns and rows.
+
+The board is a lattice of thin lines a little off the background (light grey on white, or the
+dark theme's equivalent) inside a stronger border. Lines are found as thin ridges of colour
+distance from the background that run long in one direction; the nine columns are the ten
+equally spaced vertical lines that run longest; the rows are the horizontal lines between them
+at the same pitch. Nothing depends on where one screenshot put the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+COLUMNS = 9
+
+
+@dataclass
+class Lattice:
+    """The grid on screen: vertical line x positions (10), horizontal line y positions, pitch."""
+
+    xs: list[float]  # the ten vertical lines, left border first
+    ys: list[float]  # horizontal lines from the top of the visible grid down
+    pitch: float
+    top: float  # top of the grid's vertical lines
+    bottom: float  # bottom of the grid's vertical lines
+    strength: float = 0.0  # how clearly the lines stood out (for telling boards from noise)
+    rows: list[tuple[float, float]] = field(default_factory=list)  # (y_top, y_bottom) of full rows
+
+    def cell_box(self, row: int, col: int) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of a visible cell, between its lines."""
+        y0, y1 = self.rows[row]
+        return self.xs[col], y0, self.xs[col + 1], y1
+
+    def to_json(self) -> dict:
+        return {"xs": [round(x, 2) for x in self.xs], "ys": [round(y, 2) for y in self.ys],
+                "pitch": round(self.pitch, 3), "top": round(self.top, 1), "bottom": round(self.bottom, 1)}
+
+
+def ridge_masks(dist: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of thin vertical and thin horizontal line pixels in a colour-distance image."""
+    d = dist.astype(np.float32)
+    s = max(2, int(round(scale / 270)))  # farther than half a line's width
+    k = max(3, int(round(scale / 200)) | 1)
+    masks = []
+    for axis in (1, 0):  # vertical lines vary across x (axis 1), horizontal across y
+        along = (1, k) if axis == 1 else (k, 1)  # smooth along the line to beat JPEG noise
+        v = cv2.blur(d, along)
+        a = np.roll(v, s, axis=axis)
+        b = np.roll(v, -s, axis=axis)
+        ridge = v - np.maximum(a, b)
+        masks.append((ridge > 2.5).astype(np.uint8))
+    return masks[0], masks[1]
+
+
+def long_runs(mask: np.ndarray, length: int, vertical: bool) -> np.ndarray:
+    """Keep only runs of at least ``length`` pixels along one direction (morphological opening)."""
+    kernel = np.ones((length, 1) if vertical else (1, length), np.uint8)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+
+
+def best_columns(profile: np.ndarray, width: int) -> tuple[float, float, float]:
+    """(x0, pitch, score) of the ten equally spaced peaks of a column profile with the best weakest line."""
+    padded = np.maximum(np.maximum(profile, np.roll(profile, 1)), np.roll(profile, -1))
+    best = (0.0, 0.0, -1.0)
+    k = np.arange(COLUMNS + 1)
+    for pitch in np.arange(width / 22, width / 7.5, 0.25):
+        span = pitch * COLUMNS
+        if span >= width - 2:
+            break
+        x0 = np.arange(0, width - span - 1)
+        idx = np.rint(x0[:, None] + k[None, :] * pitch).astype(np.int64)
+        scores = padded[idx].min(axis=1)
+        i = int(scores.argmax())
+        if scores[i] > best[2] * 1.02:
+            best = (float(x0[i]), float(pitch), float(scores[i]))
+    return best
+
+
+def refine(profile: np.ndarray, guess: float, radius: int) -> float:
+    """The centroid of a profile peak near ``guess``."""
+    lo = max(0, int(guess) - radius)
+    hi = min(len(profile), int(guess) + radius + 2)
+    w = profile[lo:hi].astype(np.float64)
+    if w.sum() <= 0:
+        return guess
+    w = np.where(w >= w.max() * 0.5, w, 0)
+    return float((w * np.arange(lo, hi)).sum() / w.sum())
+
+
+def find_lattice(dist: np.ndarray) -> Lattice | None:
+    """The grid lattice in a colour-distance-from-background image, or None when there is none."""
+    h, w = dist.shape
+    vmask, hmask = ridge_masks(dist, max(w, h * 0.45))
+    vlong = long_runs(vmask, max(6, h // 60), vertical=True)
+    profile = vlong.sum(axis=0).astype(np.float64)
+    f = max(1, w // 400)  # search a block-max profile of ~400 columns, then refine in full
+    coarse = profile[:w - w % f].reshape(-1, f).max(axis=1)
+    x0, pitch, score = best_columns(coarse, len(coarse))
+    x0, pitch = x0 * f + f / 2, pitch * f
+    if score < 1.5 * pitch or pitch <= 0:
+        return None
+    radius = max(1, int(pitch * 0.12))
+    xs = [refine(profile, x0 + k * pitch, radius) for k in range(COLUMNS + 1)]
+    xs = [refine(profile, xs[0] + k * (xs[-1] - xs[0]) / COLUMNS, radius) for k in range(COLUMNS + 1)]
+    pitch = (xs[-1] - xs[0]) / COLUMNS
+
+    # the vertical extent: where most of the ten lines run
+    cols = np.stack([vlong[:, int(round(x)) - 1:int(round(x)) + 2].max(axis=1) for x in xs])
+    present = cols.mean(axis=0) >= 0.7
+    ys_present = np.flatnonzero(present)
+    if ys_present.size < pitch:
+        return None
+    top, bottom = float(ys_present[0]), float(ys_present[-1])
+
+    hprof = horizontal_profile(dist, xs, pitch, w, h)
+    lo, hi = max(0, int(top) - radius), min(h, int(bottom) + radius + 1)
+    ys = line_positions(hprof, lo, hi)
+    lattice = Lattice(xs, ys, pitch, top, bottom, strength=score / pitch)
+    lattice.rows = full_rows(lattice)
+    return lattice
+
+
+def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, h: int, step: int = 1) -> np.ndarray:
+    """Per image row, the share of pixels near the vertical lines (where no digit is drawn, but
+    not on the lines themselves) that lie on a thin horizontal ridge: 1 on a grid line."""
+    s = max(2, int(round(max(w, h * 0.45) / 270)))
+    band = max(2, int(pitch * 0.18))
+    cols = []
+    for x in xs:
+        a, b = int(x) - band, int(x) + band + 1
+        cols.extend(c for c in range(a, b, step) if abs(c - x) > s + 1 and 0 <= c < w)
+    d = dist[:, cols].astype(np.float32)
+    d = cv2.blur(d, (3, 1))
+    up = np.empty_like(d)
+    down = np.empty_like(d)
+    up[s:] = d[:-s]
+    up[:s] = d[:1]
+    down[:-s] = d[s:]
+    down[-s:] = d[-1:]
+    ridge = d - np.maximum(up, down)
+    return (ridge > 2.5).mean(axis=1)
+
+
+def line_positions(hprof: np.ndarray, lo: int, hi: int, level: float = 0.5) -> list[float]:
+    """Centres of the runs of rows where the horizontal-line profile is above ``level``."""
+    on = hprof[lo:hi] >= level
+    ys = []
+    y = 0
+    while y < len(on):
+        if on[y]:
+            start = y
+            while y < len(on) and on[y]:
+                y += 1
+            seg = hprof[lo + start:lo + y]
+            ys.append(lo + start + float((seg * np.arange(len(seg))).sum() / seg.sum()))
+        y += 1
+    return ys
+
+
+def full_rows(lattice: Lattice) -> list[tuple[float, float]]:
+    """Rows of cells fully inside the grid: between lines one pitch apart, and a last row below
+    the last line when the vertical lines go on for a full pitch (a grid that fades out)."""
+    p = lattice.pitch
+    ys = [y for y in lattice.ys]
+    rows = []
+    # keep lines on the lattice: one pitch (or a whole number of pitches) apart
+    for a, b in zip(ys, ys[1:]):
+        n = round((b - a) / p)
+        if n >= 1 and abs(b - a - n * p) <= 0.12 * p:
+            step = (b - a) / n
+            rows.extend((a + i * step, a + (i + 1) * step) for i in range(n))
+    if ys and lattice.bottom - ys[-1] >= 0.9 * p:
+        rows.append((ys[-1], ys[-1] + p))
+    return rows

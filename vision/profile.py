@@ -1,0 +1,53 @@
+"""What a reader learns about one device and game: geometry, colours and glyph templates.
+
+``calibration`` stores and loads profiles per device; this module is only the in-memory
+profile the readers use and extend (a template learned on one read speeds up the next).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vision.glyphs import Templates
+
+VERSION = 1
+
+
+@dataclass
+class Profile:
+    """A reading profile: the screen it was made on, the board's geometry, colours, glyph fonts."""
+
+    game: str
+    width: int
+    height: int
+    theme: str = "light"
+    model: str = ""
+    geometry: dict = field(default_factory=dict)  # game-specific: lattice lines, pitch, ...
+    colours: dict = field(default_factory=dict)  # background, live, faded, ...
+    fonts: dict[str, Templates] = field(default_factory=dict)  # "cell", "score", "stage", "badge"
+    changed: bool = False  # learned something since loaded (worth storing again)
+
+    def font(self, name: str) -> Templates:
+        if name not in self.fonts:
+            self.fonts[name] = Templates()
+        return self.fonts[name]
+
+    def fits(self, image) -> bool:
+        """Whether the image has the size this profile was made for."""
+        return image.shape[1] == self.width and image.shape[0] == self.height
+
+    def to_json(self) -> dict:
+        return {"version": VERSION, "game": self.game, "width": self.width, "height": self.height,
+                "theme": self.theme, "model": self.model, "geometry": self.geometry,
+                "colours": self.colours, "fonts": {k: v.to_json() for k, v in self.fonts.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Profile":
+        """A profile from its JSON; raises ValueError (or KeyError/TypeError) when malformed."""
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            raise ValueError("not a version 1 profile")
+        if data["game"] not in ("numbermatch", "flip9"):
+            raise ValueError(f"unknown game {data['game']!r}")
+        return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
+                   str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
+                   {k: Templates.from_json(v) for k, v in data["fonts"].items()})

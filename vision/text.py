@@ -1,0 +1,91 @@
+"""Small text reads around the board: lines of text above it, the adds badge, buttons.
+
+Text is the dark (or, on a dark theme, light) neutral ink on the background; coloured pixels
+(icons, coins, trophies, badges) are left out so that they do not read as characters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.image import distance
+
+
+@dataclass
+class TextLine:
+    """A run of text on one line: its box, its ink crop (0-1) and its glyph height."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    ink: np.ndarray
+
+    @property
+    def height(self) -> int:
+        return self.y1 - self.y0
+
+    @property
+    def centre_x(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+def saturation(image: np.ndarray) -> np.ndarray:
+    """Per pixel, max minus min channel (0-255): high for coloured pixels, low for greys."""
+    r, g, b = image[:, :, 0], image[:, :, 1], image[:, :, 2]
+    return cv2.subtract(cv2.max(cv2.max(r, g), b), cv2.min(cv2.min(r, g), b))
+
+
+def text_lines(image: np.ndarray, bg, y0: int, y1: int, x0: int = 0, x1: int | None = None,
+               min_contrast: float = 60) -> list[TextLine]:
+    """Neutral text lines inside a region, split into runs at gaps wider than a glyph height."""
+    x1 = image.shape[1] if x1 is None else x1
+    region = image[y0:y1, x0:x1]
+    if region.size == 0:
+        return []
+    ink = distance(region, bg).astype(np.float32)
+    coloured = (saturation(region) > 60).astype(np.uint8)
+    ink[cv2.dilate(coloured, np.ones((5, 5), np.uint8)) > 0] = 0
+    mask = ink > min_contrast
+    rows = mask.any(axis=1)
+    lines = []
+    y = 0
+    while y < len(rows):
+        if not rows[y]:
+            y += 1
+            continue
+        a = y
+        while y < len(rows) and rows[y]:
+            y += 1
+        b = y
+        cols = mask[a:b].any(axis=0)
+        xs = np.flatnonzero(cols)
+        gap = max(3, (b - a) * 1.0)
+        start = prev = xs[0]
+        for x in list(xs[1:]) + [None]:
+            if x is None or x - prev > gap:
+                seg = mask[a:b, start:prev + 1].any(axis=1)
+                ra, rb = a + int(np.argmax(seg)), b - int(np.argmax(seg[::-1]))
+                lines.append(TextLine(x0 + int(start), y0 + ra, x0 + int(prev) + 1, y0 + rb,
+                                      np.clip(ink[ra:rb, start:prev + 1] / 255.0 * 1.6, 0, 1)))
+                start = x
+            if x is not None:
+                prev = x
+    return lines
+
+
+def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: int = 7) -> str:
+    """Tesseract on one line of ink (0-1), scaled to ~``height`` px high."""
+    from vision.glyphs import PAD, tesseract
+
+    pyt = tesseract()
+    h, w = ink.shape
+    scale = height / max(1, h)
+    big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), height), interpolation=cv2.INTER_CUBIC)
+    img = np.where(big > 0.45, 0, 255).astype(np.uint8)
+    img = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
+    config = f"--psm {psm}" + (f" -c tessedit_char_whitelist={chars}" if chars else "")
+    return pyt.image_to_string(img, config=config).strip()
