@@ -336,8 +336,8 @@ def without_empty_rows(board: Board) -> Board:
 def check_input(board: Board, objective: str, budget: float) -> None:
     if objective not in OBJECTIVES:
         raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-    if not budget > 0:
-        raise InputError(f"the budget must be more than 0 seconds, not {budget}")
+    if not 0 < budget < float("inf"):
+        raise InputError(f"the budget must be a number of seconds more than 0, not {budget}")
     if board.live_count() == 0:
         raise InputError("the board has no live number to pair")
     if len(board.cells) > MAX_BOARD:

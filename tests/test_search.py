@@ -123,6 +123,7 @@ def test_out_of_time_gives_the_best_line_so_far():
 @pytest.mark.parametrize("board, objective, budget, message", [
     (Board.parse("19"), "fast", 0, "budget"),
     (Board.parse("19"), "score", -1, "budget"),
+    (Board.parse("19"), "score", float("inf"), "budget"),
     (Board.parse("19"), "slow", 1, "objective"),
     (Board.parse("... ..."), "fast", 1, "no live number"),
     (Board([1] * 5000), "fast", 1, "no game board"),
