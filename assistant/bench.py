@@ -82,7 +82,7 @@ def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTART
     done, chunk, cleared = 0, 16, 0
     while done < restarts:
         n = min(chunk, restarts - done)
-        cleared += K.playouts(kernel.cells, ctl, kernel.undo, kernel.mv, kernel.zob, kernel.zn,
+        cleared += K.playouts(kernel.cells, kernel.rl, ctl, kernel.undo, kernel.mv, kernel.zob, kernel.zn,
                               kernel.pts, kernel.root, len(kernel.root), board.adds_left, n, kernel.best)
         done += n
         if time.perf_counter() - t0 >= budget:

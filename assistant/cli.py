@@ -249,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     nm.add_argument("--budget", type=positive_float, default=1.0,
                     help="seconds to search at most (default 1); score uses all of it")
     nm.add_argument("--objective", choices=("fast", "score"), default="fast",
-                    help="fast: fewest adds, then moves (default); score: most points")
+                    help="fast: fewest adds (proved), pressed late (default); score: most points")
     nm.add_argument("--json", action="store_true", help="print the Solution JSON")
     nm.set_defaults(run=solve_numbermatch)
     f9 = games.add_parser("flip9", help="Flip 9: sort the cards in the fewest swaps")

@@ -8,16 +8,18 @@ the Python side (``solver.search``) calls it in slices and watches the clock bet
 The state of one search lives in a few arrays (see ``solver.search.Kernel``):
 
 - ``cells``  the board, ``ctl[N]`` cells long, zeros after it;
+- ``rl``     the live numbers in each row, kept with the cells (a row empties at 0);
 - ``ctl``    counters and options (the slot names below);
 - ``undo``   one row per move on the current line: what that move changed, so it can be taken
   back, and the move itself (kind, i, j), so the line can be read out;
 - ``mv``     the moves generated at each depth, ``lvl[d]`` = (start, end, next) into it, with
   ``prio`` their order (the highest is tried first, picked lazily);
+- ``sl``     the pairs asleep at each depth, ``lsl[d]`` = (start, end) into it (partial-order
+  reduction, see ``sleep_for_child``), ``mark`` a scratch array to look them up;
 - ``tt_key``/``tt_val`` the transposition table: positions (cells and their count) known not
   to clear with ``tt_val - 1`` adds left to use, hence with any fewer.
 """
 
-import numpy as np
 from numba import njit
 
 # what ``run`` returns
@@ -45,7 +47,9 @@ CAPPED = 17     # an add was refused for lack of room: a failure is then no proo
 MAXN = 18
 LIMIT_AT = 19   # stop when NODES reaches this
 CNT = 20        # 5 slots: live numbers in each pairing class {1,9} {2,8} {3,7} {4,6} {5}
-SLOTS = 25
+NOISE = 25      # random bits mixed into the fast ordering (0: none; restarts use some)
+ADD_AT = 26     # try "+" first once the live numbers are this few or fewer (-1: "+" last)
+SLOTS = 27
 
 ENTER, ITERATE = 0, 1
 FAST, SCORE_MODE = 0, 1
@@ -77,15 +81,7 @@ def full_hash(cells, n, zob, zn):
 
 
 @njit(cache=True)
-def row_is_empty(cells, n, cols, r):
-    for k in range(r * cols, min(n, (r + 1) * cols)):
-        if cells[k]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def remove_row(cells, n, cols, r):
+def remove_row(cells, rl, n, cols, r):
     """Delete row r (possibly the partial last one); returns its length."""
     a = r * cols
     ln = min(n, a + cols) - a
@@ -93,17 +89,34 @@ def remove_row(cells, n, cols, r):
         cells[k - ln] = cells[k]
     for k in range(n - ln, n):
         cells[k] = 0
+    rows = (n + cols - 1) // cols
+    for q in range(r, rows - 1):
+        rl[q] = rl[q + 1]
+    rl[rows - 1] = 0
     return ln
 
 
 @njit(cache=True)
-def insert_row(cells, n, cols, r, ln):
+def insert_row(cells, rl, n, cols, r, ln):
     """Put back a crossed-out row of length ln at row r of a board of n cells."""
     a = r * cols
     for k in range(n - 1, a - 1, -1):
         cells[k + ln] = cells[k]
     for k in range(a, a + ln):
         cells[k] = 0
+    rows = (n + cols - 1) // cols
+    for q in range(rows, r, -1):
+        rl[q] = rl[q - 1]
+    rl[r] = 0
+
+
+@njit(cache=True)
+def count_rows(cells, rl, n, cols):
+    for q in range(rl.shape[0]):
+        rl[q] = 0
+    for k in range(n):
+        if cells[k]:
+            rl[k // cols] += 1
 
 
 @njit(cache=True)
@@ -118,7 +131,7 @@ def pair_points(i, j, cols, pts):
 
 
 @njit(cache=True)
-def push_pair(cells, ctl, undo, i, j, pts, zob, zn):
+def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn):
     d = ctl[DEPTH]
     n = ctl[N]
     cols = ctl[COLS]
@@ -139,17 +152,19 @@ def push_pair(cells, ctl, undo, i, j, pts, zob, zn):
     cells[i] = 0
     cells[j] = 0
     ri, rj = i // cols, j // cols
+    rl[ri] -= 1
+    rl[rj] -= 1
     removed = False
     # bottom row first, so the upper row's cells keep their indices
-    if row_is_empty(cells, n, cols, rj):
-        ln = remove_row(cells, n, cols, rj)
+    if rl[rj] == 0:
+        ln = remove_row(cells, rl, n, cols, rj)
         n -= ln
         u[U_ROWA] = rj
         u[U_LENA] = ln
         score += pts[3]
         removed = True
-    if ri != rj and row_is_empty(cells, n, cols, ri):
-        ln = remove_row(cells, n, cols, ri)
+    if ri != rj and rl[ri] == 0:
+        ln = remove_row(cells, rl, n, cols, ri)
         n -= ln
         u[U_ROWB] = ri
         u[U_LENB] = ln
@@ -178,7 +193,7 @@ def add_room(cells, ctl):
 
 
 @njit(cache=True)
-def push_add(cells, ctl, undo, zob, zn):
+def push_add(cells, rl, ctl, undo, zob, zn):
     d = ctl[DEPTH]
     n = ctl[N]
     start = add_room(cells, ctl)
@@ -191,11 +206,13 @@ def push_add(cells, ctl, undo, zob, zn):
     u[U_HASH] = ctl[HASH]
     h = ctl[HASH] ^ zn[n]
     k = start
+    cols = ctl[COLS]
     for t in range(start):
         v = cells[t]
         if v:
             cells[k] = v
             h ^= zob[k, v]
+            rl[k // cols] += 1
             k += 1
     ctl[N] = k
     ctl[HASH] = h ^ zn[k]
@@ -207,13 +224,15 @@ def push_add(cells, ctl, undo, zob, zn):
 
 
 @njit(cache=True)
-def pop_move(cells, ctl, undo):
+def pop_move(cells, rl, ctl, undo):
     d = ctl[DEPTH] - 1
     u = undo[d]
     n = ctl[N]
     cols = ctl[COLS]
     if u[U_KIND] == 1:
         for k in range(u[U_I], n):
+            if cells[k]:
+                rl[k // cols] -= 1
             cells[k] = 0
         ctl[ADDS] += 1
         ctl[LIVE] //= 2
@@ -221,12 +240,14 @@ def pop_move(cells, ctl, undo):
             ctl[CNT + c] //= 2
     else:
         if u[U_ROWB] >= 0:
-            insert_row(cells, n, cols, u[U_ROWB], u[U_LENB])
+            insert_row(cells, rl, n, cols, u[U_ROWB], u[U_LENB])
             n += u[U_LENB]
         if u[U_ROWA] >= 0:
-            insert_row(cells, n, cols, u[U_ROWA], u[U_LENA])
+            insert_row(cells, rl, n, cols, u[U_ROWA], u[U_LENA])
         cells[u[U_I]] = u[U_VI]
         cells[u[U_J]] = u[U_VJ]
+        rl[u[U_I] // cols] += 1
+        rl[u[U_J] // cols] += 1
         ctl[LIVE] += 2
         ctl[CNT + klass(u[U_VI])] += 2
     ctl[N] = u[U_N]
@@ -280,6 +301,72 @@ def pairs_into(cells, n, cols, mv, s, cap):
 
 
 @njit(cache=True)
+def removes_row(rl, cols, i, j):
+    """Whether crossing out i and j now empties a row."""
+    ri, rj = i // cols, j // cols
+    if ri == rj:
+        return rl[ri] == 2
+    return rl[ri] == 1 or rl[rj] == 1
+
+
+@njit(cache=True)
+def drop_sleeping(mv, s, e, sl, a, b, mark):
+    """Remove the pairs asleep here from mv[s:e]; returns the new end. ``mark[i]`` holds the
+    partner of i in the sleep set (-2 when i has several, -1 when none); left all -1."""
+    for t in range(a, b):
+        i = sl[t, 0]
+        mark[i] = sl[t, 1] if mark[i] == -1 else -2
+    k = s
+    for t in range(s, e):
+        i, j = mv[t, 0], mv[t, 1]
+        m = mark[i]
+        asleep = m == j
+        if m == -2:
+            for q in range(a, b):
+                if sl[q, 0] == i and sl[q, 1] == j:
+                    asleep = True
+                    break
+        if not asleep:
+            mv[k, 0] = i
+            mv[k, 1] = j
+            k += 1
+    for t in range(a, b):
+        mark[sl[t, 0]] = -1
+    return k
+
+
+@njit(cache=True)
+def sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur):
+    """The sleep set of the child reached by move mv[cur] at depth d (partial-order reduction).
+
+    Two pairs on different cells, neither emptying a row, commute: either order reaches the
+    same position with the same points. So a pair already tried at this node (or asleep here),
+    independent of the move taken, need not be tried again below it: that position was reached
+    from the earlier branch. A move that empties a row, or an add, wakes every pair."""
+    cols = ctl[COLS]
+    a = lsl[d, 1]
+    e = a
+    cap = sl.shape[0]
+    ti, tj = mv[cur, 0], mv[cur, 1]
+    if ti >= 0 and not removes_row(rl, cols, ti, tj):
+        for src in range(2):
+            lo = lsl[d, 0] if src == 0 else lvl[d, 0]
+            hi = lsl[d, 1] if src == 0 else cur
+            for t in range(lo, hi):
+                mi = sl[t, 0] if src == 0 else mv[t, 0]
+                mj = sl[t, 1] if src == 0 else mv[t, 1]
+                if mi < 0 or mi == ti or mi == tj or mj == ti or mj == tj:
+                    continue
+                if e >= cap or removes_row(rl, cols, mi, mj):
+                    continue
+                sl[e, 0] = mi
+                sl[e, 1] = mj
+                e += 1
+    lsl[d + 1, 0] = a
+    lsl[d + 1, 1] = e
+
+
+@njit(cache=True)
 def xorshift(ctl):
     x = ctl[SEED]
     x ^= (x << 13) & 0x7FFFFFFFFFFFFFFF
@@ -293,7 +380,7 @@ def xorshift(ctl):
 
 
 @njit(cache=True)
-def order_moves(cells, ctl, mv, prio, s, e, pts, deg, row_live):
+def order_moves(cells, rl, ctl, mv, prio, s, e, pts, deg):
     """Give each generated pair its priority (highest tried first).
 
     Both objectives first take pairs that remove a row (they free the rows below to move up and
@@ -301,15 +388,7 @@ def order_moves(cells, ctl, mv, prio, s, e, pts, deg, row_live):
     the fewest other partners, so no number is left without one. Score prefers the pairs worth
     the most points, with random tie-breaks so repeated attempts walk different lines.
     """
-    n = ctl[N]
     cols = ctl[COLS]
-    rows = (n + cols - 1) // cols
-    for r in range(rows):
-        row_live[r] = 0
-    for k in range(n):
-        deg[k] = 0
-        if cells[k]:
-            row_live[k // cols] += 1
     for t in range(s, e):
         deg[mv[t, 0]] += 1
         deg[mv[t, 1]] += 1
@@ -319,18 +398,23 @@ def order_moves(cells, ctl, mv, prio, s, e, pts, deg, row_live):
         ri, rj = i // cols, j // cols
         emptied = 0
         if ri == rj:
-            if row_live[ri] == 2:
+            if rl[ri] == 2:
                 emptied = 1
         else:
-            if row_live[ri] == 1:
+            if rl[ri] == 1:
                 emptied += 1
-            if row_live[rj] == 1:
+            if rl[rj] == 1:
                 emptied += 1
         if score_mode:
             p = emptied * 64 + pair_points(i, j, cols, pts) * 8 + (xorshift(ctl) & 15)
         else:
             p = emptied * 4096 - (deg[i] + deg[j]) * 16 + (16 - min(15, j - i) if j - i < 16 else 0)
+            if ctl[NOISE]:
+                p += xorshift(ctl) & ctl[NOISE]
         prio[t] = p
+    for t in range(s, e):
+        deg[mv[t, 0]] = 0
+        deg[mv[t, 1]] = 0
 
 
 @njit(cache=True)
@@ -361,12 +445,13 @@ def save_best(ctl, undo, best):
 
 
 @njit(cache=True)
-def run(cells, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, row_live, best):
+def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, best, sl, lsl, mark):
     """Search until a line clears the board (FOUND, the line is in ``undo``), the tree of this
     pass is exhausted (EXHAUSTED), or ``ctl[NODES]`` reaches ``ctl[LIMIT_AT]`` (LIMIT; call
     again to go on). A node fails when it is a known failure (transposition table), when its
     live numbers can no longer all pair (a pairing class with an odd count and no add left to
-    use), or when none of its moves leads to a clear."""
+    use), or when none of its moves leads to a clear. Pairs asleep at a node (``sl``, see
+    ``sleep_for_child``) are skipped there."""
     cap = mv.shape[0]
     maxdepth = undo.shape[0] - 1
     while True:
@@ -405,12 +490,14 @@ def run(cells, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, row_
                 if e < 0:
                     ctl[CAPPED] = 1
                     continue
-                order_moves(cells, ctl, mv, prio, s, e, pts, deg, row_live)
+                if lsl[d, 1] > lsl[d, 0]:
+                    e = drop_sleeping(mv, s, e, sl, lsl[d, 0], lsl[d, 1], mark)
+                order_moves(cells, rl, ctl, mv, prio, s, e, pts, deg)
             if r > 0 and live > 0:
                 if add_room(cells, ctl) + live <= ctl[MAXN]:
                     mv[e, 0] = -1
                     mv[e, 1] = -1
-                    prio[e] = -(1 << 40)
+                    prio[e] = (1 << 40) if live <= ctl[ADD_AT] else -(1 << 40)
                     e += 1
                 else:
                     ctl[CAPPED] = 1
@@ -428,10 +515,11 @@ def run(cells, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, row_
                     mv[b, 1], mv[cur, 1] = mv[cur, 1], mv[b, 1]
                     prio[b], prio[cur] = prio[cur], prio[b]
                 lvl[d, 2] = cur + 1
+                sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur)
                 if mv[cur, 0] < 0:
-                    push_add(cells, ctl, undo, zob, zn)
+                    push_add(cells, rl, ctl, undo, zob, zn)
                 else:
-                    push_pair(cells, ctl, undo, mv[cur, 0], mv[cur, 1], pts, zob, zn)
+                    push_pair(cells, rl, ctl, undo, mv[cur, 0], mv[cur, 1], pts, zob, zn)
                 ctl[STATE] = ENTER
             else:
                 if d >= ctl[FORCED]:
@@ -439,7 +527,7 @@ def run(cells, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, row_
                     store(ctl, tt_key, tt_val, ctl[HASH], r)
                 if d == 0:
                     return EXHAUSTED
-                pop_move(cells, ctl, undo)
+                pop_move(cells, rl, ctl, undo)
                 if ctl[NODES] >= ctl[LIMIT_AT]:
                     return LIMIT
                 continue
@@ -448,7 +536,7 @@ def run(cells, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, row_
 
 
 @njit(cache=True)
-def playouts(cells, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, count, best):
+def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, count, best):
     """The baseline: ``count`` random playouts from the root, as the public random solvers
     play: a random legal pair until none is left, then "+", until stuck. Keeps the
     best-scoring line that clears in ``best`` (ctl[BEST_LEN], score in ctl[BEST_LIVE]);
@@ -469,13 +557,14 @@ def playouts(cells, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, count,
             if cells[k]:
                 live += 1
         ctl[LIVE] = live
+        count_rows(cells, rl, root_n, ctl[COLS])
         while ctl[N] > 0:
             e = pairs_into(cells, ctl[N], ctl[COLS], mv, 0, cap)
             if e > 0:
                 t = xorshift(ctl) % e
-                push_pair(cells, ctl, undo, mv[t, 0], mv[t, 1], pts, zob, zn)
+                push_pair(cells, rl, ctl, undo, mv[t, 0], mv[t, 1], pts, zob, zn)
             elif ctl[ADDS] > 0 and ctl[LIVE] > 0 and add_room(cells, ctl) + ctl[LIVE] <= ctl[MAXN]:
-                push_add(cells, ctl, undo, zob, zn)
+                push_add(cells, rl, ctl, undo, zob, zn)
             else:
                 break
         ctl[NODES] += ctl[DEPTH]

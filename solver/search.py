@@ -28,6 +28,7 @@ from solver.numbermatch import POINTS, Add, Board, Move, Pair
 
 OBJECTIVES = ("fast", "score")
 MAX_CELLS = 1 << 15  # room for the longest board the kernel will grow (adds past it are refused)
+MAX_BOARD = 4096  # the longest board solve accepts
 
 
 @dataclass
@@ -150,7 +151,7 @@ def grown_size(board: Board) -> int:
 class Kernel:
     """One compiled search over one start board: its arrays, and Python handles on them."""
 
-    def __init__(self, board: Board, tt_bits: int = 20):
+    def __init__(self, board: Board, tt_bits: int = 20, share: "Kernel | None" = None):
         from solver import _numbermatch_kernel as K
 
         self.K = K
@@ -170,16 +171,24 @@ class Kernel:
         self.mv = np.zeros((buf, 2), np.int32)
         self.prio = np.zeros(buf, np.int64)
         self.lvl = np.zeros((depth + 1, 3), np.int64)
-        self.tt_key = np.zeros(1 << tt_bits, np.int64)
-        self.tt_val = np.zeros(1 << tt_bits, np.int8)
+        self.sl = np.zeros((buf, 2), np.int32)
+        self.lsl = np.zeros((depth + 2, 2), np.int64)
+        if share is not None:  # facts in the table hold for every search of the same board
+            self.tt_key, self.tt_val = share.tt_key, share.tt_val
+        else:
+            self.tt_key = np.zeros(1 << tt_bits, np.int64)
+            self.tt_val = np.zeros(1 << tt_bits, np.int8)
         self.zob, self.zn = _zobrist()
         self.pts = points_table()
         self.deg = np.zeros(maxn + 1, np.int64)
-        self.row_live = np.zeros(maxn // max(board.rules.columns, 1) + 2, np.int64)
+        self.mark = np.full(maxn + 1, -1, np.int64)
+        self.rl = np.zeros(maxn // board.rules.columns + 3, np.int64)
         self.ctl[K.BEST_LIVE] = board.live_count() + 1
         self.chunk = 4096
+        self.extra_nodes = 0  # nodes of helper searches sharing this one's table
 
-    def reset(self, allowed: int, mode: int, forced: int = 0, seed: int = 1) -> None:
+    def reset(self, allowed: int, mode: int, forced: int = 0, seed: int = 1, noise: int = 0,
+              add_at: int = -1) -> None:
         """Back to the start board, for a pass that may use ``allowed`` adds."""
         K, ctl, board = self.K, self.ctl, self.board
         self.cells[:] = 0
@@ -188,10 +197,13 @@ class Kernel:
         ctl[K.ADDS] = ctl[K.ADDS0] = board.adds_left
         ctl[K.SCORE] = board.score
         ctl[K.DEPTH] = 0
+        self.lsl[0] = 0
         ctl[K.ALLOWED] = allowed
         ctl[K.MODE] = mode
         ctl[K.FORCED] = forced
         ctl[K.SEED] = seed or 1
+        ctl[K.NOISE] = noise
+        ctl[K.ADD_AT] = add_at
         ctl[K.STATE] = K.ENTER
         ctl[K.LIVE] = board.live_count()
         for c in range(5):
@@ -200,6 +212,7 @@ class Kernel:
             if v:
                 ctl[K.CNT + min(v, 10 - v) - 1] += 1
         ctl[K.HASH] = K.full_hash(self.cells, len(self.root), self.zob, self.zn)
+        K.count_rows(self.cells, self.rl, len(self.root), board.rules.columns)
 
     def run(self, deadline: float, node_cap: int | None = None) -> int:
         """Run the pass until it ends, the deadline passes (LIMIT) or node_cap more nodes."""
@@ -211,8 +224,9 @@ class Kernel:
             if stop_at is not None:
                 limit = min(limit, stop_at)
             ctl[K.LIMIT_AT] = limit
-            code = K.run(self.cells, ctl, self.undo, self.mv, self.prio, self.lvl, self.tt_key,
-                         self.tt_val, self.zob, self.zn, self.pts, self.deg, self.row_live, self.best)
+            code = K.run(self.cells, self.rl, ctl, self.undo, self.mv, self.prio, self.lvl, self.tt_key,
+                         self.tt_val, self.zob, self.zn, self.pts, self.deg, self.best, self.sl, self.lsl,
+                         self.mark)
             if code != K.LIMIT:
                 return code
             now = time.perf_counter()
@@ -266,17 +280,28 @@ class Kernel:
     def push(self, move: Move) -> None:
         K = self.K
         if isinstance(move, Add):
-            K.push_add(self.cells, self.ctl, self.undo, self.zob, self.zn)
+            K.push_add(self.cells, self.rl, self.ctl, self.undo, self.zob, self.zn)
         else:
-            K.push_pair(self.cells, self.ctl, self.undo, move.i, move.j, self.pts, self.zob, self.zn)
+            K.push_pair(self.cells, self.rl, self.ctl, self.undo, move.i, move.j, self.pts, self.zob, self.zn)
 
     def pop(self) -> None:
-        self.K.pop_move(self.cells, self.ctl, self.undo)
+        self.K.pop_move(self.cells, self.rl, self.ctl, self.undo)
 
-    def hash_is_current(self) -> bool:
-        """Whether the incrementally kept hash equals the one computed afresh."""
+    def bookkeeping_is_current(self) -> bool:
+        """Whether what the kernel keeps up to date move by move (the hash, the live numbers
+        in each row and each pairing class) equals what it would count afresh."""
         K, ctl = self.K, self.ctl
-        return int(ctl[K.HASH]) == int(K.full_hash(self.cells, ctl[K.N], self.zob, self.zn))
+        cells = self.cells[:ctl[K.N]].tolist()
+        cols = self.board.rules.columns
+        rows = [0] * len(self.rl)
+        classes = [0] * 5
+        for k, v in enumerate(cells):
+            if v:
+                rows[k // cols] += 1
+                classes[min(v, 10 - v) - 1] += 1
+        return (int(ctl[K.HASH]) == int(K.full_hash(self.cells, ctl[K.N], self.zob, self.zn))
+                and rows == self.rl.tolist() and classes == ctl[K.CNT:K.CNT + 5].tolist()
+                and int(ctl[K.LIVE]) == sum(classes) and not any(self.cells[ctl[K.N]:]))
 
 
 _WARM = False
@@ -311,10 +336,12 @@ def without_empty_rows(board: Board) -> Board:
 def check_input(board: Board, objective: str, budget: float) -> None:
     if objective not in OBJECTIVES:
         raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-    if not budget > 0:
-        raise InputError(f"the budget must be more than 0 seconds, not {budget}")
+    if not 0 < budget < float("inf"):
+        raise InputError(f"the budget must be a number of seconds more than 0, not {budget}")
     if board.live_count() == 0:
         raise InputError("the board has no live number to pair")
+    if len(board.cells) > MAX_BOARD:
+        raise InputError(f"the board has {len(board.cells)} cells: more than {MAX_BOARD} is no game board")
 
 
 def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solution:
@@ -332,30 +359,101 @@ def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solutio
     solution = _fewest_adds(kernel, start, t0, t0 + budget)
     if objective == "score" and solution.status == "solved":
         solution = _most_points(kernel, start, solution, t0 + budget)
-    solution.nodes = kernel.nodes
+    solution.nodes = kernel.nodes + kernel.extra_nodes
     solution.seconds = time.perf_counter() - t0
     return solution
 
 
+def adds_in(moves: list[Move]) -> int:
+    return sum(isinstance(m, Add) for m in moves)
+
+
+def luby(k: int) -> int:
+    """The k-th term (from 1) of the Luby restart sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    power = 1
+    while (1 << power) - 1 < k:
+        power += 1
+    if (1 << power) - 1 == k:
+        return 1 << (power - 1)
+    return luby(k - (1 << (power - 1)) + 1)
+
+
 def _fewest_adds(kernel: Kernel, start: Board, t0: float, deadline: float) -> Solution:
+    """Iterative deepening on the adds allowed, proved pass by pass (``kernel``), raced by
+    restarts with random tie-breaks and random moments to press "+" that look for a line
+    within the same count: for a count every smaller one of which is proved impossible, the
+    first line found by either is the fewest adds. A first short attempt with every add
+    allowed gives a line to fall back on if the budget ends before the proof."""
     K = kernel.K
-    proved = True
-    for allowed in range(start.adds_left + 1):
-        kernel.reset(allowed, K.FAST)
-        code = kernel.run(deadline)
+    adds = start.adds_left
+    rng = random.Random(hash((tuple(start.cells), adds)) & 0xFFFFFFFF)
+    racer = Kernel(start, share=kernel)
+    live = start.live_count()
+    try:
+        return _race(kernel, racer, start, deadline, rng, live)
+    finally:
+        kernel.extra_nodes += racer.nodes
+
+
+def _race(kernel: Kernel, racer: Kernel, start: Board, deadline: float, rng: random.Random,
+          live: int) -> Solution:
+    K = kernel.K
+    adds = start.adds_left
+
+    def attempt(allowed: int, cap: int, add_at: int) -> int:
+        racer.reset(allowed, K.FAST, seed=rng.getrandbits(62), noise=rng.choice((15, 255, 4095, 65535)), add_at=add_at)
+        return racer.run(deadline, node_cap=cap)
+
+    fallback = None
+    proved, allowed, restart = True, 0, 0
+    kernel.reset(allowed, K.FAST)
+    while True:
+        if fallback is not None and proved and adds_in(fallback) == allowed:
+            return Solution(start, "solved", fallback, optimal=True)
+        code = kernel.run(min(deadline, time.perf_counter() + 0.003))
         if code == K.FOUND:
             return Solution(start, "solved", kernel.line(), optimal=proved)
-        if code == K.LIMIT:
-            return Solution(start, "gave_up", kernel.best_line())
-        proved = proved and not kernel.capped
-    if proved:
+        if code == K.EXHAUSTED:
+            proved = proved and not kernel.capped
+            allowed += 1
+            if allowed > adds:
+                break
+            kernel.reset(allowed, K.FAST)
+            continue
+        if time.perf_counter() >= deadline:
+            break
+        if restart == 0 and attempt(adds, 3000, -1) == K.FOUND:
+            fallback = racer.line()
+        restart += 1
+        # every other restart looks one add further, so that a proof cut short by the budget
+        # still leaves the likely best line to fall back on
+        target = allowed
+        if restart % 2 == 0 and (fallback is None or adds_in(fallback) > allowed + 1):
+            target = min(allowed + 1, adds)
+        code = attempt(target, 500 * luby(restart), rng.choice((-1, rng.randint(0, live))))
+        if code == K.FOUND:
+            line = racer.line()
+            if adds_in(line) <= allowed:
+                return Solution(start, "solved", line, optimal=proved)
+            if fallback is None or adds_in(line) < adds_in(fallback):
+                fallback = line
+        elif code == K.EXHAUSTED and target == allowed and not racer.capped:
+            allowed += 1  # the racer finished the proof first
+            if allowed > adds:
+                break
+            kernel.reset(allowed, K.FAST)
+    if fallback is not None:
+        return Solution(start, "solved", fallback)
+    if allowed > adds and proved:
         return Solution(start, "unsolvable", [], optimal=True)
     return Solution(start, "gave_up", kernel.best_line())
 
 
 def _most_points(kernel: Kernel, start: Board, found: Solution, deadline: float) -> Solution:
-    """Anytime: attempts that press p adds first (p from all of them down), each with a node
-    cap that doubles every round, keep the best-scoring line that clears."""
+    """Anytime: attempts that press p adds first (p from all of them down) and keep the rest
+    in reserve, each with a node cap that doubles every round; the best-scoring line that
+    clears wins. Once p early adds clear, plans with fewer are dropped: they copy fewer
+    numbers, so they make fewer pairs and points."""
     K = kernel.K
     best_moves, best_score = found.moves, found.score
     adds = start.adds_left
@@ -366,11 +464,16 @@ def _most_points(kernel: Kernel, start: Board, found: Solution, deadline: float)
         for p in list(plans):
             if time.perf_counter() >= deadline:
                 break
+            if p not in plans:
+                continue
             kernel.reset(adds, K.SCORE_MODE, forced=p, seed=rng.getrandbits(62))
+            kernel.chunk = 256  # grown boards cost more per node: find the slice size again
             code = kernel.run(deadline, node_cap=cap)
             if code == K.FOUND:
                 if kernel.score() > best_score:
                     best_moves, best_score = kernel.line(), kernel.score()
+                # fewer early adds make fewer numbers and points: spend the time above p
+                plans = [q for q in plans if q >= p]
             elif code == K.EXHAUSTED and not kernel.capped:
                 plans.remove(p)  # proved: no line clears after p adds first
         cap = min(cap * 2, 1 << 40)

@@ -52,12 +52,12 @@ def test_kernel_positions_follow_the_reference_move_by_move(board, choices):
         kernel.push(move)
         played += 1
         assert kernel.position() == (reference.cells, reference.adds_left, reference.score)
-        assert kernel.hash_is_current()
+        assert kernel.bookkeeping_is_current()
     for _ in range(played):                                                 # and back again
         kernel.pop()
         reference.pop()
         assert kernel.position() == (reference.cells, reference.adds_left, reference.score)
-        assert kernel.hash_is_current()
+        assert kernel.bookkeeping_is_current()
     assert kernel.position() == start
 
 

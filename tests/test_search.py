@@ -55,7 +55,7 @@ def test_score_lines_clear_and_score_at_least_the_fast_line(board):
         assert best.score >= fast.score
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_lines_on_game_sized_boards_replay_and_clear(seed):
     import random
 
@@ -64,7 +64,7 @@ def test_lines_on_game_sized_boards_replay_and_clear(seed):
     fast = search.solve(board, "fast", budget=5)
     assert fast.status == "solved" and fast.optimal
     assert_clears(fast)
-    best = search.solve(board, "score", budget=0.3)
+    best = search.solve(board, "score", budget=0.5)
     assert_clears(best)
     assert best.score > 3 * fast.score          # early adds make many more pairs and points
 
@@ -123,8 +123,10 @@ def test_out_of_time_gives_the_best_line_so_far():
 @pytest.mark.parametrize("board, objective, budget, message", [
     (Board.parse("19"), "fast", 0, "budget"),
     (Board.parse("19"), "score", -1, "budget"),
+    (Board.parse("19"), "score", float("inf"), "budget"),
     (Board.parse("19"), "slow", 1, "objective"),
     (Board.parse("... ..."), "fast", 1, "no live number"),
+    (Board([1] * 5000), "fast", 1, "no game board"),
 ])
 def test_bad_input_is_refused_in_one_line(board, objective, budget, message):
     with pytest.raises(InputError, match=message):
