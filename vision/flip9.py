@@ -57,13 +57,16 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
         if solid.mean() < 0.85:
             continue
         crop = image[y:y + h, x:x + w]
-        m = max(2, int(min(w, h) * 0.15))
+        m = max(2, int(min(w, h) * 0.22))
         inner = crop[m:h - m, m:w - m]
         ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
         fill = np.median(ring, axis=0)
-        e = max(1, int(min(w, h) * 0.03))
-        edge = np.concatenate([crop[h // 2, :e], crop[h // 2, w - e:], crop[:e, w // 2], crop[h - e:, w // 2]])
-        edge_col = np.median(edge, axis=0)
+        # the edge: along each side's inward profile, the pixel farthest from the fill (a
+        # border a few pixels deep survives antialiasing and JPEG that way)
+        e = max(2, int(min(w, h) * 0.12))
+        sides = [crop[h // 2, :e], crop[h // 2, w - e:][::-1], crop[:e, w // 2], crop[h - e:, w // 2][::-1]]
+        picks = [side[int(np.abs(side.astype(np.float32) - fill).max(axis=1).argmax())] for side in sides]
+        edge_col = np.median(np.array(picks, np.float32), axis=0)
         outlined = float(np.abs(edge_col - fill).max()) > 25
         accent = outlined and float(edge_col.max() - edge_col.min()) > 80
         ink = distance(inner, fill).astype(np.float32)
@@ -77,6 +80,15 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
     return boxes
 
 
+def same_size(boxes: list[Box]) -> list[Box]:
+    """The nine boxes of one size (keys, or cards) among boxes, in reading order; else []."""
+    for b in boxes:
+        alike = [o for o in boxes if abs(o.w - b.w) <= 0.1 * b.w and abs(o.h - b.h) <= 0.1 * b.h]
+        if len(alike) == 9:
+            return sorted(alike, key=lambda o: (round(o.y / o.h), o.x))
+    return []
+
+
 def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool) -> list[str | None]:
     """Digits of single glyphs: templates first, the rest by look-alike groups on one strip."""
     norm = [normalise(c) for c in crops]
@@ -87,10 +99,9 @@ def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tes
         reads = glyphs_.read_strip([crops[i] for i in doubtful])
         for group in clusters([norm[i] for i in doubtful]):
             members = [doubtful[k] for k in group]
-            votes = [reads[k] for k in group if reads[k]]
-            if not votes:
+            digit = glyphs_.vote([r for k in group for r in reads[k]])
+            if digit is None:
                 continue
-            digit = max(set(votes), key=votes.count)
             for i in members:
                 out[i] = digit
                 font.add(digit, norm[i])
@@ -189,13 +200,12 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     digits = read_single_glyphs([b.glyphs[0] for b in singles], font, use_tesseract)
     for b, d in zip(singles, digits):
         b.text = d
-    keys = [b for b in singles if not b.outlined and b.text]
-    cards = [b for b in singles if b.outlined and b.text]
-    by_value = {}
-    for b in keys:
-        by_value.setdefault(b.text, b)
-    if sorted(by_value) != list("123456789"):
+    keys = same_size([b for b in singles if not b.outlined])
+    cards = same_size([b for b in singles if b.outlined])
+    key_values = settle_permutation([b.text for b in keys], [b.glyphs[0] for b in keys], font) if keys else None
+    if key_values is None:
         raise ReadError("no Flip 9 board found")
+    by_value = {str(v): b for v, b in zip(key_values, keys)}
     buttons = {v: by_value[v].centre for v in "123456789"}
     key_top = min(b.y for b in keys)
     key_bottom = max(b.y + b.h for b in keys)
@@ -205,8 +215,8 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         buttons["new"] = min(new, key=lambda b: b.y).centre
     positions: dict[int, tuple[int, int]] = {}
     must_box = None
-    if len(cards) >= 9:
-        cards = sorted(cards, key=lambda b: b.x)[:9]
+    if len(cards) == 9:
+        cards = sorted(cards, key=lambda b: (b.y // max(1, b.h), b.x))
         values = settle_permutation([b.text for b in cards], [b.glyphs[0] for b in cards], font)
         positions = {k: b.centre for k, b in enumerate(cards)}
         highlighted = [b for b in cards if b.accent]

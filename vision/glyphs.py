@@ -22,10 +22,14 @@ GAP = 28
 
 def tesseract():
     """pytesseract, or a clear error when tesseract is not installed."""
+    import os
+
     import pytesseract
 
     from vision.image import ReadError
 
+    # one thread per tesseract: the machine is shared, and threaded runs were seen to differ
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     try:
         pytesseract.get_tesseract_version()
     except Exception:
@@ -33,44 +37,66 @@ def tesseract():
     return pytesseract
 
 
-def ocr_image(crop: np.ndarray) -> np.ndarray:
+def ocr_image(crop: np.ndarray, threshold: float = 0.45) -> np.ndarray:
     """A glyph's ink crop (0-1) as black-on-white 8-bit, STRIP_HEIGHT high, binarised."""
     h, w = crop.shape
     nw = max(2, int(round(w * STRIP_HEIGHT / h)))
     big = cv2.resize(crop.astype(np.float32), (nw, STRIP_HEIGHT), interpolation=cv2.INTER_CUBIC)
-    return np.where(big > 0.45, 0, 255).astype(np.uint8)
+    return np.where(big > threshold, 0, 255).astype(np.uint8)
 
 
-def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[str | None]:
-    """One tesseract call on a strip of glyph crops: the character read for each (None = nothing)."""
+# each glyph goes into the strip binarised twice: thin and bold. A small or blurred glyph
+# can close a gap at one threshold (a 5 read as 9) and keep it at the other.
+THRESHOLDS = (0.35, 0.6)
+
+
+def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[list[str]]:
+    """One tesseract call on a strip of glyph crops: the characters read for each, one per
+    binarisation in THRESHOLDS (glyphs that read as nothing or as two characters add none)."""
     if not crops:
         return []
     pyt = tesseract()
-    parts, spans = [], []
+    parts, spans, owner = [], [], []
     x = PAD
-    for crop in crops:
-        img = ocr_image(crop)
-        parts.append(img)
-        spans.append((x, x + img.shape[1]))
-        x += img.shape[1] + GAP
+    for i, crop in enumerate(crops):
+        for threshold in THRESHOLDS:
+            img = ocr_image(crop, threshold)
+            parts.append(img)
+            spans.append((x, x + img.shape[1]))
+            owner.append(i)
+            x += img.shape[1] + GAP
     width = x - GAP + PAD
     strip = np.full((STRIP_HEIGHT + 2 * PAD, width), 255, np.uint8)
     for img, (a, b) in zip(parts, spans):
         strip[PAD:PAD + STRIP_HEIGHT, a:b] = img
     config = f"--psm 7 -c tessedit_char_whitelist={chars}"
     boxes = pyt.image_to_boxes(strip, config=config)
-    found: list[list[str]] = [[] for _ in crops]
-    H = strip.shape[0]
+    found: list[list[str]] = [[] for _ in spans]
     for line in boxes.splitlines():
-        parts_ = line.split()
-        if len(parts_) < 5 or parts_[0] not in chars:
+        fields = line.split()
+        if len(fields) < 5 or fields[0] not in chars:
             continue
-        cx = (int(parts_[1]) + int(parts_[3])) / 2
-        for i, (a, b) in enumerate(spans):
+        cx = (int(fields[1]) + int(fields[3])) / 2
+        for k, (a, b) in enumerate(spans):
             if a - GAP / 2 <= cx <= b + GAP / 2:
-                found[i].append(parts_[0])
+                found[k].append(fields[0])
                 break
-    return [f[0] if len(f) == 1 else None for f in found]
+    reads: list[list[str]] = [[] for _ in crops]
+    for k, f in enumerate(found):
+        if len(f) == 1:
+            reads[owner[k]].append(f[0])
+    return reads
+
+
+def vote(reads: list[str]) -> str | None:
+    """The read most of ``reads`` agree on, or None when there is none or a tie."""
+    counts: dict[str, int] = {}
+    for r in reads:
+        counts[r] = counts.get(r, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+        return ranked[0][0]
+    return None
 
 
 def read_one(crop: np.ndarray, chars: str = DIGITS) -> str | None:
@@ -142,7 +168,8 @@ class Templates:
 
 def centred(glyph: np.ndarray) -> np.ndarray:
     """A glyph as a zero-mean unit vector, so a dot product is a correlation."""
-    v = glyph.astype(np.float32).flatten()
+    # blurred a little first: a glyph a pixel off (small screens, JPEG) still lines up
+    v = cv2.GaussianBlur(glyph.astype(np.float32), (5, 5), 1.2).flatten()
     v = v - v.mean()
     n = float(np.linalg.norm(v))
     return v / n if n > 0 else v

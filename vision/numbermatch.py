@@ -70,6 +70,13 @@ def clusters(glyphs: list[np.ndarray], level: float = 0.88) -> list[list[int]]:
     return groups
 
 
+def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) -> bool:
+    """Whether a glyph correlates clearly better with another digit's look than with ``digit``'s
+    (by a margin: tiny glyphs shift by a pixel and correlate loosely with their own kind)."""
+    own = float(look @ heads[digit])
+    return any(float(look @ v) > own + 0.1 for k, v in heads.items() if k != digit)
+
+
 def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True) -> tuple[list, bool]:
     """A digit (or None when unsure) for each glyph cell, and whether the font learned something.
 
@@ -86,16 +93,13 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
         return digits, learned
     reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
     votes = dict(zip(doubtful, reads))
-    for group in clusters([cells[i].glyph for i in doubtful]):
-        members = [doubtful[k] for k in group]
-        counts: dict[str, int] = {}
-        for i in members:
-            if votes[i]:
-                counts[votes[i]] = counts.get(votes[i], 0) + 1
-        ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
-            digit = ranked[0][0]
-        else:
+    groups = sorted(([doubtful[k] for k in g] for g in clusters([cells[i].glyph for i in doubtful])),
+                    key=len, reverse=True)
+    heads: dict[str, np.ndarray] = {}  # the biggest group's look of each digit
+    known = {k: glyphs_.centred(v) for k, v in font.sums.items()}  # learned on earlier reads
+    for members in groups:
+        digit = glyphs_.vote([r for i in members for r in votes[i]])
+        if digit is None:
             digit = glyphs_.read_one(cells[members[0]].crop)
         if digit is None:
             continue
@@ -103,6 +107,12 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
         d, best, margin = matches[members[0]]
         if d is not None and d != digit and d in font.sums and best >= SURE and margin >= MARGIN:
             continue
+        look = glyphs_.centred(cells[members[0]].glyph)
+        if digit in heads and looks_more_like(look, digit, heads):
+            continue  # looks more like another digit as drawn elsewhere on this board: unsure
+        if digit in known and looks_more_like(look, digit, known):
+            continue  # or as this device's templates know it
+        heads.setdefault(digit, look)
         for i in members:
             digits[i] = digit
             font.add(digit, cells[i].glyph)
@@ -195,8 +205,15 @@ def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True) -> tuple[int | None, bool]:
-    """A whole number from a line of ink: templates when they are sure, else tesseract (learning)."""
+TINY = 14  # glyphs fewer pixels high than this are matched against drawn fonts before tesseract
+
+
+def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True,
+                tiny_first: bool = False) -> tuple[int | None, bool]:
+    """A whole number from a line of ink: templates when they are sure, else tesseract (learning).
+
+    ``tiny_first``: a glyph too small for tesseract (a badge) is matched with drawn fonts first.
+    """
     parts = split_glyphs(ink)
     if not parts:
         return None, False
@@ -204,9 +221,13 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
     matches = font.match(norm)
     if all(d and best >= SURE and margin >= MARGIN for d, best, margin in matches):
         return int("".join(d for d, _, _ in matches)), False
-    if not use_tesseract:
-        return None, False
-    text = ocr_number(ink)
+    text = None
+    if tiny_first and max(g.shape[0] for g in parts) < TINY:
+        text = drawn_font_read(parts)
+    if text is None and use_tesseract:
+        text = ocr_number(ink)
+    if text is None:
+        text = drawn_font_read(parts)
     if text is None:
         return None, False
     if len(text) == len(parts):
@@ -214,6 +235,19 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
             font.add(d, g)
         return int(text), True
     return int(text), False
+
+
+def drawn_font_read(parts: list[np.ndarray]) -> str | None:
+    """Digits of glyph crops by drawn fonts, when every one is clearly ahead of the rest."""
+    from vision import fontmatch
+
+    out = ""
+    for g in parts:
+        d, score, margin = fontmatch.match(g)
+        if d is None or score < 0.5 or margin < 0.1:
+            return None
+        out += d
+    return out
 
 
 LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
@@ -249,7 +283,8 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
         if badge is None:
             out["adds_left"] = 0
         else:
-            value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract)
+            value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract,
+                                         tiny_first=True)
             out["adds_left"] = value
             out["learned"] |= learned
     # text between the status bar and the grid: stage on the grid's left, score centred
