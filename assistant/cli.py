@@ -39,6 +39,23 @@ def positive_float(text: str) -> float:
     return value
 
 
+def positive_int(text: str) -> int:
+    value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
 # -- solve ---------------------------------------------------------------------------------
 
 def read_numbermatch_board(text: str, adds: int | None):
@@ -66,7 +83,7 @@ def solve_numbermatch(args) -> int:
     board = read_numbermatch_board(args.board, args.adds)
     if board.live_count() == 0:
         raise InputError("the board has no live number to pair")
-    solution = search.solve(board, budget=args.budget)
+    solution = search.solve(board, objective=args.objective, budget=args.budget)
     if args.json:
         print(json.dumps(solution.to_json()))
         return 0
@@ -111,6 +128,102 @@ def solve_flip9(args) -> int:
     return 0
 
 
+# -- the phone: guide, play, demo ---------------------------------------------------------------
+
+def open_loop(args, objective: str, say=print):
+    from assistant.device import connect
+    from assistant.link import Link
+    from assistant.loop import Loop
+
+    link = Link(connect(args.serial), verbose=args.verbose, say=say)
+    return Loop(link, game=args.game, objective=args.objective or objective, budget=args.budget, say=say)
+
+
+def run_guide(args) -> int:
+    from assistant import guide
+
+    loop = open_loop(args, "fast")
+    if args.export:
+        return guide.export(loop, args.export)
+    return guide.run_window(loop)
+
+
+def run_play(args) -> int:
+    from assistant import autoplay
+
+    line = autoplay.StatusLine()
+    loop = open_loop(args, "score", say=line.say)
+    if args.dry_run:
+        return autoplay.dry_run(loop)
+    return autoplay.play(loop, stages=args.stages, say=line.say, status=line)
+
+
+def run_demo(args) -> int:
+    from assistant import demo
+
+    return demo.run(args)
+
+
+def add_phone_options(parser, objective_default: str):
+    parser.add_argument("--serial", help="the phone to use (see tapsolve devices); needed with several")
+    parser.add_argument("--game", choices=("auto", "numbermatch", "flip9"), default="auto",
+                        help="the game on screen (default: recognise it)")
+    parser.add_argument("--objective", choices=("fast", "score"), default=None,
+                        help=f"Number Match: fewest adds and moves, or most points (default {objective_default})")
+    parser.add_argument("--budget", type=positive_float, default=1.0, help="seconds to search a plan (default 1)")
+    parser.add_argument("--verbose", "-v", action="store_true", help="say how the screen is captured and read")
+
+
+# -- phones ------------------------------------------------------------------------------------
+
+def devices(args) -> int:
+    from assistant.device import run_devices
+
+    return run_devices(args)
+
+
+def phone(args) -> int:
+    from phonesim.serve import run_phone
+
+    return run_phone(args)
+
+
+def probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a probability from 0 to 1")
+    return value
+
+
+def add_phone_commands(commands) -> None:
+    """`tapsolve devices` and `tapsolve phone` (the virtual phone)."""
+    dev = commands.add_parser("devices", help="list phones with their state, model and screen size")
+    dev.set_defaults(run=devices)
+    sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
+    sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
+                     "also 720x1600, 1440x3200, tablet-1600x2560)")
+    sim.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
+    sim.add_argument("--port", type=non_negative_int, default=0, help="TCP port (default: a free one)")
+    sim.add_argument("--theme", choices=("light", "dark"), default="light")
+    sim.add_argument("--tap-latency", type=float, default=0.0, metavar="S",
+                     help="seconds each tap takes, like a real phone (~0.2)")
+    sim.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
+                     help="probability that a tap is lost")
+    sim.add_argument("--size", type=non_negative_int, default=27, help="Number Match start numbers (default 27)")
+    sim.add_argument("--adds", type=non_negative_int, default=5, help="Number Match adds (default 5)")
+    sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
+                     help='"live": adds go after the last live number (a rule variant)')
+    sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
+    sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
+    sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
+    sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
+    sim.set_defaults(run=phone)
+
+
 # -- the parser ------------------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
@@ -133,7 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
     nm = games.add_parser("numbermatch", help="Number Match: clear the board with the fewest adds")
     nm.add_argument("board", help='board text ("467956239 385113145 ...", "." = crossed out) or board JSON')
     nm.add_argument("--adds", type=non_negative_int, default=None, help="presses of + left (default 5)")
-    nm.add_argument("--budget", type=positive_float, default=2.0, help="seconds to search (default 2)")
+    nm.add_argument("--budget", type=positive_float, default=1.0,
+                    help="seconds to search at most (default 1); score uses all of it")
+    nm.add_argument("--objective", choices=("fast", "score"), default="fast",
+                    help="fast: fewest adds, then moves (default); score: most points")
     nm.add_argument("--json", action="store_true", help="print the Solution JSON")
     nm.set_defaults(run=solve_numbermatch)
     f9 = games.add_parser("flip9", help="Flip 9: sort the cards in the fewest swaps")
@@ -142,8 +258,30 @@ def build_parser() -> argparse.ArgumentParser:
     f9.add_argument("--json", action="store_true", help="print the Solution JSON")
     f9.set_defaults(run=solve_flip9)
 
-    from assistant.read import add_commands as add_read_commands
+    guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
+    add_phone_options(guide, "fast")
+    guide.add_argument("--export", metavar="DIR", help="write the whole plan as step PNGs and index.html instead of a window")
+    guide.set_defaults(run=run_guide)
 
+    play = commands.add_parser("play", help="tap the moves on the phone, checking the screen after each")
+    add_phone_options(play, "score")
+    play.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
+    play.add_argument("--dry-run", action="store_true", help="print the taps instead of sending them")
+    play.set_defaults(run=run_play)
+
+    demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
+    demo.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
+    demo.add_argument("--seed", type=non_negative_int, default=1)
+    demo.add_argument("--stages", type=positive_int, default=1)
+    demo.add_argument("--tap-latency", type=non_negative_float, default=0.05)
+    demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
+    demo.set_defaults(run=run_demo)
+
+    add_phone_commands(commands)
+    from assistant import bench  # light to import: the solver loads only when a bench runs
+    bench.register(commands, Parser, positive_float, non_negative_int)
+    from assistant.read import add_commands as add_read_commands
     add_read_commands(commands)  # read, calibrate
     return parser
 

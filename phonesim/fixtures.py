@@ -16,11 +16,12 @@ import cv2
 
 from phonesim.apps import THEMES, create
 from phonesim.phone import PRESETS
+from solver.flip9 import State
 from solver.numbermatch import Board
 
 # the start size differs per preset, as it differs between versions of the real game
-SIZES = {"720x1600": 27, "1080x2400": 35, "1440x3200": 42, "tablet-1600x2560": 27}
-ADDS = {"720x1600": 4, "1080x2400": 5, "1440x3200": 5, "tablet-1600x2560": 5}
+SIZES = {"720x1600": 27, "1080x2400": 35, "1440x3200": 42, "tablet-1600x2560": 27, "1080x2340-2022": 27}
+ADDS = {"720x1600": 4, "1080x2400": 5, "1440x3200": 5, "tablet-1600x2560": 5, "1080x2340-2022": 4}
 
 
 def tap_cell(app, index: int) -> None:
@@ -77,6 +78,11 @@ def numbermatch_states(preset, theme: str, seed: int):
     app.swipe(cx, cy + middle * app.layout.cell // 2, cx, cy - middle * app.layout.cell // 2, 300)
     yield "tall_scrolled", app
 
+    # the real board scrolls freely: stop a third of a row into a row, cut by the top border
+    app.snap_rows = False
+    app.swipe(cx, cy, cx, cy - app.layout.cell // 3, 200)
+    yield "tall_partial", app
+
     app = create("numbermatch", preset, **options)
     app.board = Board.parse("19.", adds_left=2, rules=app.rules, score=app.board.score, stage=3)
     tap_cell(app, 0)
@@ -116,6 +122,12 @@ def flip9_states(preset, theme: str, seed: int):
         yield f"{layout}_midgame", app
         tap_rect(app, buttons[str(app.state.must)])  # the card that must move: "N not valid."
         yield f"{layout}_notvalid", app
+        # one swap from sorted: the last tap wins
+        app.state = State.parse("123456798")
+        tap_rect(app, buttons["9"])
+        tap_rect(app, buttons["8"])
+        app.clock = lambda: 95.0
+        yield f"{layout}_winner", app
 
 
 def write(out: Path, kind: str, app, index: list) -> None:
@@ -127,8 +139,29 @@ def write(out: Path, kind: str, app, index: list) -> None:
     cv2.imwrite(str(png), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_PNG_COMPRESSION, 9])
     (out / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n")
     index.append({"png": f"{stem}.png", "json": f"{stem}.json", "preset": truth["preset"],
+                  "style": PRESETS[truth["preset"]].style,
                   "theme": truth["theme"], "game": truth["game"], "state": kind.split("_", 1)[1],
                   "screen": truth["screen"]})
+
+
+README = """# Fixtures: virtual phone screenshots with ground truth
+
+Written by `python3 -m phonesim.fixtures` (phonesim/fixtures.py) from fixed seeds; do not edit by
+hand, regenerate. `PRESET/THEME/GAME_STATE.png` is the full screen (status bar included) and
+`GAME_STATE.json` beside it is `app.truth()` for that screen (the contract in phonesim/apps);
+`index.json` lists every screenshot with its preset, the game build's look (`style`: "current",
+or "2022" for the older build with a title bar and the score under a trophy), theme, game, state
+and screen.
+
+Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
+`tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
+`tall_partial` (the same scrolled a third of a row further: the top row is cut by the border and
+the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `ad`, `game_over`.
+Flip 9 states, per layout (`buttons`: the inventor's app, `cards`): `fresh`, `midgame` (three
+swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`),
+`winner` (the last swap made: `Winner!`).
+Time and clock are fixed so every run writes the same pixels.
+"""
 
 
 def generate(out: Path, games=("numbermatch", "flip9")) -> list[dict]:
@@ -143,6 +176,7 @@ def generate(out: Path, games=("numbermatch", "flip9")) -> list[dict]:
                 for state, app in flip9_states(preset, theme, seed):
                     write(out, f"flip9_{state}", app, index)
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    (out / "README.md").write_text(README)
     return index
 
 

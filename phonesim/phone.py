@@ -30,6 +30,9 @@ class Preset:
     device: str
     font: str  # a family phonesim.apps draws text with: "roboto" or "dejavu"
     status_bar: int  # height of the status bar in pixels
+    # the Number Match build it runs: "current" (2026: coins, Numbers Cleared, best score) or
+    # "2022" (an older build: a "Number Match" title bar, the score under a trophy, no best score)
+    style: str = "current"
 
 
 PRESETS = {
@@ -38,6 +41,8 @@ PRESETS = {
         Preset("1080x2400", 1080, 2400, 420, "Pixel 7", "panther", "panther", "roboto", 72),
         Preset("1440x3200", 1440, 3200, 560, "Galaxy S21 Ultra", "p3sxx", "p3s", "dejavu", 96),
         Preset("tablet-1600x2560", 1600, 2560, 320, "Galaxy Tab S7", "gts7lwifi", "gts7l", "dejavu", 64),
+        Preset("1080x2340-2022", 1080, 2340, 400, "Redmi Note 10 Pro", "sweet_eea", "sweet", "roboto", 66,
+               style="2022"),
     )
 }
 DEFAULT_PRESET = "1080x2400"
@@ -125,3 +130,8 @@ class Phone:
     def keyevent(self, key: str) -> None:
         with self._lock:
             self.app.keyevent(key)
+
+    def truth(self) -> dict:
+        """The app's ground truth of what is on screen."""
+        with self._lock:
+            return self.app.truth()

@@ -159,7 +159,7 @@ class Templates:
         sums, counts = {}, {}
         for d, item in data.items():
             mean = np.asarray(item["mean"], np.float32)
-            if d not in DIGITS or mean.size != GLYPH * GLYPH:
+            if d not in "0123456789" or mean.size != GLYPH * GLYPH:
                 raise ValueError(f"bad template {d!r}")
             counts[d] = int(item["count"])
             sums[d] = mean.reshape(GLYPH, GLYPH) * counts[d]

@@ -50,23 +50,25 @@ class Theme:
     card_edge: str
     key: str  # Flip 9 button face
     key_text: str
-    overlay: str  # stage-complete and game-over screens
+    header: str  # the "Numbers Cleared" digits
+    panel: str  # the grey panel under a tablet's game card
+    title: str  # the title bar's text (the 2022 build)
 
     def rgb(self, name: str) -> tuple[int, int, int]:
         return hex_rgb(getattr(self, name))
 
 
 THEMES = {
-    "light": Theme("light", background="#FFFFFF", text="#000000", muted="#8A90A0", crossed="#C8CDD6",
+    "light": Theme("light", background="#FFFFFF", text="#000000", muted="#868A95", crossed="#C8CDD6",
                    grid="#E3E6EB", border="#A6AEC1", selected="#CFE3FB", hint="#FFF1B8",
                    button="#F3F2F7", accent="#1E88F0", badge="#2E85EC", badge_text="#FFFFFF",
                    status_text="#1F1F1F", card="#FFFFFF", card_edge="#A6AEC1", key="#E4E6EB",
-                   key_text="#000000", overlay="#FFFFFF"),
+                   key_text="#000000", header="#252B41", panel="#DDE4EC", title="#44526A"),
     "dark": Theme("dark", background="#16181D", text="#ECEEF2", muted="#7D8494", crossed="#454B57",
                   grid="#2B2F37", border="#59627A", selected="#1F3D63", hint="#4D4322",
                   button="#262932", accent="#4EA1F5", badge="#2E85EC", badge_text="#FFFFFF",
                   status_text="#E8E8E8", card="#23262E", card_edge="#59627A", key="#30343E",
-                  key_text="#ECEEF2", overlay="#16181D"),
+                  key_text="#ECEEF2", header="#C9CFDB", panel="#0B0C0F", title="#AEB8CA"),
 }
 
 
@@ -172,6 +174,26 @@ def rounded_rect_mask(w: int, h: int, r: int) -> np.ndarray:
     return _shape(w, h, draw)
 
 
+@lru_cache(maxsize=64)
+def star_mask(r: int) -> np.ndarray:
+    """A filled five-pointed star of outer radius ``r``."""
+    angles = np.pi / 2 + np.arange(10) * np.pi / 5
+    radii = np.where(np.arange(10) % 2 == 0, r, r * 0.45)
+
+    def draw(big, s):
+        pts = np.stack([r + radii * np.cos(angles), r - radii * np.sin(angles)], axis=1) * s
+        cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, cv2.LINE_AA)
+    return _shape(2 * r, 2 * r, draw)
+
+
+def put_coin(screen, cx, cy, r) -> None:
+    """A gold coin with a star, as the game shows beside coins."""
+    put_circle(screen, cx, cy, r, (242, 176, 64))
+    put_circle(screen, cx, cy, round(r * 0.78), (255, 226, 110))
+    star = max(2, round(r * 0.62))
+    blend(screen, cx - star, cy - star, star_mask(star), (246, 184, 52))
+
+
 def polyline_mask(w: int, h: int, points, thickness: float, closed=False) -> np.ndarray:
     """Anti-aliased strokes through ``points`` (in mask pixels, floats allowed)."""
     def draw(big, s):
@@ -189,21 +211,38 @@ def put_rounded_rect(screen, x, y, w, h, r, color) -> None:
     blend(screen, x, y, rounded_rect_mask(int(w), int(h), int(r)), color)
 
 
-def status_bar(screen, preset, theme: Theme, clock: str = "12:30", battery: int = 100) -> None:
-    """The Android status bar: the time at the left, the battery at the right."""
+def cap_size(family: str, cap_height: float) -> int:
+    """The font size whose digits are ``cap_height`` pixels tall."""
+    m = text_mask(family, "regular", 200, "8")
+    return max(6, round(200 * cap_height / m.height))
+
+
+def status_bar(screen, preset, theme: Theme, clock: str = "12:30", date: str = "Sat, 21 Nov",
+               battery: int = 100) -> None:
+    """The Android status bar: time and date at the left, signal, battery level and icon at the right."""
     h = preset.status_bar
-    size = int(h * 0.42)
+    size = cap_size(preset.font, 0.34 * h)
     color = theme.rgb("status_text")
-    margin = int(h * 0.6)
-    put_text(screen, preset.font, "regular", size, clock, margin, h * 0.5, color, valign="middle")
+    margin = round(h * 0.72)
+    middle = h * 0.5
+    box = put_text(screen, preset.font, "regular", size, clock, margin, middle, color, valign="middle")
+    put_text(screen, preset.font, "regular", size, date, box[0] + box[2] + round(0.35 * h), middle, color,
+             valign="middle")
     # battery: a rounded outline with a fill proportional to the charge, then the percentage
-    bw, bh = int(h * 0.24), int(h * 0.42)
-    bx, by = preset.width - margin - bw, int(h * 0.5 - bh / 2)
+    bw, bh = round(h * 0.24), round(h * 0.4)
+    bx, by = preset.width - margin - bw, round(middle - bh / 2)
     put_rounded_rect(screen, bx, by, bw, bh, max(1, bw // 6), color)
     inner = max(1, bw // 7)
     fill_rect(screen, bx + inner, by + inner, bw - 2 * inner, bh - 2 * inner, theme.rgb("background"))
     level = int((bh - 2 * inner - 2) * battery / 100)
     fill_rect(screen, bx + inner + 1, by + bh - inner - 1 - level, bw - 2 * inner - 2, level, color)
     fill_rect(screen, bx + bw // 3, by - inner, bw - 2 * (bw // 3), inner, color)
-    put_text(screen, preset.font, "regular", size, f"{battery}%", bx - h * 0.15, h * 0.5, color,
-             align="right", valign="middle")
+    box = put_text(screen, preset.font, "regular", size, f"{battery}%", bx - round(h * 0.1), middle, color,
+                   align="right", valign="middle")
+    # signal: four bars of rising height
+    bar, gap = max(1, round(h * 0.05)), max(1, round(h * 0.04))
+    right = box[0] - round(h * 0.25)
+    for k in range(4):
+        top = round(middle + bh / 2 - bh * (k + 1) / 4)
+        x = right - (4 - k) * (bar + gap)
+        fill_rect(screen, x, top, bar, round(middle + bh / 2) - top, color)

@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from phonesim.apps import draw
-from phonesim.apps.numbermatch import cap_size
+from phonesim.apps.draw import cap_size
 from phonesim.phone import Preset
 from solver.flip9 import State
 
@@ -38,6 +38,7 @@ class Flip9App:
         self.deals = 0
         self.unit = preset.width / 10
         self._static: np.ndarray | None = None
+        self._cards: dict[tuple, np.ndarray] = {}
         self.new_deal()
 
     # -- the game --------------------------------------------------------------------------
@@ -191,25 +192,38 @@ class Flip9App:
             self._static = screen
         return self._static
 
+    def _card(self, value: int, chosen: bool, w: int, h: int) -> np.ndarray:
+        """A card's picture (cached): a rounded face with its digit, edged in blue when chosen."""
+        key = (value, chosen, w, h)
+        tile = self._cards.get(key)
+        if tile is None:
+            t, family = self.theme, self.preset.font
+            tile = np.empty((h, w, 3), np.uint8)
+            tile[...] = t.rgb("background")
+            r = max(3, round(0.12 * w))
+            draw.put_rounded_rect(tile, 0, 0, w, h, r, t.rgb("accent" if chosen else "card_edge"))
+            b = max(2, round(0.05 * w)) * (2 if chosen else 1)
+            draw.put_rounded_rect(tile, b, b, w - 2 * b, h - 2 * b, max(2, r - b), t.rgb("card"))
+            draw.put_text_centered(tile, family, "bold", cap_size(family, 0.5 * self.unit), str(value),
+                                   w // 2, h // 2, t.rgb("text"))
+            self._cards[key] = tile
+        return tile
+
     def render(self) -> np.ndarray:
         u, W, t, family = self.unit, self.preset.width, self.theme, self.preset.font
         screen = self._static_layer().copy()
         text = t.rgb("text")
         chosen = self.state.must if self.state.must is not None else self.picked
+        if self.state.is_sorted():
+            chosen = None  # the game is won: no card waits for a swap
         if self.layout == "buttons":
             draw.put_text(screen, family, "regular", self._line_font(), self.line_text(), W / 2,
                           self._line_baseline(), text, align="center")
             comment_y, info_y = self._y(9.2), self._y(10.4)
         else:
-            digit = cap_size(family, 0.5 * u)
             for k, (x, y, w, h) in self.card_rects().items():
                 value = self.state.cards[int(k)]
-                edge = t.rgb("accent") if value == chosen else t.rgb("card_edge")
-                r = max(3, round(0.12 * w))
-                draw.put_rounded_rect(screen, x, y, w, h, r, edge)
-                b = max(2, round(0.05 * w)) * (2 if value == chosen else 1)
-                draw.put_rounded_rect(screen, x + b, y + b, w - 2 * b, h - 2 * b, max(2, r - b), t.rgb("card"))
-                draw.put_text_centered(screen, family, "bold", digit, str(value), x + w // 2, y + h // 2, text)
+                screen[y:y + h, x:x + w] = self._card(value, value == chosen, w, h)
             comment_y, info_y = self._y(7.0), self._y(8.1)
         size = cap_size(family, 0.34 * u)
         if self.comment:

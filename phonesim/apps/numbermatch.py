@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from phonesim.apps import draw
+from phonesim.apps.draw import cap_size
 from phonesim.phone import Preset
 from solver.numbermatch import Add, Board, Pair, Rules
 
@@ -36,10 +37,12 @@ class Layout:
     fade_start: int
     fade_end: int
     rows_fit: int  # whole rows between the top border and the fade
-    toolbar_y: int
-    score_y: int
+    toolbar_y: int  # centre line of the back arrow, coins and gear
+    score_y: int  # baselines of the score, the header labels and their values
     label_y: int
     value_y: int
+    panel_top: int | None  # a tablet shows a grey panel under the game card
+    style: str  # the build's look: "current" or "2022" (see phonesim.phone.Preset)
     add_center: tuple[int, int]
     hint_center: tuple[int, int]
     button_radius: int
@@ -50,8 +53,27 @@ class Layout:
         # phones are tall enough for the width to set the cell; a tablet's height sets it
         cell = round(W * 0.104) if H / W >= 2 else round(H * 0.045)
         grid_x = (W - COLUMNS * cell) // 2
+        tablet = H / W < 2
+        panel_top = H - round(2.1 * cell) if tablet else None
+        if preset.style == "2022":
+            # measured off realshots/phone_216x475_stage10.jpg: a title bar, then the trophy score
+            grid_top = sb + round(3.0 * cell)
+            button_y = H - round(3.37 * cell)
+            fade_end = button_y - round(1.25 * cell)
+            fade_start = fade_end - round(0.42 * cell)
+            return cls(
+                width=W, height=H, status_bar=sb, cell=cell,
+                line=max(1, round(cell / 40)), border=max(2, round(cell / 24)),
+                grid_x=grid_x, grid_top=grid_top, fade_start=fade_start, fade_end=fade_end,
+                rows_fit=(fade_start - grid_top) // cell,
+                toolbar_y=sb + round(0.9 * cell), score_y=grid_top - round(1.15 * cell),
+                label_y=grid_top - round(0.8 * cell), value_y=grid_top - round(0.38 * cell),
+                panel_top=None, style="2022",
+                add_center=(W // 2, button_y), hint_center=(W // 2 + round(2.9 * cell), button_y),
+                button_radius=round(0.72 * cell),
+            )
         grid_top = sb + round(2.6 * cell)
-        button_y = H - round(3.2 * cell)
+        button_y = panel_top - round(0.84 * cell) if tablet else H - round(3.2 * cell)
         fade_end = button_y - round(1.45 * cell)
         fade_start = fade_end - round(0.42 * cell)
         return cls(
@@ -59,8 +81,9 @@ class Layout:
             line=max(1, round(cell / 40)), border=max(2, round(cell / 24)),
             grid_x=grid_x, grid_top=grid_top, fade_start=fade_start, fade_end=fade_end,
             rows_fit=(fade_start - grid_top) // cell,
-            toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.25 * cell),
-            label_y=grid_top - round(0.6 * cell), value_y=grid_top - round(0.31 * cell),
+            toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.13 * cell),
+            label_y=grid_top - round(0.53 * cell), value_y=grid_top - round(0.23 * cell), panel_top=panel_top,
+            style="current",
             add_center=(W // 2, button_y), hint_center=(W // 2 + 2 * cell, button_y),
             button_radius=round(0.54 * cell),
         )
@@ -71,12 +94,6 @@ class Layout:
     def button_rect(self, center) -> list[int]:
         r = self.button_radius
         return [center[0] - r, center[1] - r, 2 * r, 2 * r]
-
-
-def cap_size(family: str, cap_height: float) -> int:
-    """The font size whose digits are ``cap_height`` pixels tall."""
-    m = draw.text_mask(family, "regular", 200, "8")
-    return max(6, round(200 * cap_height / m.height))
 
 
 def start_cells(seed: int, stage: int, size: int) -> list[int]:
@@ -99,16 +116,23 @@ class NumberMatchApp:
         self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule)
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
-        self.clock = "12:30"
+        self.coins = random.Random(f"coins:{seed}").randint(50, 999)
+        self.status_clock = "12:30"  # the status bar's time, fixed so screenshots repeat
         self.screen = "board"
-        self.first_row = 0
+        self.offset = 0  # how far the board is scrolled, in pixels
+        # the real board scrolls freely; by default a swipe moves whole rows (predictable for tests)
+        self.snap_rows = True
         self.selected: int | None = None
         self.hinted: tuple[int, int] | None = None
         self.new_game()
         self._static: dict[str, np.ndarray] = {}
         self._tiles: dict[tuple[int, str], np.ndarray] = {}
-        L, family = self.layout, preset.font
-        self.digit_size = cap_size(family, 0.59 * L.cell)
+        fade = np.linspace(0, 1, self.layout.fade_end - self.layout.fade_start, dtype=np.float32)[:, None, None]
+        self._fade = fade
+        self._fade_to = fade * np.float32(self.theme.rgb("background"))
+        self._message_key: tuple | None = None
+        self._message: np.ndarray | None = None
+        self.digit_size = cap_size(preset.font, 0.59 * self.layout.cell)  # digits 0.59 of a cell tall
 
     # -- the game --------------------------------------------------------------------------
 
@@ -128,7 +152,7 @@ class NumberMatchApp:
         self.scroll(0)
 
     def start_stage(self, stage: int, score: int) -> None:
-        self.first_row = 0
+        self.offset = 0
         self.board = Board(start_cells(self.seed, stage, self.size), self.rules.adds, score=score,
                            stage=stage, rules=self.rules)
         self.screen = "board"
@@ -181,27 +205,48 @@ class NumberMatchApp:
 
     def scroll(self, rows: int) -> None:
         """Scroll the board by ``rows`` (positive shows later rows), kept inside the board."""
-        top = max(0, self.board.rows - self.layout.rows_fit)
-        self.first_row = min(max(self.first_row + rows, 0), top)
+        self.scroll_pixels(rows * self.layout.cell)
+
+    def scroll_pixels(self, dy: int) -> None:
+        """Scroll by ``dy`` pixels (whole rows when ``snap_rows``), so the last row stays above the fade."""
+        L = self.layout
+        if self.snap_rows:
+            rows = round((self.offset + dy) / L.cell)
+            self.offset = min(max(rows, 0), max(0, self.board.rows - L.rows_fit)) * L.cell
+        else:
+            bottom = max(0, self.board.rows * L.cell - (L.fade_start - L.grid_top))
+            self.offset = min(max(self.offset + dy, 0), bottom)
+
+    @property
+    def first_row(self) -> int:
+        """The first board row shown whole at the top of the grid."""
+        return -(-self.offset // self.layout.cell)
+
+    def row_top(self, row: int) -> int:
+        """Screen y of board row ``row``'s top edge."""
+        return self.layout.grid_top + row * self.layout.cell - self.offset
 
     # -- the phone's events ----------------------------------------------------------------
 
     def visible_cells(self) -> dict[int, list[int]]:
-        """Screen rect of every board cell on screen, by index."""
+        """Screen rect of every board cell shown whole (between the top border and the fade), by index."""
         L, n = self.layout, len(self.board.cells)
         out = {}
-        for k in range(L.rows_fit):
+        row = self.first_row
+        while row * COLUMNS < n and self.row_top(row) + L.cell <= L.fade_start:
+            y = self.row_top(row)
             for c in range(COLUMNS):
-                index = (self.first_row + k) * COLUMNS + c
-                if index < n:
-                    out[index] = L.cell_rect(k, c)
+                if row * COLUMNS + c < n:
+                    out[row * COLUMNS + c] = [L.grid_x + c * L.cell, y, L.cell, L.cell]
+            row += 1
         return out
 
     def cell_at(self, x: int, y: int) -> int | None:
+        """The board cell under a finger at (x, y), also a row cut by the top border or the fade."""
         L = self.layout
-        if not (L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.grid_top + L.rows_fit * L.cell):
+        if not (L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.fade_end):
             return None
-        index = (self.first_row + (y - L.grid_top) // L.cell) * COLUMNS + (x - L.grid_x) // L.cell
+        index = ((y - L.grid_top + self.offset) // L.cell) * COLUMNS + (x - L.grid_x) // L.cell
         return index if index < len(self.board.cells) else None
 
     @staticmethod
@@ -234,7 +279,7 @@ class NumberMatchApp:
         """A vertical swipe scrolls the board: the finger moving up shows later rows."""
         if self.screen != "board" or abs(y1 - y2) < abs(x1 - x2):
             return
-        self.scroll(round((y1 - y2) / self.layout.cell))
+        self.scroll_pixels(y1 - y2)
 
     def keyevent(self, key: str) -> None:
         if self.screen == "ad" and str(key).upper() in BACK_KEYS:
@@ -263,8 +308,8 @@ class NumberMatchApp:
             "game": "numbermatch", "preset": self.preset.name, "theme": self.theme.name,
             "screen": self.screen, "board": self.board.to_json(),
             "first_row": self.first_row, "rows_visible": shown,
-            "more_above": on_board and self.first_row > 0,
-            "more_below": on_board and self.first_row + L.rows_fit < self.board.rows,
+            "more_above": on_board and self.offset > 0,
+            "more_below": on_board and self.row_top(self.board.rows) > L.fade_start,
             "cells": {str(i): r for i, r in cells.items()},
             "selected": self.selected if on_board else None,
             "add_button": L.button_rect(L.add_center) if on_board else None,
@@ -277,15 +322,18 @@ class NumberMatchApp:
     def render(self) -> np.ndarray:
         if self.screen == "board":
             return self._render_board()
-        if self.screen == "ad":
-            return self._render_ad()
-        return self._render_message()
+        # the other screens change only with the stage and score: keep the last one drawn
+        key = (self.screen, self.board.stage, self.board.score)
+        if self._message_key != key:
+            self._message = self._render_ad() if self.screen == "ad" else self._render_message()
+            self._message_key = key
+        return self._message.copy()
 
     def _blank(self) -> np.ndarray:
         L, t = self.layout, self.theme
         screen = np.empty((L.height, L.width, 3), np.uint8)
         screen[...] = t.rgb("background")
-        draw.status_bar(screen, self.preset, t, self.clock)
+        draw.status_bar(screen, self.preset, t, self.status_clock)
         return screen
 
     def _board_static(self) -> np.ndarray:
@@ -296,69 +344,95 @@ class NumberMatchApp:
         c = L.cell
         screen = self._blank()
         accent = t.rgb("accent")
-        # toolbar: back arrow and settings gear
-        s = round(0.36 * c)
-        arrow = draw.polyline_mask(s, s, [(s * 0.7, s * 0.1), (s * 0.25, s * 0.5), (s * 0.7, s * 0.9)], c * 0.045)
-        draw.blend(screen, round(0.3 * c), L.toolbar_y - s // 2, arrow, accent)
-        self._gear(screen, L.width - round(0.5 * c), L.toolbar_y, round(0.19 * c), accent)
-        # header labels
-        label = cap_size(family, 0.18 * c)
+        if L.panel_top is not None:
+            # a tablet shows the game on a card over a grey panel, with a soft shadow at its edge
+            draw.fill_rect(screen, 0, L.panel_top, L.width, L.height - L.panel_top, t.rgb("panel"))
+            shade = round(0.08 * c)
+            for k in range(shade):
+                mix = 0.25 * (1 - k / shade)
+                row = np.float32(t.rgb("panel")) * (1 - mix) + np.float32((120, 130, 150)) * mix
+                screen[L.panel_top + k] = np.round(row)
+        # toolbar: back arrow, then coins (current) or the title (2022), settings gear
+        k = 1.35 if L.style == "2022" else 1.0  # that build's icons are larger
+        s = round(0.36 * c * k)
+        arrow = draw.polyline_mask(s, s, [(s * 0.68, s * 0.08), (s * 0.25, s * 0.5), (s * 0.68, s * 0.92)], c * 0.04 * k)
+        draw.blend(screen, round(0.32 * c), L.toolbar_y - s // 2, arrow, accent)
+        self._gear(screen, L.width - round(0.54 * c * k), L.toolbar_y, round(0.22 * c * k), c * 0.032 * k, accent)
+        label = cap_size(family, 0.16 * c)
         muted = t.rgb("muted")
         right = L.grid_x + COLUMNS * c
-        draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted, valign="middle")
-        draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted,
-                      align="right", valign="middle")
-        # the grid: lattice, then the border on the left, right and top, then the fade
-        top, bottom = L.grid_top, L.fade_end
-        grid, border = t.rgb("grid"), t.rgb("border")
-        for k in range(1, COLUMNS):
-            x = L.grid_x + k * c - L.line // 2
-            draw.fill_rect(screen, x, top, L.line, bottom - top, grid)
-        y = top + c
-        while y < bottom:
-            draw.fill_rect(screen, L.grid_x, y - L.line // 2, COLUMNS * c, L.line, grid)
-            y += c
+        if L.style == "2022":
+            draw.put_text(screen, family, "medium", cap_size(family, 0.27 * c), "Number Match", L.width // 2,
+                          L.toolbar_y, t.rgb("title"), align="center", valign="middle")
+            draw.put_text(screen, family, "regular", cap_size(family, 0.14 * c), "Stage:", L.grid_x, L.label_y,
+                          muted, valign="middle")
+        else:
+            pw, ph = round(1.34 * c), round(0.62 * c)
+            px, py = L.width // 2 - pw // 2, L.toolbar_y - ph // 2
+            draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
+            draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
+            coin_r = round(0.19 * c)
+            draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, coin_r)
+            draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
+                          px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
+            draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted)
+            draw.put_text(screen, family, "regular", label, "Numbers Cleared", L.width // 2, L.label_y, muted,
+                          align="center")
+            draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted, align="right")
+        # the grid's top border; the lattice under it scrolls and is drawn per frame
         b = L.border
-        draw.fill_rect(screen, L.grid_x - b // 2, top - b // 2, COLUMNS * c + b, b, border)
-        draw.fill_rect(screen, L.grid_x - b // 2, top, b, bottom - top, border)
-        draw.fill_rect(screen, right - b // 2, top, b, bottom - top, border)
-        region = screen[L.fade_start:L.fade_end].astype(np.float32)
-        fade = np.linspace(0, 1, L.fade_end - L.fade_start, dtype=np.float32)[:, None, None]
-        screen[L.fade_start:L.fade_end] = np.round(region * (1 - fade) + np.float32(t.rgb("background")) * fade)
+        draw.fill_rect(screen, L.grid_x - b // 2, L.grid_top - b // 2, COLUMNS * c + b, b, t.rgb("border"))
         # the "+" and hint buttons (the adds badge is drawn per frame)
         r = L.button_radius
         for center in (L.add_center, L.hint_center):
             draw.put_circle(screen, center[0], center[1], r, t.rgb("button"))
         ax, ay = L.add_center
-        arm = round(0.27 * c)
-        plus = draw.polyline_mask(2 * arm, 2 * arm, [(arm, 0), (arm, 2 * arm)], 0.045 * c)
+        arm = round(0.5 * r)
+        plus = draw.polyline_mask(2 * arm, 2 * arm, [(arm, 0), (arm, 2 * arm)], 0.083 * r)
         draw.blend(screen, ax - arm, ay - arm, np.maximum(plus, plus.T), accent)
-        self._bulb(screen, *L.hint_center, c, accent)
+        self._bulb(screen, *L.hint_center, round(r / 0.54), accent)
+        if L.style == "2022":  # that build's hint button has no coin price
+            screen.setflags(write=False)
+            self._static["board"] = screen
+            return screen
         hx, hy = L.hint_center
         bx, by, br = hx + round(0.45 * c), hy - round(0.37 * c), round(0.2 * c)
         draw.put_rounded_rect(screen, bx - br, by - br, round(3.2 * br), 2 * br, br, t.rgb("badge"))
-        draw.put_circle(screen, bx, by, round(0.8 * br), (240, 180, 40))
+        draw.put_coin(screen, bx, by, round(0.8 * br))
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.15 * c), "3",
                                bx + round(1.35 * br), by, t.rgb("badge_text"))
         screen.setflags(write=False)
         self._static["board"] = screen
         return screen
 
-    def _gear(self, screen, cx, cy, r, color) -> None:
+    def _gear(self, screen, cx, cy, r, stroke, color) -> None:
+        """The settings gear: an outlined wheel of eight teeth around an outlined hole."""
         size = 2 * r + 4
-        teeth = []
+        m = size / 2
+        points = []
         for k in range(8):
-            a = k * np.pi / 4
-            teeth.append([(size / 2 + r * 0.75 * np.cos(a), size / 2 + r * 0.75 * np.sin(a)),
-                          (size / 2 + r * np.cos(a), size / 2 + r * np.sin(a))])
-        mask = np.zeros((size, size), np.uint8)
-        for pts in teeth:
-            mask = np.maximum(mask, draw.polyline_mask(size, size, pts, r * 0.35))
-        ring = draw.polyline_mask(size, size, [(size / 2 + r * 0.62 * np.cos(a), size / 2 + r * 0.62 * np.sin(a))
-                                              for a in np.linspace(0, 2 * np.pi, 40)], r * 0.22, closed=True)
-        hole = draw.polyline_mask(size, size, [(size / 2 + r * 0.25 * np.cos(a), size / 2 + r * 0.25 * np.sin(a))
-                                              for a in np.linspace(0, 2 * np.pi, 24)], r * 0.16, closed=True)
-        draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(np.maximum(mask, ring), hole), color)
+            for da, radius in ((-0.2, 0.78), (-0.12, 1.0), (0.12, 1.0), (0.2, 0.78)):
+                a = (k + 0.5 + da * 2) * np.pi / 4
+                points.append((m + (r - stroke) * radius * np.cos(a), m + (r - stroke) * radius * np.sin(a)))
+        wheel = draw.polyline_mask(size, size, points, stroke, closed=True)
+        hole = draw.polyline_mask(size, size, [(m + r * 0.3 * np.cos(a), m + r * 0.3 * np.sin(a))
+                                              for a in np.linspace(0, 2 * np.pi, 24)], stroke, closed=True)
+        draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(wheel, hole), color)
+
+    def _trophy(self, screen, right, baseline, height, color) -> int:
+        """A small trophy whose right edge is at ``right``; returns its left edge."""
+        w = round(height * 0.9)
+        h = round(height)
+        mask = np.zeros((h, w), np.uint8)
+        cup = draw.rounded_rect_mask(round(w * 0.64), round(h * 0.62), max(1, round(w * 0.3)))
+        mask[:cup.shape[0], (w - cup.shape[1]) // 2:(w - cup.shape[1]) // 2 + cup.shape[1]] = cup
+        handles = draw.polyline_mask(w, h, [(w * 0.22, h * 0.12), (w * 0.05, h * 0.15), (w * 0.08, h * 0.35),
+                                            (w * 0.25, h * 0.42)], max(1, h * 0.1))
+        mask = np.maximum(mask, np.maximum(handles, handles[:, ::-1]))
+        mask[round(h * 0.6):round(h * 0.85), round(w * 0.44):round(w * 0.56)] = 255
+        mask[round(h * 0.82):, round(w * 0.25):round(w * 0.75)] = 255
+        draw.blend(screen, right - w, baseline - h, mask, color)
+        return right - w
 
     def _bulb(self, screen, cx, cy, c, color) -> None:
         size = round(0.5 * c)
@@ -386,30 +460,91 @@ class NumberMatchApp:
             self._tiles[key] = tile
         return tile
 
+    def _grid_span(self) -> tuple[int, int, int, int]:
+        """The scrolling part of the grid: x0, y0 (just under the top border), x1, y1 (the fade's end)."""
+        L, b = self.layout, self.layout.border
+        return (L.grid_x - b // 2, L.grid_top - b // 2 + b,
+                L.grid_x + COLUMNS * L.cell - b // 2 + b, L.fade_end)
+
+    def _lattice(self, phase: int) -> np.ndarray:
+        """The empty grid (lines and side borders) scrolled ``phase`` pixels into a row, cached."""
+        key = f"lattice:{phase}"
+        if key not in self._static:
+            L, t, c = self.layout, self.theme, self.layout.cell
+            x0, y0, x1, y1 = self._grid_span()
+            lattice = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
+            lattice[...] = t.rgb("background")
+            grid = t.rgb("grid")
+            for k in range(1, COLUMNS):
+                draw.fill_rect(lattice, L.grid_x + k * c - L.line // 2 - x0, 0, L.line, y1 - y0, grid)
+            for j in range(0, (y1 - y0) // c + 3):
+                y = L.grid_top + j * c - phase - L.line // 2 - y0
+                if -L.line < y < y1 - y0:
+                    top = max(y, 0)
+                    lattice[top:y + L.line, L.grid_x - x0:L.grid_x + COLUMNS * c - x0] = grid
+            b = L.border
+            lattice[:, :b] = t.rgb("border")
+            lattice[:, x1 - x0 - b:] = t.rgb("border")
+            lattice.setflags(write=False)
+            self._static[key] = lattice
+        return self._static[key]
+
     def _render_board(self) -> np.ndarray:
         L, t, family, board = self.layout, self.theme, self.preset.font, self.board
         c = L.cell
         screen = self._board_static().copy()
+        x0, y0, x1, y1 = self._grid_span()
+        screen[y0:y1, x0:x1] = self._lattice(self.offset % c)
         hinted = set(self.hinted or ())
-        for index, (x, y, _, _) in self.visible_cells().items():
-            value = board.cells[index]
-            state = ("selected" if index == self.selected else "hint" if index in hinted
-                     else "live" if value else "crossed")
-            tile = self._tile(value or self.ghost[index], state)
-            inner = tile.shape[0]
-            screen[y + L.border:y + L.border + inner, x + L.border:x + L.border + inner] = tile
+        n = len(board.cells)
+        row = self.offset // c
+        while row * COLUMNS < n and self.row_top(row) < y1:
+            top = self.row_top(row) + L.border
+            for col in range(COLUMNS):
+                index = row * COLUMNS + col
+                if index >= n:
+                    break
+                value = board.cells[index]
+                state = ("selected" if index == self.selected else "hint" if index in hinted
+                         else "live" if value else "crossed")
+                tile = self._tile(value or self.ghost[index], state)
+                inner = tile.shape[0]
+                a, z = max(top, y0), min(top + inner, y1)  # rows cut by the top border or the fade's end
+                if a < z:
+                    x = L.grid_x + col * c + L.border
+                    screen[a:z, x:x + inner] = tile[a - top:z - top]
+            row += 1
+        # the grid fades out towards the buttons, over whatever is drawn there
+        region = screen[L.fade_start:L.fade_end, x0:x1].astype(np.float32)
+        screen[L.fade_start:L.fade_end, x0:x1] = np.round(region * (1 - self._fade) + self._fade_to)
         text, muted = t.rgb("text"), t.rgb("muted")
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.27 * c), str(board.score),
-                               L.width // 2, L.score_y, text)
-        value = cap_size(family, 0.21 * c)
-        draw.put_text(screen, family, "regular", value, str(board.stage), L.grid_x, L.value_y, muted, valign="middle")
-        draw.put_text(screen, family, "regular", value, f"{self.best:,}", L.grid_x + COLUMNS * c, L.value_y, muted,
-                      align="right", valign="middle")
+        if L.style == "2022":
+            size = cap_size(family, 0.36 * c)
+            box = draw.put_text(screen, family, "bold", size, f"{board.score:,}", L.width // 2 + round(0.25 * c),
+                                L.score_y, text, align="center", valign="middle")
+            self._trophy(screen, box[0] - round(0.1 * c), box[1] + box[3], 0.4 * c, (240, 180, 40))
+            draw.put_text(screen, family, "regular", cap_size(family, 0.17 * c), str(board.stage), L.grid_x,
+                          L.value_y, muted, valign="middle")
+        else:
+            draw.put_text(screen, family, "bold", cap_size(family, 0.27 * c), f"{board.score:,}",
+                          L.width // 2, L.score_y, text, align="center")
+            value = cap_size(family, 0.19 * c)
+            draw.put_text(screen, family, "regular", value, str(board.stage), L.grid_x, L.value_y, muted)
+            box = draw.put_text(screen, family, "regular", value, f"{self.best:,}", L.grid_x + COLUMNS * c,
+                                L.value_y, muted, align="right")
+            self._trophy(screen, box[0] - round(0.06 * c), L.value_y, 0.19 * c, muted)
+            # numbers cleared: the digits no longer on the board are faded
+            present = set(board.cells)
+            step = round(0.285 * c)
+            for d in range(1, 10):
+                draw.put_text(screen, family, "medium", value, str(d), L.width // 2 + (d - 5) * step, L.value_y,
+                              t.rgb("header" if d in present else "crossed"), align="center")
         if board.adds_left:
             ax, ay = L.add_center
-            bx, by, br = ax + round(0.45 * c), ay - round(0.37 * c), round(0.2 * c)
+            R = L.button_radius
+            bx, by, br = ax + round(0.83 * R), ay - round(0.69 * R), round(0.37 * R)
             draw.put_circle(screen, bx, by, br, t.rgb("badge"))
-            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.15 * c), str(board.adds_left),
+            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.28 * R), str(board.adds_left),
                                    bx, by, t.rgb("badge_text"))
         return screen
 
@@ -436,7 +571,7 @@ class NumberMatchApp:
         c, W, H = L.cell, L.width, L.height
         screen = np.empty((H, W, 3), np.uint8)
         screen[...] = (32, 36, 48)
-        draw.status_bar(screen, self.preset, draw.THEMES["dark"], self.clock)
+        draw.status_bar(screen, self.preset, draw.THEMES["dark"], self.status_clock)
         draw.put_rounded_rect(screen, c, round(H * 0.25), W - 2 * c, round(H * 0.35), round(0.3 * c), (250, 170, 40))
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.6 * c), "SUPER GAME", W // 2, round(H * 0.38), (255, 255, 255))
         draw.put_text_centered(screen, family, "regular", cap_size(family, 0.25 * c), "Install now - it's free", W // 2, round(H * 0.47), (40, 30, 20))

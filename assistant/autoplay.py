@@ -1,0 +1,163 @@
+"""`tapsolve play`: taps the plan's moves on the phone, checking the screen after every one."""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+from solver.errors import TapsolveError
+from assistant.loop import Loop
+
+# A move whose taps are lost this many times in a row means the phone is ignoring taps.
+MAX_REPEATS = 6
+
+
+class StatusLine:
+    """The run's progress: one line that rewrites itself on a terminal, plain lines elsewhere."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stdout
+        self.tty = self.stream.isatty()
+        self.width = 0
+
+    def __call__(self, text: str) -> None:
+        if not self.tty:
+            print(text, file=self.stream, flush=True)
+            return
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+        self.width = len(text)
+
+    def say(self, text: str) -> None:
+        """A message of its own, below the status line."""
+        if self.tty and self.width:
+            self.stream.write("\n")
+            self.width = 0
+        print(text, file=self.stream, flush=True)
+
+
+class StopAfterMove:
+    """Ctrl-C asks to stop; the run stops once the move under way is checked."""
+
+    def __init__(self):
+        self.asked = False
+
+    def __enter__(self):
+        self._old = signal.signal(signal.SIGINT, self._ask)
+        return self
+
+    def _ask(self, *_):
+        if self.asked:  # a second Ctrl-C stops at once
+            raise KeyboardInterrupt
+        self.asked = True
+        print("\nstopping after this move (Ctrl-C again to stop now)", file=sys.stderr)
+
+    def __exit__(self, *exc):
+        signal.signal(signal.SIGINT, self._old)
+
+
+def cell_lattice(reading):
+    """Screen centre of any board cell index, from the centres of the cells on screen."""
+    (k0, (x0, y0)), *rest = sorted(reading.cells.items())
+    cols = reading.board.rules.columns
+    px = py = None
+    for k, (x, y) in rest:
+        r, c = divmod(k - k0, cols) if k0 % cols == 0 else (k // cols - k0 // cols, k % cols - k0 % cols)
+        if c and px is None:
+            px = (x - x0) / c
+        if r and py is None:
+            py = (y - y0) / r
+    px = px or 0
+    py = py or px
+    r0, c0 = divmod(k0, cols)
+    return lambda k: (round(x0 + (k % cols - c0) * px), round(y0 + (k // cols - r0) * py))
+
+
+def dry_run(loop: Loop, say=print) -> int:
+    """Print the taps of the whole plan without sending any."""
+    reading = loop.start()
+    if reading.screen != "board":
+        raise TapsolveError("no board on screen to plan for")
+    position = loop.position
+    say(f"plan: {len(loop.plan.moves)} moves ({loop.plan.status})")
+    for step, move in enumerate(loop.plan.moves, 1):
+        if loop.game.name == "numbermatch":
+            from solver.numbermatch import Add
+            at = cell_lattice(reading)
+            taps = [reading.add_button] if isinstance(move, Add) else [at(move.i), at(move.j)]
+        else:
+            taps = loop.game.taps(move, _with_must(reading, position.must))
+        say(f"{step:3d}. {loop.game.describe(position, move):40s} taps " + " ".join(f"({x},{y})" for x, y in taps))
+        position = loop.game.after(position, move)
+        # after a Number Match move rows may vanish; the lattice follows the predicted board
+        if loop.game.name == "numbermatch":
+            reading = _shifted(reading, position)
+    return 0
+
+
+def _with_must(reading, must):
+    import copy
+    shown = copy.copy(reading)
+    shown.state = type(reading.state)(reading.state.cards, must)
+    return shown
+
+
+def _shifted(reading, board):
+    import copy
+    shown = copy.copy(reading)
+    shown.board = board
+    return shown
+
+
+def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
+    """Play until `stages` boards are cleared (Number Match) or the cards are sorted (Flip 9).
+
+    ``show(loop)``, when given, is called after every read (the demo's window); returning False
+    stops the play like Ctrl-C. ``status`` shows progress after each move (default: say)."""
+    link, tally = loop.link, loop.tally
+    status = status or say
+    with StopAfterMove() as stop:
+        loop.start()
+        repeats_in_a_row = 0
+        while not stop.asked:
+            if show is not None and not show(loop):
+                stop.asked = True
+                break
+            reading = loop.reading
+            if loop.finished():
+                tally.stages += 1
+                say(f"stage cleared ({tally.stages}/{stages})" if loop.game.name == "numbermatch"
+                    else "sorted")
+                if loop.game.name == "flip9" or tally.stages >= stages:
+                    break
+                if "continue" not in reading.buttons:
+                    raise TapsolveError("the stage is over but no Continue button is on screen")
+                link.tap(*reading.buttons["continue"])
+                loop.start()
+                continue
+            move = loop.next_move
+            if move is None:
+                raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
+            link.tap_all(loop.game.taps(move, reading))
+            outcome = loop.judge(move)
+            if outcome == "same":
+                repeats_in_a_row += 1
+                tally.repeats += 1
+                if repeats_in_a_row >= MAX_REPEATS:
+                    raise TapsolveError("the phone ignores taps: on some phones enable \"USB debugging "
+                                        "(security settings)\" in the developer options")
+                continue
+            repeats_in_a_row = 0
+            if outcome == "done":
+                status(status_line(loop))
+    game = loop.game.name if loop.game else "numbermatch"
+    say(("stopped: " if stop.asked else "done: ") + tally.summary(game))
+    return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
+
+
+def status_line(loop: Loop) -> str:
+    """Moves done / planned and where the game stands, after each move."""
+    total = len(loop.plan.moves) if loop.plan else 0
+    stage = getattr(loop.position, "stage", None)
+    return (f"  [{loop.step}/{total}] {loop.game.progress(loop.position)}"
+            + (f", stage {stage}" if stage else ""))

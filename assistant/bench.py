@@ -1,0 +1,211 @@
+"""`tapsolve bench numbermatch`: our solver against random playouts on the same random boards.
+
+The baseline plays as the public random solvers do: a random legal pair until none is left,
+then "+", and on getting stuck restarts from the start, up to 10,000 restarts; it gets the same
+time budget per board as ours and keeps its best-scoring line that clears. Both run compiled
+(``solver._numbermatch_kernel``), so the comparison is of the searches, not of the languages.
+
+Scores count only lines that clear the board (a board not cleared scores 0), since the points
+of a stage are only banked when it is cleared.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+from solver.errors import InputError
+
+MAX_RESTARTS = 10_000
+
+
+@dataclass
+class Result:
+    """One solver on one board."""
+
+    status: str  # solved, unsolvable, gave_up
+    score: int
+    adds_used: int
+    seconds: float
+    optimal: bool = False
+
+
+def register(commands, parser_class, positive_float, non_negative_int) -> None:
+    """Add `bench numbermatch` to the command line (called by assistant.cli.build_parser)."""
+    bench = commands.add_parser("bench", help="measure a solver on random boards")
+    games = bench.add_subparsers(dest="game", metavar="GAME", parser_class=parser_class)
+    games.required = True
+    nm = games.add_parser("numbermatch", help="Number Match: our search against random playouts")
+    nm.add_argument("--boards", type=positive_int, default=100, help="random boards (default 100)")
+    nm.add_argument("--size", type=int, default=27, help="numbers on each board (default 27)")
+    nm.add_argument("--adds", type=non_negative_int, default=5, help="presses of + (default 5)")
+    nm.add_argument("--seed", type=int, default=1, help="random seed of the boards (default 1)")
+    nm.add_argument("--budget", type=positive_float, default=1.0, help="seconds per board and solver (default 1)")
+    nm.add_argument("--objective", choices=("fast", "score", "both"), default="both",
+                    help="which of our objectives to run (default both)")
+    nm.add_argument("--json", action="store_true", help="print the figures as JSON")
+    nm.set_defaults(run=numbermatch)
+
+
+def positive_int(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
+
+
+def random_board(size: int, adds: int, rng: random.Random):
+    """A fresh board of ``size`` random numbers 1-9, nine to a row."""
+    from solver.numbermatch import Board
+
+    return Board([rng.randint(1, 9) for _ in range(size)], adds)
+
+
+def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTARTS) -> Result:
+    """The baseline on one board: restarted random playouts within ``budget`` seconds."""
+    from solver import search
+
+    t0 = time.perf_counter()
+    kernel = search.Kernel(board, tt_bits=4)
+    K, ctl = kernel.K, kernel.ctl
+    kernel.reset(board.adds_left, K.FAST, seed=seed)
+    ctl[K.BEST_LIVE] = -1  # the best clearing score so far
+    done, chunk, cleared = 0, 16, 0
+    while done < restarts:
+        n = min(chunk, restarts - done)
+        cleared += K.playouts(kernel.cells, ctl, kernel.undo, kernel.mv, kernel.zob, kernel.zn,
+                              kernel.pts, kernel.root, len(kernel.root), board.adds_left, n, kernel.best)
+        done += n
+        if time.perf_counter() - t0 >= budget:
+            break
+        chunk = min(chunk * 2, 512)
+    seconds = time.perf_counter() - t0
+    if not cleared:
+        return Result("gave_up", 0, 0, seconds)
+    line = kernel.best_line()
+    adds = sum(1 for m in line if not hasattr(m, "i"))
+    return Result("solved", int(ctl[K.BEST_LIVE]), adds, seconds)
+
+
+def ours(board, objective: str, budget: float) -> Result:
+    from solver import search
+
+    solution = search.solve(board, objective=objective, budget=budget)
+    cleared = solution.status == "solved"
+    return Result(solution.status, solution.score if cleared else 0, solution.adds_used,
+                  solution.seconds, solution.optimal)
+
+
+class Progress:
+    """A progress bar on stderr, shown once a run has taken more than a second."""
+
+    def __init__(self, total: int):
+        self.total, self.t0, self.shown = total, time.perf_counter(), 0.0
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        if now - self.t0 < 1 or (now - self.shown < 0.2 and done < self.total):
+            return
+        self.shown = now
+        width = 30
+        filled = width * done // self.total
+        left = (now - self.t0) / done * (self.total - done) if done else 0
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} boards,"
+                         f" {now - self.t0:.0f} s, ~{left:.0f} s left ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+
+
+def figures(results: list[Result]) -> dict:
+    n = len(results)
+    secs = sorted(r.seconds for r in results)
+    solved = [r for r in results if r.status == "solved"]
+    return {
+        "solved %": 100 * len(solved) / n,
+        "proved unsolvable %": 100 * sum(r.status == "unsolvable" for r in results) / n,
+        "gave up %": 100 * sum(r.status == "gave_up" for r in results) / n,
+        "proved fewest adds %": 100 * sum(r.optimal for r in results) / n,
+        "mean adds used": statistics.fmean(r.adds_used for r in solved) if solved else 0.0,
+        "mean score": statistics.fmean(r.score for r in results),
+        "median s": statistics.median(secs),
+        "p95 s": secs[min(n - 1, int(0.95 * n))],
+        "p99 s": secs[min(n - 1, int(0.99 * n))],
+        "max s": secs[-1],
+    }
+
+
+def peak_memory_mib() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def numbermatch(args) -> int:
+    from solver import search
+    from solver.numbermatch import Board
+
+    if args.size < 2:
+        raise InputError(f"a board needs at least 2 numbers, not {args.size}")
+    objectives = ("fast", "score") if args.objective == "both" else (args.objective,)
+    t_cold = time.perf_counter()
+    search.warm_up()
+    warm_playouts()
+    load = time.perf_counter() - t_cold
+    rng = random.Random(args.seed)
+    runs = {name: [] for name in (*objectives, "baseline")}
+    missed = 0  # boards the baseline clears and we do not
+    progress = Progress(args.boards)
+    for k in range(args.boards):
+        board = random_board(args.size, args.adds, rng)
+        seed = rng.getrandbits(62) or 1
+        for name in objectives:
+            runs[name].append(ours(board, name, args.budget))
+        base = random_playouts(board, args.budget, seed)
+        runs["baseline"].append(base)
+        if base.status == "solved" and any(runs[o][-1].status != "solved" for o in objectives):
+            missed += 1
+        progress.update(k + 1)
+    progress.close()
+    table = {name: figures(results) for name, results in runs.items()}
+    report = {"boards": args.boards, "size": args.size, "adds": args.adds, "seed": args.seed,
+              "budget": args.budget, "kernel load s": round(load, 3), "figures": table,
+              "baseline clears, we do not": missed, "peak memory MiB": round(peak_memory_mib(), 1)}
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"Number Match: {args.boards} random boards of {args.size} numbers, {args.adds} adds,"
+          f" seed {args.seed}, budget {args.budget:g} s per board and solver")
+    names = list(runs)
+    ratios = [n for n in objectives]
+    header = f"{'':22s}" + "".join(f"{n:>11s}" for n in names) + "".join(f"{n + '/base':>13s}" for n in ratios)
+    print(header)
+    for metric in table["baseline"]:
+        row = f"{metric:22s}"
+        for n in names:
+            v = table[n][metric]
+            row += f"{v:11.1f}" if "%" in metric else (f"{v:11.4f}" if metric.endswith(" s") else f"{v:11.2f}")
+        for n in ratios:
+            b = table["baseline"][metric]
+            row += f"{table[n][metric] / b:13.2f}" if b else f"{'-':>13s}"
+        print(row)
+    print(f"boards the baseline clears and we do not: {missed}")
+    print(f"kernel load {load:.2f} s, peak memory {peak_memory_mib():.0f} MiB")
+    return 0
+
+
+def warm_playouts() -> None:
+    from solver.numbermatch import Board
+
+    random_playouts(Board([1, 9, 5], 1), 10.0, 1, restarts=1)

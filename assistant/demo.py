@@ -1,0 +1,58 @@
+"""`tapsolve demo`: a virtual phone behind a private adb server, played through the real stack."""
+
+from __future__ import annotations
+
+import cv2
+
+from assistant import autoplay, guide
+from assistant.device import connect
+from assistant.link import Link
+from assistant.loop import Loop
+from solver.errors import InputError
+
+
+class WindowView:
+    """Shows each screen the loop reads, with the next move drawn on it; q stops the play."""
+
+    def __init__(self):
+        guide.open_window()
+        self.quit = False
+
+    def __call__(self, loop: Loop) -> bool:
+        cv2.imshow(guide.WINDOW, guide.fit(guide.frame(loop, 0, False)))
+        key = cv2.waitKey(1) & 0xFF
+        if key == ord("q") or cv2.getWindowProperty(guide.WINDOW, cv2.WND_PROP_VISIBLE) < 1:
+            self.quit = True
+        return not self.quit
+
+    def close(self):
+        cv2.destroyAllWindows()
+        cv2.waitKey(1)
+
+
+def run(args) -> int:
+    from phonesim import apps
+    from phonesim.harness import Harness
+    from phonesim.phone import PRESETS, Faults, Phone
+
+    if args.preset not in PRESETS:
+        raise InputError(f"no preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
+    preset = PRESETS[args.preset]
+    app = apps.create(args.game, preset, seed=args.seed)
+    phone = Phone(preset, app, Faults(tap_latency=args.tap_latency))
+    view = None
+    line = autoplay.StatusLine()
+    say = line.say
+    with Harness() as harness:
+        vp = harness.add(phone)
+        say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
+            f"on a private adb server at port {harness.adb_port}")
+        link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say)
+        loop = Loop(link, game=args.game, objective="score", budget=1.0, say=say)
+        if not args.no_window and guide.has_display():
+            view = WindowView()
+        try:
+            return autoplay.play(loop, stages=args.stages, say=say, show=view, status=line)
+        finally:
+            if view:
+                view.close()

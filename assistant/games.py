@@ -1,0 +1,139 @@
+"""What the assistant needs to know of each game: plan, predict, compare, and where to tap.
+
+The closed loop (``assistant.loop``) is the same for every game; a game is one class here
+with the methods below, so a third game is a new class, not a rewrite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver import flip9, search
+from solver.numbermatch import Add, Board, Pair, Rules
+from solver.errors import TapsolveError
+
+
+@dataclass
+class Plan:
+    """A solver's line from a position: the moves, and what it promises."""
+
+    moves: list
+    status: str
+    adds_used: int = 0
+    score: int = 0
+    optimal: bool = False
+
+
+class NumberMatch:
+    """Number Match: a position is a Board; a move is a Pair or an Add."""
+
+    name = "numbermatch"
+
+    def __init__(self, objective: str = "fast", budget: float = 1.0):
+        self.objective, self.budget = objective, budget
+        self.rules = Rules()
+
+    def position(self, reading) -> Board:
+        board = reading.board.copy()
+        board.rules = self.rules
+        return board
+
+    def plan(self, board: Board) -> Plan:
+        solution = search.solve(board, objective=self.objective, budget=self.budget)
+        return Plan(solution.moves, solution.status, solution.adds_used, solution.score, solution.optimal)
+
+    def after(self, board: Board, move) -> Board:
+        expected = board.copy()
+        expected.push(move)
+        return expected
+
+    def same(self, seen: Board, expected: Board) -> bool:
+        # The score on screen is not compared: the points table is a reconstruction, and a
+        # different score is no reason to distrust the board.
+        return seen.cells == expected.cells and seen.adds_left == expected.adds_left
+
+    def explain(self, before: Board, seen: Board, move) -> str | None:
+        """When the phone disagrees after an add, try the other add rule; adopt it if it fits."""
+        if not isinstance(move, Add):
+            return None
+        other = Rules(self.rules.columns, self.rules.adds, "live" if self.rules.add_after == "cell" else "cell")
+        trial = before.copy()
+        trial.rules = other
+        trial.push(Add())
+        if trial.cells == seen.cells:
+            self.rules = other
+            where = "after the last live number" if other.add_after == "live" else "after the last cell"
+            return f"this game appends added numbers {where}: following it from now on"
+        return None
+
+    def taps(self, move, reading) -> list[tuple[int, int]]:
+        """Screen points to tap for a move, given what is selected on screen now."""
+        if isinstance(move, Add):
+            if reading.add_button is None:
+                raise TapsolveError("the + button is not on screen")
+            return [reading.add_button]
+        missing = [k for k in (move.i, move.j) if k not in reading.cells]
+        if missing:
+            raise TapsolveError(f"cell {missing[0]} is off screen")
+        selected = reading.selected
+        if selected == move.i:
+            return [reading.cells[move.j]]
+        if selected == move.j:
+            return [reading.cells[move.i]]
+        out = [reading.cells[selected]] if selected is not None and selected in reading.cells else []
+        return out + [reading.cells[move.i], reading.cells[move.j]]
+
+    def describe(self, board: Board, move) -> str:
+        return board.describe(move)
+
+    def progress(self, board: Board) -> str:
+        return f"{board.live_count()} numbers left, {board.adds_left} adds, score {board.score}"
+
+
+class Flip9:
+    """Flip 9: a position is a State; a move is a swap (a, b) by card values."""
+
+    name = "flip9"
+
+    def position(self, reading) -> flip9.State:
+        return flip9.State(reading.state.cards, reading.state.must)
+
+    def plan(self, state: flip9.State) -> Plan:
+        return Plan(flip9.solve(state), "solved", optimal=True)
+
+    def after(self, state: flip9.State, move) -> flip9.State:
+        expected = flip9.State(state.cards, state.must)
+        expected.push(move)
+        return expected
+
+    def same(self, seen: flip9.State, expected: flip9.State) -> bool:
+        return seen.cards == expected.cards and (seen.must == expected.must or seen.is_sorted())
+
+    def explain(self, before, seen, move) -> str | None:
+        return None
+
+    def taps(self, move, reading) -> list[tuple[int, int]]:
+        a, b = move
+        buttons = reading.buttons
+        if str(a) not in buttons or str(b) not in buttons:
+            raise TapsolveError("the card buttons are not on screen")
+        must = reading.state.must
+        if must == a:
+            return [buttons[str(b)]]
+        if must == b:
+            return [buttons[str(a)]]
+        return [buttons[str(a)], buttons[str(b)]]
+
+    def describe(self, state: flip9.State, move) -> str:
+        return f"swap {move[0]} and {move[1]}"
+
+    def progress(self, state: flip9.State) -> str:
+        return f"cards {state.format()}" + (f", must swap {state.must}" if state.must else "")
+
+
+def game_for(name: str, objective: str = "fast", budget: float = 1.0):
+    if name == "numbermatch":
+        return NumberMatch(objective, budget)
+    if name == "flip9":
+        return Flip9()
+    raise TapsolveError(f"no game {name!r}: numbermatch or flip9")

@@ -1,0 +1,153 @@
+"""The closed loop shared by the guide and autoplay: capture, read, compare, decide.
+
+The phone is the truth. After every move the screen is read again and compared with what the
+rules predict: the same board means the move landed; the old board means a tap was lost (it is
+repeated); anything else (the player chose another move, the game plays a rule otherwise) means
+a new plan from the board on screen.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from assistant.games import Plan, game_for
+from vision import ReadError, Reading
+from solver.errors import TapsolveError
+
+
+@dataclass
+class Tally:
+    """What a run did, for its summary line."""
+
+    moves: int = 0
+    repeats: int = 0  # moves whose taps were lost and sent again
+    replans: int = 0  # plans made again from the board on screen
+    stages: int = 0
+    score: int = 0
+    notes: list = field(default_factory=list)
+
+    def summary(self, game: str = "numbermatch") -> str:
+        checks = f"{self.repeats} repeated, {self.replans} re-solved"
+        if game == "flip9":
+            return f"{self.moves} swaps{', sorted' if self.stages else ''}, {checks}"
+        return (f"{self.moves} moves, {self.stages} stage{'s' if self.stages != 1 else ''} cleared, "
+                f"score {self.score}, {checks}")
+
+
+class Loop:
+    """One phone and one game: look at the screen, keep a plan, judge what happened."""
+
+    def __init__(self, link, game: str = "auto", objective: str = "fast", budget: float = 1.0,
+                 say=print, wait_unknown: float = 30.0):
+        self.link, self.game_name, self.say = link, game, say
+        self.objective, self.budget = objective, budget
+        self.wait_unknown = wait_unknown
+        self.game = None
+        self.reading = None
+        self.position = None
+        self.plan: Plan | None = None
+        self.step = 0
+        self.tally = Tally()
+
+    # -- seeing ------------------------------------------------------------------------------
+
+    def look(self, tries: int = 3):
+        """Capture and read the screen. A screen with no board reads as "unknown"; cells read
+        with low confidence are read again from a new capture, and never guessed."""
+        game = self.game_name if self.game is None else self.game.name
+        for _ in range(tries):
+            try:
+                self.image, self.reading = self.link.look(game)
+            except ReadError:
+                self.reading = Reading(game, "unknown")
+                return self.reading
+            if not self.reading.unsure:
+                return self.reading
+        cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in self.reading.unsure[:4])
+        raise TapsolveError(f"cannot read some cells for sure ({cells}): run `tapsolve calibrate` "
+                            "with the board on screen, or report the screenshot")
+
+    def look_until_known(self):
+        """Read until the screen is a board or a stage-complete screen; pause on anything else."""
+        reading = self.look()
+        deadline = time.monotonic() + self.wait_unknown
+        told = False
+        while reading.screen not in ("board", "stage_complete"):
+            if reading.screen == "game_over":
+                raise TapsolveError("the game is over on the phone (no pair and no add left): start a new game")
+            if not told:
+                self.say("paused: the phone shows something that is not a board (an ad, a dialog?); "
+                         "close it on the phone and I will go on")
+                told = True
+            if time.monotonic() > deadline:
+                raise TapsolveError(f"no board on the phone for {self.wait_unknown:g} s: open the game and run again")
+            time.sleep(0.5)
+            reading = self.look()
+        return reading
+
+    # -- planning ----------------------------------------------------------------------------
+
+    def start(self):
+        """Read the board and make the first plan."""
+        reading = self.look_until_known()
+        if self.game is None:
+            self.game = game_for(reading.game, self.objective, self.budget)
+        if reading.screen == "board":
+            self.replan(count=False)
+        return reading
+
+    def replan(self, count: bool = True):
+        self.position = self.game.position(self.reading)
+        self.plan = self.game.plan(self.position)
+        self.step = 0
+        if count:
+            self.tally.replans += 1
+        if self.plan.status == "unsolvable":
+            raise TapsolveError("this board cannot be cleared with the adds left")
+
+    @property
+    def next_move(self):
+        if self.plan is None or self.step >= len(self.plan.moves):
+            return None
+        return self.plan.moves[self.step]
+
+    def finished(self) -> bool:
+        """The board on screen is won (Flip 9 sorted; Number Match shows its stage screen)."""
+        if self.reading.screen == "stage_complete":
+            return True
+        return self.game.name == "flip9" and self.position.is_sorted()
+
+    # -- judging what happened ---------------------------------------------------------------
+
+    def judge(self, move, reading=None) -> str:
+        """After `move` was (or should have been) made, classify the screen (read now unless
+        given): "done" (as predicted), "same" (nothing happened), "other" (re-planned)."""
+        before = self.position
+        expected = self.game.after(before, move)
+        reading = reading or self.look_until_known()
+        if reading.screen == "stage_complete":
+            if getattr(expected, "is_cleared", lambda: False)():
+                self.advance(expected)
+                return "done"
+            raise TapsolveError("the stage ended before the plan did: the game plays otherwise than predicted")
+        seen = self.game.position(reading)
+        if self.game.same(seen, expected):
+            self.advance(seen)
+            return "done"
+        if self.game.same(seen, before):
+            return "same"
+        note = self.game.explain(before, seen, move)
+        if note:
+            self.say(note)
+            self.tally.notes.append(note)
+        self.replan()
+        return "other"
+
+    def advance(self, position):
+        """The planned move happened: the plan moves one step on."""
+        self.position = position
+        self.step += 1
+        self.tally.moves += 1
+        if hasattr(position, "score"):
+            self.tally.score = max(self.tally.score, position.score)

@@ -1,0 +1,429 @@
+"""The ADB device side over TCP: the transport messages, streams and services a phone's adbd offers.
+
+The real adb server connects here exactly as it connects to a phone over Wi-Fi
+(`adb connect 127.0.0.1:PORT`). Every message is a 24-byte header (command, arg0, arg1, payload
+length, payload checksum, command ^ 0xffffffff) and its payload:
+
+- CNXN(version, maxdata, "host::...") from the host; we answer CNXN with our banner, without
+  AUTH (unless the phone plays "unauthorized"). Version 0x01000001 means no checksums.
+- OPEN(host-id, 0, "service\\0") opens a stream; we answer OKAY(our-id, host-id) or CLSE(0, host-id).
+- WRTE(from-id, to-id, data) carries data; the receiver answers OKAY. A sender keeps one WRTE
+  in flight per stream until its OKAY comes back.
+- CLSE(from-id, to-id) ends a stream.
+
+Services: `shell:CMD` (legacy shell, no PTY when a command is given, so binary output is safe),
+`shell:` alone (a tiny interactive shell) and `exec:CMD`. The commands themselves live in
+``phonesim.shell``. Bad input from a client (random bytes, a bad magic, a payload too long, a
+client vanishing mid-write) closes that client's connection only; the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import socket
+import struct
+import threading
+
+from phonesim.phone import Phone
+from phonesim.shell import Shell
+
+log = logging.getLogger(__name__)
+
+
+def _command(name: bytes) -> int:
+    return struct.unpack("<I", name)[0]
+
+
+A_CNXN = _command(b"CNXN")
+A_AUTH = _command(b"AUTH")
+A_OPEN = _command(b"OPEN")
+A_OKAY = _command(b"OKAY")
+A_WRTE = _command(b"WRTE")
+A_CLSE = _command(b"CLSE")
+A_SYNC = _command(b"SYNC")
+A_STLS = _command(b"STLS")
+COMMAND_NAMES = {A_CNXN: "CNXN", A_AUTH: "AUTH", A_OPEN: "OPEN", A_OKAY: "OKAY", A_WRTE: "WRTE",
+                 A_CLSE: "CLSE", A_SYNC: "SYNC", A_STLS: "STLS"}
+
+AUTH_TOKEN, AUTH_SIGNATURE, AUTH_RSAPUBLICKEY = 1, 2, 3
+
+VERSION = 0x01000001  # skips payload checksums
+MAX_PAYLOAD = 1 << 20  # 1 MiB, what current adbd offers
+HEADER = struct.Struct("<6I")
+
+# The emulator console/adb ports: the adb server probes them on its own, so a phone there
+# would be picked up by every adb server on the machine.
+EMULATOR_PORTS = range(5554, 5586)
+
+
+class ProtocolError(Exception):
+    """A client sent something that is not the ADB transport protocol."""
+
+
+def pack(command: int, arg0: int, arg1: int, payload: bytes = b"") -> bytes:
+    """One message's header (checksum left 0: version 0x01000001 does not check it)."""
+    return HEADER.pack(command, arg0 & 0xFFFFFFFF, arg1 & 0xFFFFFFFF, len(payload), 0,
+                       command ^ 0xFFFFFFFF)
+
+
+def banner(phone: Phone) -> bytes:
+    """The CNXN payload: the device's system type and the properties `adb devices -l` shows."""
+    props = phone.properties()
+    keys = ("ro.product.name", "ro.product.model", "ro.product.device")
+    return ("device::" + "".join(f"{k}={props[k]};" for k in keys) + "features=").encode()
+
+
+class StreamClosed(Exception):
+    """The other side closed the stream (or the whole connection) while we were writing."""
+
+
+class Stream:
+    """One open service: our id, the host's id, a queue of data the host wrote to us."""
+
+    def __init__(self, connection: "Connection", local_id: int, remote_id: int):
+        self.connection = connection
+        self.local_id = local_id
+        self.remote_id = remote_id
+        self.incoming: queue.Queue[bytes | None] = queue.Queue()
+        self.acked = threading.Event()
+        self.closed = False
+
+    def write(self, data: bytes | memoryview) -> None:
+        """Send data in WRTEs of at most maxdata, each only after the previous one's OKAY."""
+        view = memoryview(data).cast("B")
+        step = self.connection.maxdata
+        for start in range(0, len(view), step):
+            if self.closed:
+                raise StreamClosed()
+            self.acked.clear()
+            self.connection.send(A_WRTE, self.local_id, self.remote_id, view[start:start + step])
+            while not self.acked.wait(1.0):
+                if self.closed:
+                    raise StreamClosed()
+            if self.closed:
+                raise StreamClosed()
+
+    def read(self, timeout: float | None = None) -> bytes | None:
+        """The next data the host wrote, or None once the stream is closed."""
+        if self.closed and self.incoming.empty():
+            return None
+        return self.incoming.get(timeout=timeout)
+
+    def peer_closed(self) -> None:
+        self.closed = True
+        self.acked.set()
+        self.incoming.put(None)
+
+    def close(self) -> None:
+        """Close from our side: CLSE to the host, unless it closed first."""
+        if not self.closed:
+            self.closed = True
+            self.acked.set()
+            try:
+                self.connection.send(A_CLSE, self.local_id, self.remote_id)
+            except OSError:
+                pass
+        self.connection.forget(self)
+
+
+class Connection:
+    """One TCP client (normally an adb server): reads messages, runs each stream's service."""
+
+    def __init__(self, server: "AdbServer", sock: socket.socket, address):
+        self.server = server
+        self.sock = sock
+        self.address = address
+        self.maxdata = MAX_PAYLOAD
+        self.online = False
+        self.streams: dict[int, Stream] = {}
+        self._next_id = 1
+        self._send_lock = threading.Lock()
+        self._streams_lock = threading.Lock()
+        self._alive = True
+        self._auth_token = b""
+
+    # -- sending ---------------------------------------------------------------------------
+    def send(self, command: int, arg0: int, arg1: int, payload: bytes | memoryview = b"") -> None:
+        header = pack(command, arg0, arg1, payload)
+        with self._send_lock:
+            if not self._alive:
+                raise OSError("connection closed")
+            try:
+                if len(payload) > 65536:
+                    self.sock.sendall(header)
+                    self.sock.sendall(payload)
+                else:
+                    self.sock.sendall(header + bytes(payload))
+            except OSError:
+                self._alive = False
+                raise
+
+    # -- receiving -------------------------------------------------------------------------
+    def _read_exact(self, n: int) -> bytes:
+        buffer = bytearray(n)
+        view = memoryview(buffer)
+        got = 0
+        while got < n:
+            count = self.sock.recv_into(view[got:], n - got)
+            if count == 0:
+                raise EOFError("client went away")
+            got += count
+        return bytes(buffer)
+
+    def _read_message(self) -> tuple[int, int, int, bytes]:
+        command, arg0, arg1, length, _check, magic = HEADER.unpack(self._read_exact(HEADER.size))
+        if magic != command ^ 0xFFFFFFFF:
+            raise ProtocolError(f"bad magic in header {command:#x}/{magic:#x}")
+        if command not in COMMAND_NAMES:
+            raise ProtocolError(f"unknown command {command:#x}")
+        if length > MAX_PAYLOAD:
+            raise ProtocolError(f"payload of {length} bytes is over {MAX_PAYLOAD}")
+        payload = self._read_exact(length) if length else b""
+        return command, arg0, arg1, payload
+
+    def run(self) -> None:
+        """Serve this client until it leaves or breaks the protocol."""
+        try:
+            while self._alive:
+                self._handle(*self._read_message())
+        except (EOFError, OSError, ProtocolError) as exc:
+            log.debug("connection %s ends: %s", self.address, exc)
+        except Exception:  # a bug here must not take the other clients down
+            log.exception("connection %s failed", self.address)
+        finally:
+            self.shutdown()
+
+    def _handle(self, command: int, arg0: int, arg1: int, payload: bytes) -> None:
+        mode = self.server.mode
+        if command == A_CNXN:
+            self._drop_streams()
+            self.maxdata = max(4096, min(arg1 or MAX_PAYLOAD, MAX_PAYLOAD))
+            if mode == "silent":  # a phone that never answers: the host lists it "offline"
+                return
+            if mode == "unauthorized":
+                self._auth_token = os.urandom(20)
+                self.send(A_AUTH, AUTH_TOKEN, 0, self._auth_token)
+                return
+            self.online = True
+            self.send(A_CNXN, VERSION, self.maxdata, banner(self.server.phone))
+        elif command == A_AUTH:
+            # We accept no key: a signature gets a fresh token, a public key "shows the prompt"
+            # on the phone, which nobody accepts; the host lists the phone "unauthorized".
+            if arg0 == AUTH_SIGNATURE:
+                self._auth_token = os.urandom(20)
+                self.send(A_AUTH, AUTH_TOKEN, 0, self._auth_token)
+        elif not self.online:
+            return  # adbd ignores everything before the handshake
+        elif command == A_OPEN:
+            self._open(arg0, payload)
+        elif command == A_OKAY:
+            stream = self.streams.get(arg1)
+            if stream is not None and stream.remote_id == arg0:
+                stream.acked.set()
+        elif command == A_WRTE:
+            stream = self.streams.get(arg1)
+            if stream is None or stream.remote_id != arg0:
+                self.send(A_CLSE, 0, arg0)
+                return
+            stream.incoming.put(payload)
+            self.send(A_OKAY, stream.local_id, stream.remote_id)
+        elif command == A_CLSE:
+            stream = self.streams.get(arg1)
+            if stream is not None and stream.remote_id == arg0:
+                stream.peer_closed()
+                self.forget(stream)
+
+    def _open(self, remote_id: int, payload: bytes) -> None:
+        if remote_id == 0:
+            return
+        name = payload.rstrip(b"\0").decode("utf-8", "replace")
+        service = self.server.service(name)
+        if service is None:
+            self.send(A_CLSE, 0, remote_id)
+            return
+        with self._streams_lock:
+            local_id = self._next_id
+            self._next_id = self._next_id % 0x7FFFFFFF + 1
+            stream = Stream(self, local_id, remote_id)
+            self.streams[local_id] = stream
+        self.send(A_OKAY, local_id, remote_id)
+        threading.Thread(target=self._serve_stream, args=(stream, service), daemon=True,
+                         name=f"phonesim-stream-{local_id}").start()
+
+    def _serve_stream(self, stream: Stream, service) -> None:
+        try:
+            service(stream)
+        except (StreamClosed, OSError):
+            pass
+        except Exception:
+            log.exception("service failed")
+        finally:
+            stream.close()
+
+    def forget(self, stream: Stream) -> None:
+        with self._streams_lock:
+            if self.streams.get(stream.local_id) is stream:
+                del self.streams[stream.local_id]
+
+    def _drop_streams(self) -> None:
+        with self._streams_lock:
+            streams, self.streams = list(self.streams.values()), {}
+        for stream in streams:
+            stream.peer_closed()
+
+    def shutdown(self) -> None:
+        """End the connection and wake every stream still writing to it."""
+        # No send lock here: a writer may hold it, stuck in sendall to a client that never
+        # reads; shutting the socket down is what frees it.
+        self._alive = False
+        self._drop_streams()
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+        self.server.forget(self)
+
+
+class AdbServer:
+    """A virtual phone's adbd listening on 127.0.0.1: serves any number of clients in threads.
+
+    >>> server = AdbServer(phone).start()      # doctest: +SKIP
+    >>> server.serial                            # what `adb connect` takes  # doctest: +SKIP
+    '127.0.0.1:40213'
+    >>> server.stop()                            # doctest: +SKIP
+
+    mode "device" is a normal phone; "unauthorized" answers CNXN with AUTH and accepts no key;
+    "silent" never answers CNXN (the host lists it "offline").
+    """
+
+    def __init__(self, phone: Phone, port: int = 0, host: str = "127.0.0.1", mode: str = "device"):
+        if mode not in ("device", "unauthorized", "silent"):
+            raise ValueError(f"unknown mode {mode!r}")
+        if port in EMULATOR_PORTS:
+            raise ValueError(f"port {port} is an emulator port (5554-5585): the adb server "
+                             "would pick it up on its own; choose another")
+        self.phone = phone
+        self.host = host
+        self.mode = mode
+        self.shell = Shell(phone)
+        self._port = port
+        self._listener: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._connections: set[Connection] = set()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def serial(self) -> str:
+        """The serial the adb server gives the phone once connected: HOST:PORT."""
+        return f"{self.host}:{self._port}"
+
+    def start(self) -> "AdbServer":
+        self._listener = bind(self.host, self._port)
+        self._port = self._listener.getsockname()[1]
+        self._thread = threading.Thread(target=self._accept, daemon=True,
+                                        name=f"phonesim-adb-{self._port}")
+        self._thread.start()
+        return self
+
+    def _accept(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                sock, address = self._listener.accept()
+            except OSError:
+                break
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            connection = Connection(self, sock, address)
+            with self._lock:
+                if self._stopping.is_set():
+                    sock.close()
+                    break
+                self._connections.add(connection)
+            threading.Thread(target=connection.run, daemon=True,
+                             name=f"phonesim-conn-{address[1]}").start()
+
+    def forget(self, connection: Connection) -> None:
+        with self._lock:
+            self._connections.discard(connection)
+
+    @property
+    def clients(self) -> int:
+        with self._lock:
+            return len(self._connections)
+
+    def stop(self) -> None:
+        """Stop listening and drop every client; the adb server then sees the phone go away."""
+        self._stopping.set()
+        if self._listener is not None:
+            try:
+                self._listener.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self._listener.close()
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            connection.shutdown()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> "AdbServer":
+        return self.start() if self._listener is None else self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # -- services --------------------------------------------------------------------------
+    def service(self, name: str):
+        """The function serving an OPENed service name, or None when the phone has no such service."""
+        if name.startswith("shell:"):
+            command = name[len("shell:"):]
+            return (lambda s: self._interactive(s)) if not command.strip() else \
+                (lambda s: self._run(s, command))
+        if name.startswith("exec:"):
+            command = name[len("exec:"):]
+            return lambda s: self._run(s, command)
+        return None
+
+    def _run(self, stream: Stream, command: str) -> None:
+        self.shell.run(command, stream.write)
+
+    def _interactive(self, stream: Stream) -> None:
+        """`adb shell` without a command: a prompt, lines in, their output out."""
+        prompt = f"{self.phone.preset.device}:/ $ ".encode()
+        stream.write(prompt)
+        pending = b""
+        while True:
+            data = stream.read()
+            if data is None:
+                return
+            pending += data.replace(b"\r", b"\n")
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                text = line.decode("utf-8", "replace").strip()
+                if text == "exit":
+                    return
+                if text:
+                    self.shell.run(text, stream.write)
+                stream.write(prompt)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port, or on a free port outside the emulator range when port is 0."""
+    for _ in range(50):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        if sock.getsockname()[1] in EMULATOR_PORTS:
+            sock.close()
+            continue
+        sock.listen(16)
+        return sock
+    raise OSError("no free port outside 5554-5585")

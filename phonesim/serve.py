@@ -1,0 +1,61 @@
+"""`tapsolve phone`: one virtual phone in the foreground until Ctrl-C (or SIGTERM)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+from phonesim.adb import EMULATOR_PORTS, AdbServer
+from phonesim.phone import PRESETS, Faults, Phone
+from solver.errors import InputError, TapsolveError
+
+
+def build_phone(args) -> Phone:
+    """The Phone the options describe: preset, game app, faults."""
+    if args.preset not in PRESETS:
+        raise InputError(f"unknown preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
+    if not 0 <= args.drop_taps <= 1:
+        raise InputError(f"--drop-taps is a probability from 0 to 1, not {args.drop_taps:g}")
+    if args.tap_latency < 0:
+        raise InputError(f"--tap-latency must be 0 or more seconds, not {args.tap_latency:g}")
+    preset = PRESETS[args.preset]
+    try:
+        from phonesim import apps
+    except ImportError:
+        raise TapsolveError("phonesim's game apps (phonesim.apps) are not installed in this checkout") from None
+    app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
+                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads)
+    faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure,
+                    seed=args.seed)
+    return Phone(preset, app, faults)
+
+
+def run_phone(args) -> int:
+    """Serve one phone on 127.0.0.1 until interrupted; print how to connect to it."""
+    if args.port in EMULATOR_PORTS:
+        raise InputError(f"--port {args.port} is an emulator port (5554-5585) that every adb "
+                         "server scans on its own: choose another")
+    phone = build_phone(args)
+    mode = "unauthorized" if args.unauthorized else "device"
+    try:
+        server = AdbServer(phone, port=args.port, mode=mode).start()
+    except OSError as exc:
+        raise TapsolveError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}") from None
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    p = phone.preset
+    print(f"phonesim: {p.model} ({p.width}x{p.height}, {p.density} dpi), {args.game}, seed {args.seed}, "
+          f"{args.theme} theme" + (", unauthorized" if args.unauthorized else ""), flush=True)
+    print(f"serial: {server.serial}", flush=True)
+    print(f"connect: adb connect {server.serial}", flush=True)
+    print("Ctrl-C stops the phone.", flush=True)
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+        signal.signal(signal.SIGTERM, previous)
+    print(f"phonesim: stopped ({phone.taps_done} taps played, {phone.taps_dropped} dropped)", flush=True)
+    return 0

@@ -1,0 +1,300 @@
+"""The assistant on phonesim through the real adb server: autoplay, faults, the guide, exports."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant import autoplay, guide
+from assistant.device import PhoneLost, connect
+from assistant.link import Link
+from assistant.loop import Loop
+from assistant.overlay import HIGHLIGHT
+from phonesim import apps
+from phonesim.harness import Harness
+from phonesim.phone import PRESETS, Faults, Phone
+from solver.errors import TapsolveError
+from solver.numbermatch import Board, Pair
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def harness():
+    with Harness() as h:
+        yield h
+
+
+def start(harness, game="numbermatch", preset="1080x2400", faults=None, objective="fast", **options):
+    """A virtual phone on the harness's adb server and a loop that plays it; lines said go to .said."""
+    p = PRESETS[preset]
+    phone = Phone(p, apps.create(game, p, **options), faults or Faults())
+    vp = harness.add(phone)
+    said = []
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
+    loop = Loop(link, game=game, objective=objective, budget=1.0, say=said.append, wait_unknown=5)
+    loop.said = said
+    return vp, phone, loop
+
+
+def truth(phone) -> dict:
+    return phone.app.truth()
+
+
+@pytest.mark.parametrize("preset", ["1080x2400", "720x1600"])
+def test_autoplay_clears_three_stages_in_a_row(harness, preset):
+    vp, phone, loop = start(harness, preset=preset, seed=5)
+    assert autoplay.play(loop, stages=3, say=loop.said.append) == 0
+    assert loop.tally.stages == 3
+    shown = truth(phone)
+    assert shown["screen"] == "stage_complete"
+    assert shown["board"]["stage"] == 3                              # the third stage's screen
+    assert loop.said[-1].startswith("done: ")
+    vp.stop()
+
+
+@pytest.mark.parametrize("layout", ["buttons", "cards"])
+def test_autoplay_sorts_flip9(harness, layout):
+    vp, phone, loop = start(harness, game="flip9", seed=4, layout=layout)
+    autoplay.play(loop, say=loop.said.append)
+    assert truth(phone)["state"]["cards"] == list(range(1, 10))
+    assert loop.tally.moves == len(loop.plan.moves)                  # the optimal line, no detour
+    vp.stop()
+
+
+def test_dropped_taps_are_repeated_and_counted(harness):
+    faults = Faults(tap_latency=0.05, drop_taps=0.2, seed=11)
+    vp, phone, loop = start(harness, faults=faults, seed=6)
+    autoplay.play(loop, say=loop.said.append)
+    assert truth(phone)["screen"] == "stage_complete"
+    assert phone.taps_dropped > 0
+    assert loop.tally.repeats > 0
+    assert f"{loop.tally.repeats} repeated" in loop.said[-1]
+    vp.stop()
+
+
+def test_a_game_that_adds_after_the_last_live_number_is_followed(harness):
+    # seed 2: the plan's first add comes when the last cell is crossed out, so the two rules differ
+    vp, phone, loop = start(harness, seed=2, add_rule="live")
+    autoplay.play(loop, say=loop.said.append)
+    assert any("after the last live number" in line for line in loop.said)
+    assert loop.game.rules.add_after == "live"
+    assert loop.tally.replans >= 1
+    assert truth(phone)["screen"] == "stage_complete"
+    vp.stop()
+
+
+def test_guide_follows_the_player_and_replans_on_another_move(harness):
+    vp, phone, loop = start(harness, seed=3)
+    loop.start()
+    planned = loop.next_move
+    assert isinstance(planned, Pair)
+    for k in (planned.i, planned.j):                                 # the player makes the move
+        phone.tap(*loop.reading.cells[k])
+    assert guide.follow(loop) is None
+    assert loop.step == 1
+
+    board = loop.position
+    planned = loop.next_move
+    other = next(m for m in board.legal_moves() if isinstance(m, Pair) and m != planned)
+    for k in (other.i, other.j):                                     # now a move off the plan
+        phone.tap(*loop.reading.cells[k])
+    assert "another move" in guide.follow(loop)
+    expected = board.copy()
+    expected.push(other)
+    assert loop.position.cells == expected.cells and loop.step == 0 and loop.tally.replans == 1
+    vp.stop()
+
+
+def test_export_writes_steps_and_an_index(harness, tmp_path):
+    vp, phone, loop = start(harness, seed=3)
+    guide.export(loop, tmp_path, say=loop.said.append)
+    moves = len(loop.plan.moves)
+    pictures = sorted(tmp_path.glob("step-*.png"))
+    assert len(pictures) == moves + 2                                # now, every step, done
+    page = (tmp_path / "index.html").read_text()
+    assert all(p.name in page for p in pictures)
+    first = cv2.cvtColor(cv2.imread(str(pictures[0])), cv2.COLOR_BGR2RGB)
+    assert magenta_pixels(first) > 100                               # the first move is drawn
+    vp.stop()
+
+
+def magenta_pixels(image_rgb) -> int:
+    return int(np.all(np.abs(image_rgb.astype(int) - HIGHLIGHT) < 30, axis=2).sum())
+
+
+def test_phone_killed_mid_play_stops_with_a_message(harness):
+    vp, phone, loop = start(harness, faults=Faults(tap_latency=0.1), seed=7)
+    threading.Timer(2.0, vp.stop).start()
+    with pytest.raises(PhoneLost, match="did not come back"):
+        autoplay.play(loop, say=loop.said.append)
+    assert any("waiting up to" in line for line in loop.said)
+
+
+def test_phone_back_within_the_retry_window_resumes(harness):
+    vp, phone, loop = start(harness, faults=Faults(tap_latency=0.1), seed=8)
+
+    def unplug_and_replug():
+        vp.stop()
+        time.sleep(1.0)
+        vp.restart()
+
+    threading.Timer(2.0, unplug_and_replug).start()
+    autoplay.play(loop, say=loop.said.append)
+    assert loop.link.reconnects >= 1
+    assert truth(phone)["screen"] == "stage_complete"
+    vp.stop()
+
+
+def test_unknown_screen_pauses_then_goes_on(harness):
+    vp, phone, loop = start(harness, seed=9, ads=True)
+
+    def person_closes_the_ad():
+        deadline = time.monotonic() + 60
+        while truth(phone)["screen"] != "ad" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.5)                                              # long enough to be noticed
+        phone.tap(*centre(truth(phone)["buttons"]["close"]))
+
+    threading.Thread(target=person_closes_the_ad, daemon=True).start()
+    autoplay.play(loop, stages=2, say=loop.said.append)
+    assert any("not a board" in line for line in loop.said)          # it paused on the ad
+    assert loop.tally.stages == 2                                    # and went on after it
+    vp.stop()
+
+
+def test_an_ad_nobody_closes_stops_with_a_message(harness):
+    vp, phone, loop = start(harness, seed=9, ads=True)
+    loop.wait_unknown = 2
+    with pytest.raises(TapsolveError, match="no board on the phone"):
+        autoplay.play(loop, stages=2, say=loop.said.append)
+    assert truth(phone)["screen"] == "ad"                            # never tapped outside the board
+    vp.stop()
+
+
+def centre(rect):
+    x, y, w, h = rect
+    return x + w // 2, y + h // 2
+
+
+def test_window_under_xvfb_shows_the_highlighted_move(harness, tmp_path):
+    from PIL import ImageGrab
+
+    display = f":{free_display()}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x1000x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_display(display)
+        vp, phone, _ = start(harness, seed=3)
+        env = dict(harness.env, DISPLAY=display, XDG_CONFIG_HOME=os.environ["XDG_CONFIG_HOME"])
+        run = subprocess.Popen([sys.executable, "-m", "assistant", "guide", "--serial", vp.serial],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        shot = None
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            time.sleep(1)
+            shot = np.asarray(ImageGrab.grab(xdisplay=display).convert("RGB"))
+            if magenta_pixels(shot) > 200:
+                break
+        run.terminate()
+        out, err = run.communicate(timeout=10)
+        Image = __import__("PIL.Image", fromlist=["Image"])
+        Image.fromarray(shot).save(tmp_path / "window.png")
+        assert magenta_pixels(shot) > 200, err[-500:]
+        vp.stop()
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=10)
+
+
+def free_display() -> int:
+    for n in range(90, 200):
+        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
+            return n
+    raise RuntimeError("no free X display number")
+
+
+def wait_for_display(display: str) -> None:
+    socket_path = f"/tmp/.X11-unix/X{display[1:]}"
+    deadline = time.monotonic() + 10
+    while not os.path.exists(socket_path):
+        if time.monotonic() > deadline:
+            raise RuntimeError("Xvfb did not start")
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "--serial", "nosuchphone"], "nosuchphone"),
+    (["guide", "--stages", "2"], "unrecognized"),
+])
+def test_commands_explain_mistakes_in_one_line(harness, args, words):
+    run = subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, env=harness.env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0
+    assert words in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_play_dry_run_prints_taps_without_sending(harness):
+    vp, phone, _ = start(harness, seed=3)
+    before = truth(phone)["board"]
+    run = subprocess.run([sys.executable, "-m", "assistant", "play", "--serial", vp.serial, "--dry-run",
+                          "--objective", "fast"], cwd=ROOT, env=harness.env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "taps (" in run.stdout
+    assert truth(phone)["board"] == before                           # nothing was tapped
+    board = Board.from_json(before)
+    first = run.stdout.splitlines()[1]
+    cells = vp_cells(phone)
+    # the first move's taps are the centres of its two cells on screen
+    taps = [tuple(map(int, t.strip("()").split(","))) for t in first.split("taps ")[1].split()]
+    assert all(any(inside(t, rect) for rect in cells.values()) for t in taps)
+    vp.stop()
+
+
+def vp_cells(phone):
+    return truth(phone)["cells"]
+
+
+def inside(point, rect):
+    x, y = point
+    rx, ry, w, h = rect
+    return rx <= x < rx + w and ry <= y < ry + h
+
+
+def test_ctrl_c_stops_after_the_move_with_a_summary(harness):
+    import signal
+
+    vp, phone, _ = start(harness, faults=Faults(tap_latency=0.1), seed=3)
+    run = subprocess.Popen([sys.executable, "-m", "assistant", "play", "--serial", vp.serial,
+                            "--objective", "fast"], cwd=ROOT, env=harness.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in run.stdout:                                          # wait for the first moves
+        lines.append(line)
+        if line.strip().startswith("[2/"):
+            break
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    lines += out.splitlines()
+    assert run.returncode == 130
+    assert "Traceback" not in err
+    assert lines[-1].startswith("stopped: ")
+    assert truth(phone)["screen"] == "board"                         # it did not play on
+    vp.stop()
+
+
+def test_demo_plays_flip9_in_the_terminal():
+    run = subprocess.run([sys.executable, "-m", "assistant", "demo", "--game", "flip9", "--no-window",
+                          "--tap-latency", "0"], cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr
+    assert "sorted" in run.stdout
+    assert run.stdout.strip().splitlines()[-1].startswith("done: ")

@@ -1,0 +1,198 @@
+"""The assistant's ADB link on phonesim through the real adb server: choosing a phone, capture, taps, errors."""
+
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant import device
+from phonesim.harness import Harness, free_port
+from phonesim.phone import PRESETS, Faults, Phone
+from standin_app import COLOURS, StandInApp
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def standin_phone(preset="1080x2400", **faults):
+    p = PRESETS[preset]
+    return Phone(p, StandInApp(p), Faults(**faults))
+
+
+@pytest.fixture
+def harness():
+    with Harness() as h:
+        yield h
+
+
+def tapsolve(harness_or_port, *args):
+    port = harness_or_port if isinstance(harness_or_port, int) else harness_or_port.adb_port
+    env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(port))
+    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_connect_times_both_captures_and_keeps_the_fastest(harness):
+    vp = harness.add(standin_phone())
+    said = []
+    link = device.connect(client=harness.client, log=said.append)
+    assert set(link.screen.timings) == {"png", "raw"}
+    assert link.screen.method == min(link.screen.timings, key=link.screen.timings.get)
+    assert "capture by" in said[0] and "Pixel 7" in said[0] and "1080x2400" in said[0]
+    for method in ("png", "raw"):
+        image = link.screen.grab(method)
+        assert image.shape == (2400, 1080, 3) and image.dtype == np.uint8
+        assert np.array_equal(image, vp.phone.screen())
+    assert link.size == (1080, 2400)
+
+
+def test_taps_swipes_and_several_taps_in_one_call(harness):
+    vp = harness.add(standin_phone("720x1600"))
+    link = device.connect(client=harness.client)
+    link.tap(10.4, 20.6)
+    link.taps([(1, 2), (3, 4), (5, 6)])
+    link.swipe(100, 900, 100, 300, ms=200)
+    assert vp.phone.app.taps == [(10, 21), (1, 2), (3, 4), (5, 6)]
+    assert vp.phone.app.swipes == [(100, 900, 100, 300, 200)]
+    assert tuple(link.capture()[800, 360]) == COLOURS[4 % 4]
+    # taps are given in the screenshot's pixels: a half-size screenshot doubles them
+    link.screen.size = (360, 800)
+    link.tap(10, 20)
+    assert vp.phone.app.taps[-1] == (20, 40)
+
+
+def test_a_phone_silent_past_the_timeout_counts_as_lost(harness):
+    harness.add(standin_phone())
+    link = device.connect(client=harness.client)
+    with pytest.raises(device.PhoneLost, match="stopped answering for 0.3 s"):
+        link.run("sleep 2", timeout=0.3)
+    assert link.shell("sleep 0.5; echo awake", timeout=5) == "awake\n"
+
+
+def test_black_screen_is_refused_with_the_reason(harness):
+    harness.add(standin_phone(secure=True))
+    link = device.connect(client=harness.client)
+    with pytest.raises(device.BlackScreen, match="secure window"):
+        link.capture()
+
+
+def test_no_phone(harness):
+    with pytest.raises(device.NoPhone, match="no phone found.*USB debugging"):
+        device.connect(client=harness.client)
+    result = tapsolve(harness, "devices")
+    assert result.returncode == 1
+    assert result.stderr.startswith("tapsolve: error: no phone found") and "Traceback" not in result.stderr
+
+
+def test_several_phones_need_a_serial_and_are_listed(harness):
+    one = harness.add(standin_phone())
+    two = harness.add(standin_phone("720x1600"))
+    with pytest.raises(device.SeveralPhones) as error:
+        device.connect(client=harness.client)
+    message = str(error.value)
+    assert one.serial in message and two.serial in message and "--serial" in message
+    assert "\n" not in message
+    link = device.connect(two.serial, client=harness.client)
+    assert link.size == (720, 1600)
+    with pytest.raises(device.NoPhone, match=f"no phone with serial 'nosuch'.*{one.serial}"):
+        device.connect("nosuch", client=harness.client)
+
+
+def test_unauthorized_and_offline_phones_say_what_to_do(harness):
+    locked = harness.add(standin_phone(), mode="unauthorized")
+    with pytest.raises(device.PhoneNotReady, match="unauthorized.*Allow USB debugging.*security settings"):
+        device.connect(client=harness.client)
+    silent = harness.add(standin_phone(), mode="silent")
+    with pytest.raises(device.PhoneNotReady, match="offline: unplug the phone"):
+        device.connect(silent.serial, client=harness.client)
+    good = harness.add(standin_phone("1440x3200"))
+    result = tapsolve(harness, "devices")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["SERIAL", "STATE", "MODEL", "SCREEN"]
+    row = next(line for line in lines if line.startswith(good.serial))
+    assert row.split()[1:] == ["device", "Galaxy", "S21", "Ultra", "1440x3200"]
+    row = lines.index(next(line for line in lines if line.startswith(locked.serial)))
+    assert lines[row].split()[1] == "unauthorized" and "Allow USB debugging" in lines[row + 1]
+    row = lines.index(next(line for line in lines if line.startswith(silent.serial)))
+    assert lines[row].split()[1] == "offline" and "plug it in again" in lines[row + 1]
+    assert "--serial" in lines[-1]
+
+
+def test_a_stopped_phone_is_lost_not_hung(harness):
+    vp = harness.add(standin_phone())
+    link = device.connect(client=harness.client)
+    vp.stop()
+    with pytest.raises(device.PhoneLost, match="lost the phone"):
+        link.capture()
+    with pytest.raises(device.PhoneLost):
+        link.tap(1, 1)
+    with pytest.raises(device.PhoneLost, match="did not come back within 0.5 s"):
+        link.reconnect(timeout=0.5)
+    vp.restart()  # plugged in again: the adb server finds it on its own
+    link.reconnect(timeout=20)
+    link.tap(3, 4)
+    assert vp.phone.app.taps == [(3, 4)]
+
+
+class UnpluggedWhileDrawing(StandInApp):
+    """An app whose phone is unplugged while it draws the next screenshot."""
+
+    unplug = None
+
+    def render(self):
+        if self.unplug:
+            self.unplug()
+            self.unplug = None
+        return super().render()
+
+
+def test_a_phone_lost_during_a_screenshot_is_lost_not_garbage(harness):
+    p = PRESETS["720x1600"]
+    vp = harness.add(Phone(p, UnpluggedWhileDrawing(p)))
+    link = device.connect(client=harness.client)
+    for method in ("raw", "png"):
+        link.screen.method = method
+        vp.phone.app.unplug = vp.server.stop
+        with pytest.raises(device.PhoneLost):
+            link.capture()
+        vp.restart()
+        link.reconnect(timeout=20)
+
+
+def test_adb_server_not_reachable():
+    port = free_port()
+    with pytest.raises(device.AdbServerUnreachable, match=f"cannot reach the adb server at 127.0.0.1:{port}"):
+        device.adb_client(port=port)
+    result = tapsolve(port, "devices")
+    assert result.returncode == 1 and "cannot reach the adb server" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_raw_formats_decode_to_rgb():
+    rgba = np.zeros((3, 2, 4), np.uint8)
+    rgba[..., 0], rgba[..., 1], rgba[..., 2], rgba[..., 3] = 10, 20, 30, 255
+    old = struct.pack("<3I", 2, 3, 1) + rgba.tobytes()  # before Android 9: no colour space
+    new = struct.pack("<4I", 2, 3, 1, 1) + rgba.tobytes()
+    for data in (old, new):
+        assert device.decode_raw(data).tolist() == [[[10, 20, 30]] * 2] * 3
+    bgra = struct.pack("<4I", 2, 3, 5, 1) + rgba.tobytes()
+    assert device.decode_raw(bgra)[0, 0].tolist() == [30, 20, 10]
+    rgb565 = cv2.cvtColor(np.full((3, 2, 3), (248, 0, 0), np.uint8), cv2.COLOR_RGB2BGR565)
+    assert device.decode_raw(struct.pack("<3I", 2, 3, 4) + rgb565.tobytes())[0, 0].tolist() == [248, 0, 0]
+    for bad in (b"", b"/system/bin/sh: screencap: not found\n", struct.pack("<4I", 2, 3, 1, 1) + b"x"):
+        with pytest.raises(ValueError):
+            device.decode_raw(bad)
+    # a real phone's PNG is RGBA; phonesim's is RGB: both decode to the same RGB
+    rgb = np.zeros((3, 2, 3), np.uint8)
+    rgb[..., 0], rgb[..., 1], rgb[..., 2] = 10, 20, 30
+    for code in (cv2.COLOR_RGB2BGRA, cv2.COLOR_RGB2BGR):
+        data = cv2.imencode(".png", cv2.cvtColor(rgb, code))[1].tobytes()
+        assert np.array_equal(device.decode_png(data), rgb)
+    for bad in (b"", b"\x89PNG but cut short"):
+        with pytest.raises(ValueError, match="not a PNG"):
+            device.decode_png(bad)

@@ -1,0 +1,80 @@
+"""The compiled kernel plays the reference rules: same legal moves, same positions and points."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.numbermatch import Add, Board, Rules
+from solver.search import Kernel
+
+# Boards with many crossed-out cells (0), any length (so partial last rows), a few widths and
+# both add rules: the mid-game positions the solver is handed.
+cells_strategy = st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), min_size=1, max_size=50)
+
+
+@st.composite
+def boards(draw):
+    rules = Rules(columns=draw(st.sampled_from([9, 9, 9, 2, 5])),
+                  add_after=draw(st.sampled_from(["cell", "live"])))
+    return Board(draw(cells_strategy), draw(st.integers(0, 3)), score=draw(st.integers(0, 500)),
+                 stage=draw(st.integers(1, 9)), rules=rules)
+
+
+def kernel_at_start(board):
+    kernel = Kernel(board, tt_bits=4)
+    kernel.reset(board.adds_left, kernel.K.FAST)
+    return kernel
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards())
+def test_kernel_lists_exactly_the_reference_legal_moves(board):
+    kernel = kernel_at_start(board)
+    listed = kernel.legal_moves()
+    assert len(listed) == len(set(listed))                                  # each pair once
+    assert set(listed) == set(board.legal_moves())
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), st.lists(st.integers(0, 10_000), max_size=40))
+def test_kernel_positions_follow_the_reference_move_by_move(board, choices):
+    kernel = kernel_at_start(board)
+    start = kernel.position()
+    assert start == (board.cells, board.adds_left, board.score)
+    reference = board.copy()
+    played = 0
+    for choice in choices:
+        moves = reference.legal_moves()
+        assert set(kernel.legal_moves()) == set(moves)
+        if not moves:
+            break
+        move = moves[choice % len(moves)]
+        reference.push(move)
+        kernel.push(move)
+        played += 1
+        assert kernel.position() == (reference.cells, reference.adds_left, reference.score)
+        assert kernel.hash_is_current()
+    for _ in range(played):                                                 # and back again
+        kernel.pop()
+        reference.pop()
+        assert kernel.position() == (reference.cells, reference.adds_left, reference.score)
+        assert kernel.hash_is_current()
+    assert kernel.position() == start
+
+
+def test_kernel_removes_the_emptied_partial_last_row_and_scores_the_clear():
+    board = Board.parse("123456789 .46", adds_left=0)
+    kernel = kernel_at_start(board)
+    kernel.push(next(m for m in board.legal_moves() if (m.i, m.j) == (10, 11)))
+    assert kernel.position() == ([1, 2, 3, 4, 5, 6, 7, 8, 9], 0, 1 + 10)
+    board = Board.parse("19", adds_left=0)
+    kernel = kernel_at_start(board)
+    kernel.push(board.legal_moves()[0])
+    assert kernel.position() == ([], 0, 1 + 10 + 150)
+
+
+def test_kernel_add_follows_the_rule_option():
+    for add_after, grown in (("cell", [1, 0, 0, 1]), ("live", [1, 1])):
+        board = Board([1, 0, 0], 1, rules=Rules(add_after=add_after))
+        kernel = kernel_at_start(board)
+        kernel.push(Add())
+        assert kernel.position()[0] == grown

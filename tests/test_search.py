@@ -1,0 +1,131 @@
+"""The compiled search against the readable one, and the answers it gives on any position."""
+
+import time
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from solver import search
+from solver.errors import InputError
+from solver.numbermatch import Add, Board, Rules
+
+small_cells = st.lists(st.sampled_from([0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), min_size=2, max_size=14)
+
+
+@st.composite
+def small_boards(draw):
+    rules = Rules(add_after=draw(st.sampled_from(["cell", "live"])))
+    board = Board(draw(small_cells), draw(st.integers(0, 2)), score=draw(st.integers(0, 99)),
+                  stage=draw(st.integers(1, 5)), rules=rules)
+    assume(board.live_count() > 0)
+    return board
+
+
+def assert_clears(solution):
+    """The line replays legally with the reference rules and clears the board."""
+    after = solution.replay()
+    assert after.is_cleared()
+    assert solution.to_json()["score"] == after.score - solution.start.score
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_boards())
+def test_fast_finds_the_fewest_adds_the_reference_search_finds(board):
+    reference = search.reference_solve(search.without_empty_rows(board), budget=20)
+    assume(reference.status != "gave_up")
+    solution = search.solve(board, "fast", budget=20)
+    assert solution.status == reference.status
+    assert solution.optimal
+    if solution.status == "solved":
+        assert_clears(solution)
+        assert solution.adds_used == reference.adds_used
+    else:
+        assert solution.moves == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_boards())
+def test_score_lines_clear_and_score_at_least_the_fast_line(board):
+    fast = search.solve(board, "fast", budget=20)
+    best = search.solve(board, "score", budget=0.02)
+    assert best.status == fast.status
+    if best.status == "solved":
+        assert_clears(best)
+        assert best.score >= fast.score
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lines_on_game_sized_boards_replay_and_clear(seed):
+    import random
+
+    rng = random.Random(seed)
+    board = Board([rng.randint(1, 9) for _ in range(27 + 3 * seed)], 5)
+    fast = search.solve(board, "fast", budget=5)
+    assert fast.status == "solved" and fast.optimal
+    assert_clears(fast)
+    best = search.solve(board, "score", budget=0.3)
+    assert_clears(best)
+    assert best.score > 3 * fast.score          # early adds make many more pairs and points
+
+
+def test_a_mid_game_board_keeps_its_stage_score_and_adds():
+    board = Board.parse("..7956.39 3.5113145 9676 ", adds_left=2, stage=3, score=480)
+    solution = search.solve(board, "fast", budget=5)
+    assert solution.start.stage == 3 and solution.start.score == 480
+    assert solution.start.adds_left == 2
+    assert_clears(solution)
+    assert solution.replay().score > 480
+
+
+def test_the_add_that_is_needed_is_pressed():
+    solution = search.solve(Board.parse("112", adds_left=1), "fast", budget=5)
+    assert solution.status == "solved" and solution.optimal and solution.adds_used == 1
+    assert_clears(solution)
+
+
+def test_a_board_that_no_add_can_save_is_unsolvable():
+    solution = search.solve(Board.parse("12", adds_left=0), "fast", budget=5)
+    assert (solution.status, solution.optimal, solution.moves) == ("unsolvable", True, [])
+    # "1 2" copied twice is "12121212", still no pair: proved, not looped on
+    solution = search.solve(Board.parse("12", adds_left=2), "score", budget=5)
+    assert solution.status == "unsolvable"
+
+
+def test_a_row_with_no_live_number_is_already_gone():
+    solution = search.solve(Board.parse("......... 19"), "fast", budget=5)
+    assert solution.start.cells == [1, 9]
+    assert_clears(solution)
+
+
+def test_the_add_after_live_rule_is_followed():
+    rules = Rules(add_after="live")
+    board = Board.parse("1.3...... 7.2......", adds_left=3, rules=rules)
+    solution = search.solve(board, "fast", budget=5)
+    assert solution.start.rules == rules
+    assert solution.adds_used == search.reference_solve(board).adds_used == 2
+    assert_clears(solution)
+
+
+def test_out_of_time_gives_the_best_line_so_far():
+    import random
+
+    rng = random.Random(7)
+    start = Board([rng.randint(1, 9) for _ in range(42)], 5)
+    kernel = search.Kernel(start)
+    kernel.chunk = 50
+    solution = search._fewest_adds(kernel, start, time.perf_counter(), time.perf_counter())
+    assert solution.status == "gave_up" and not solution.optimal
+    after = solution.replay()                                # legal, and closer to clearing
+    assert 0 < after.live_count() <= start.live_count()
+
+
+@pytest.mark.parametrize("board, objective, budget, message", [
+    (Board.parse("19"), "fast", 0, "budget"),
+    (Board.parse("19"), "score", -1, "budget"),
+    (Board.parse("19"), "slow", 1, "objective"),
+    (Board.parse("... ..."), "fast", 1, "no live number"),
+])
+def test_bad_input_is_refused_in_one_line(board, objective, budget, message):
+    with pytest.raises(InputError, match=message):
+        search.solve(board, objective, budget)
