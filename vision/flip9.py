@@ -19,7 +19,7 @@ from solver.flip9 import State
 from vision import glyphs as glyphs_
 from vision.cells import normalise
 from vision.image import ReadError, distance
-from vision.numbermatch import SURE, MARGIN, clusters, fill_holes, split_glyphs
+from vision.numbermatch import clusters, fill_holes, split_glyphs
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.text import read_text, saturation, text_lines
@@ -93,7 +93,7 @@ def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tes
     """Digits of single glyphs: templates first, the rest by look-alike groups on one strip."""
     norm = [normalise(c) for c in crops]
     matches = font.match(norm)
-    out = [d if (d and b >= SURE and m >= MARGIN) else None for d, b, m in matches]
+    out = [d if font.sure(d, b, m) else None for d, b, m in matches]
     doubtful = [i for i, d in enumerate(out) if d is None]
     if doubtful and use_tesseract:
         reads = glyphs_.read_strip([crops[i] for i in doubtful])
@@ -156,12 +156,22 @@ def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
 NUMBER = re.compile(r"(\d)")
 
 
-def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None]:
-    """The comment line's kind ("card", "not_valid", "winner", "") and its number; the moves."""
+def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None, int | None]:
+    """The comment line's kind ("card", "not_valid", "winner", "") and its number, and the moves.
+
+    Only two lines are read: the centred one (the comment) and the one at the left edge (the
+    moves); the time on the right changes every second and says nothing about the cards. Reads
+    are remembered by the line's pixels, so an unchanged line is not read again.
+    """
+    W = image.shape[1]
     cache = profile.__dict__.setdefault("_text_cache", {})
     kind, number, moves = "", None, None
     for t in text_lines(image, bg, y0, y1, min_contrast=60):
-        key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, int((t.ink > 0.5).sum()))
+        centred = abs(t.centre_x - W / 2) < W * 0.08
+        left = t.x0 < W * 0.3 and t.x1 < W * 0.6
+        if not (centred or left):
+            continue
+        key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))
         text = cache.get(key)
         if text is None:
             if not use_tesseract:
@@ -169,17 +179,17 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
             text = read_text(np.clip(t.ink * 1.5, 0, 1), height=40)
             cache[key] = text
         low = text.lower().replace(" ", "")
-        if low.startswith("card1") or low.startswith("cardl") or low.startswith("card"):
+        if low.startswith("moves"):
+            m = re.findall(r"\d+", low)
+            moves = int(m[0]) if m else None
+        elif low.startswith("card"):
             m = NUMBER.findall(low[5:] if low.startswith("card1") else low[4:])
             kind, number = "card", int(m[-1]) if m else None
-        elif "notvalid" in low or "valid" in low:
+        elif "valid" in low:
             m = NUMBER.findall(low)
             kind, number = "not_valid", int(m[0]) if m else None
         elif "winner" in low:
             kind = "winner"
-        elif low.startswith("moves"):
-            m = re.findall(r"\d+", low)
-            moves = int(m[0]) if m else None
     return kind, number, moves
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from vision.cells import GLYPH
 
 DIGITS = "123456789"
+MARGIN = 0.06  # a template match must lead the runner-up by this much
 STRIP_HEIGHT = 40
 PAD = 16
 GAP = 28
@@ -111,15 +112,33 @@ def read_one(crop: np.ndarray, chars: str = DIGITS) -> str | None:
 class Templates:
     """Per-device glyph templates: for each digit the mean of its normalised glyphs."""
 
-    def __init__(self, sums: dict[str, np.ndarray] | None = None, counts: dict[str, int] | None = None):
+    def __init__(self, sums: dict[str, np.ndarray] | None = None, counts: dict[str, int] | None = None,
+                 fits: dict[str, list[float]] | None = None):
         self.sums = sums or {}
         self.counts = counts or {}
+        # how well the glyphs learned for a digit matched its template when they came: a
+        # match is only trusted when it is about that good (see ``sure``)
+        self.fits = fits or {}
         self._matrix = None
 
     def add(self, digit: str, glyph: np.ndarray) -> None:
+        if digit in self.sums:
+            fit = float(centred(glyph) @ centred(self.sums[digit]))
+            total, n = self.fits.get(digit, [0.0, 0])
+            self.fits[digit] = [total + fit, n + 1]
         self.sums[digit] = self.sums.get(digit, np.zeros((GLYPH, GLYPH), np.float32)) + glyph
         self.counts[digit] = self.counts.get(digit, 0) + 1
         self._matrix = None
+
+    def sure(self, digit: str | None, best: float, margin: float) -> bool:
+        """Whether a match (best correlation, margin over the runner-up) can be taken without
+        tesseract: about as close as this digit's own glyphs came, and clearly ahead. With one
+        sample the bar is high: another digit not learned yet must not pass for this one."""
+        if digit is None or margin < MARGIN:
+            return False
+        total, n = self.fits.get(digit, [0.0, 0])
+        bar = 0.95 if n == 0 else min(0.95, max(0.75, total / n - 0.06))
+        return best >= bar
 
     def __len__(self) -> int:
         return len(self.sums)
@@ -150,7 +169,7 @@ class Templates:
         return out
 
     def to_json(self) -> dict:
-        return {d: {"count": self.counts[d],
+        return {d: {"count": self.counts[d], "fit": self.fits.get(d, [0.0, 0]),
                     "mean": np.round(self.sums[d] / self.counts[d], 3).flatten().tolist()}
                 for d in sorted(self.sums)}
 

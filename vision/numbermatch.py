@@ -14,9 +14,6 @@ from vision.profile import Profile
 from vision.reading import Reading
 from vision.text import read_text, saturation, text_lines
 
-# a template match this good (correlation) and this far ahead of the runner-up is trusted
-SURE = 0.80
-MARGIN = 0.06
 
 
 def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
@@ -24,6 +21,7 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     try:
         xs = [float(x) for x in geometry["xs"]]
         pitch, top, bottom = float(geometry["pitch"]), float(geometry["top"]), float(geometry["bottom"])
+        solid = float(geometry.get("solid", bottom))
     except (KeyError, TypeError, ValueError):
         return None
     h, w = dist.shape
@@ -45,7 +43,7 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     hprof = horizontal_profile(dist, xs, pitch, w, h, step=2)
     radius = max(1, int(pitch * 0.12))
     ys = line_positions(hprof, max(0, int(top) - radius), min(h, int(bottom) + radius + 1))
-    lattice = Lattice(xs, ys, pitch, top, bottom)
+    lattice = Lattice(xs, ys, pitch, top, bottom, solid=solid)
     lattice.rows = full_rows(lattice)
     return lattice if lattice.rows else None
 
@@ -85,8 +83,7 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     outvoted); a group with no majority is read alone, and stays unsure if that fails too.
     """
     matches = font.match([c.glyph for c in cells])
-    digits: list[str | None] = [d if (d and best >= SURE and margin >= MARGIN) else None
-                                for d, best, margin in matches]
+    digits: list[str | None] = [d if font.sure(d, best, margin) else None for d, best, margin in matches]
     doubtful = [i for i, d in enumerate(digits) if d is None]
     learned = False
     if not doubtful or not use_tesseract:
@@ -105,7 +102,7 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
             continue
         # a template that is sure of another digit wins over tesseract: they were learned by vote
         d, best, margin = matches[members[0]]
-        if d is not None and d != digit and d in font.sums and best >= SURE and margin >= MARGIN:
+        if d is not None and d != digit and font.sure(d, best, margin):
             continue
         look = glyphs_.centred(cells[members[0]].glyph)
         if digit in heads and looks_more_like(look, digit, heads):
@@ -219,7 +216,7 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
         return None, False
     norm = [normalise(g) for g in parts]
     matches = font.match(norm)
-    if all(d and best >= SURE and margin >= MARGIN for d, best, margin in matches):
+    if all(font.sure(d, best, margin) for d, best, margin in matches):
         return int("".join(d for d, _, _ in matches)), False
     text = None
     if tiny_first and max(g.shape[0] for g in parts) < TINY:
@@ -353,7 +350,8 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
             raise ReadError("no Number Match or Flip 9 board found")
         if profile is None or stale:
             profile = Profile("numbermatch", w, h, theme)
-        profile.geometry = {"xs": lattice.xs, "pitch": lattice.pitch, "top": lattice.top, "bottom": lattice.bottom}
+        profile.geometry = {"xs": lattice.xs, "pitch": lattice.pitch, "top": lattice.top, "bottom": lattice.bottom,
+                            "solid": lattice.solid}
         profile.changed = True
     profile.colours["background"] = [round(float(c), 1) for c in bg]
 
