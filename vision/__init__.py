@@ -24,7 +24,7 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
     geo = profile.geometry if profile is not None and profile.game == "numbermatch" else {}
     if "top" in geo and "pitch" in geo and profile.fits(image):
         p = float(geo["pitch"])
-        y0, y1 = max(0, int(geo["top"] - p)), min(image.shape[0], int(geo["bottom"] + p))
+        y0, y1 = max(0, int(geo["top"] - p * 0.2)), min(image.shape[0], int(geo["bottom"] + p * 0.2))
         dist = np.zeros(image.shape[:2], np.uint8)
         dist[y0:y1] = distance(image[y0:y1], bg)
         return dist
