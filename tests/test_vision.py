@@ -275,3 +275,27 @@ def test_templates_round_trip():
     assert back.known() == "1" and back.match([g])[0][0] == "1"
     with pytest.raises(ValueError):
         Profile.from_json({"version": 1, "game": "chess"})
+
+
+def test_read_and_calibrate_from_a_phone(tmp_path):
+    """`tapsolve calibrate --serial` and `tapsolve read --serial` on phonesim through real adb."""
+    from phonesim import apps
+    from phonesim.harness import Harness
+    from phonesim.phone import PRESETS, Phone
+
+    preset = PRESETS["1080x2400"]
+    phone = Phone(preset, apps.create("numbermatch", preset, seed=3, theme="dark"))
+    with Harness() as harness:
+        vp = harness.add(phone)
+        env = dict(harness.env, XDG_CONFIG_HOME=str(tmp_path))
+        out = run("calibrate", "--serial", vp.serial, env=env)
+        assert out.returncode == 0, out.stderr
+        assert "calibrated Pixel 7 1080x2400 numbermatch (dark theme)" in out.stdout
+        assert (tmp_path / "tapsolve/profiles/pixel-7_1080x2400_numbermatch_dark.json").exists()
+        out = run("read", "--serial", vp.serial, "--json", env=env)
+        assert out.returncode == 0, out.stderr
+        truth = phone.app.truth()
+        assert json.loads(out.stdout)["board"] == truth["board"]
+        out = run("read", "--serial", "nosuchphone", env=env)
+        assert out.returncode != 0 and len(out.stderr.strip().splitlines()) == 1
+        vp.stop()

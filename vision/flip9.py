@@ -22,7 +22,7 @@ from vision.image import ReadError, distance
 from vision.numbermatch import clusters, fill_holes, split_glyphs
 from vision.profile import Profile
 from vision.reading import Reading
-from vision.text import read_text, saturation, text_lines
+from vision.text import read_text, text_lines
 
 
 @dataclass
@@ -194,6 +194,7 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
 
 
 def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
+    """Read a Flip 9 screen (raises ReadError when there is none): cards, must, buttons."""
     H, W = dist.shape
     theme = "light" if float(np.mean(bg)) > 128 else "dark"
     if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
@@ -219,7 +220,6 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     buttons = {v: by_value[v].centre for v in "123456789"}
     key_top = min(b.y for b in keys)
     key_bottom = max(b.y + b.h for b in keys)
-    others = [b for b in boxes if b not in singles or (b.outlined is False and b not in keys)]
     new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]
     if new:
         buttons["new"] = min(new, key=lambda b: b.y).centre
@@ -231,7 +231,6 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         positions = {k: b.centre for k, b in enumerate(cards)}
         highlighted = [b for b in cards if b.accent]
         must_box = highlighted[0] if len(highlighted) == 1 else None
-        bottom_of_cards = max(b.y + b.h for b in cards)
         comment_top = key_bottom
     else:
         crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04), font, use_tesseract)
@@ -248,7 +247,7 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     must = None
     chosen = number if kind in ("card", "not_valid") else None
     if must_box is not None:
-        chosen = int(must_box.text)
+        chosen = values[cards.index(must_box)]  # the outlined card, as the permutation read it
     if chosen is not None and (moves is None or moves > 0):
         must = chosen  # before the first swap the chosen card is only picked, not forced
     state = State(tuple(values), must)
