@@ -327,6 +327,15 @@ def norm_line(ink: np.ndarray) -> np.ndarray:
     return np.clip(ink / top, 0, 1) if top > 0 else ink
 
 
+def cut_above(lattice: Lattice) -> bool:
+    """Whether a row cut by the top border shows above the first whole row (a board scrolled
+    by part of a row): then the board goes on above whatever ``first_row`` says."""
+    if not lattice.ys or not lattice.rows:
+        return False
+    gap = lattice.rows[0][0] - lattice.ys[0]
+    return 0.1 * lattice.pitch < gap < 0.95 * lattice.pitch
+
+
 def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profile: Profile | None,
                      use_tesseract: bool = True, templates: bool = True, first_row: int = 0) -> Reading:
     """Read a Number Match screen (raises ReadError when there is no grid).
@@ -405,7 +414,8 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
                   score=extras["score"] or 0, stage=extras["stage"] or 1)
     reading = Reading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
                       selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
-                      first_row=first_row, more_above=first_row > 0, more_below=more_below,
+                      first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
+                      more_below=more_below,
                       rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
     for key in ("adds_left", "stage", "score"):
         if extras[key] is None:
