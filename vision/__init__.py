@@ -48,12 +48,13 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
     dist = board_distance(image, bg, profile)
     from vision import numbermatch
 
-    if profile is not None and game == "auto":
-        game = profile.game
-    errors = []
-    order = ["numbermatch", "flip9"] if game in ("auto", "numbermatch") else ["flip9", "numbermatch"]
     if game != "auto":
         order = [game]
+    elif profile is not None and profile.game == "flip9":
+        order = ["flip9", "numbermatch"]  # the game the profile knows first, then the other
+    else:
+        order = ["numbermatch", "flip9"]
+    errors = []
     for g in order:
         try:
             if g == "numbermatch":
@@ -74,6 +75,7 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
 
         try:
             reading = read_message_screen(image, bg)
+            reading.theme = "light" if float(np.mean(bg)) > 128 else "dark"
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError:

@@ -131,13 +131,13 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
     region = image[y0:y1, x0:x1]
     sat = saturation(region)
     mask = (sat > 45).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     plus, discs = None, []
     for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
+        x, y, bw, bh, pixels = stats[i]
         if bw < p * 0.12 or bw > p * 1.5 or not 0.6 < bw / max(1, bh) < 1.6:
             continue
-        fill = area / float(bw * bh)
+        fill = pixels / float(bw * bh)
         comp = labels[y:y + bh, x:x + bw] == i
         filled = cv2.morphologyEx(comp.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         holes = fill_holes(filled)
@@ -165,8 +165,9 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
         return centre, None, span
     _, x, y, bw, bh = best
     disc = image[y:y + bh, x:x + bw].astype(np.float32)
-    colour = np.median(disc[saturation(image[y:y + bh, x:x + bw]) > 90], axis=0) if (saturation(image[y:y + bh, x:x + bw]) > 90).any() else disc.mean(axis=(0, 1))
-    ink = np.abs(disc - colour).max(axis=2)
+    strong = saturation(image[y:y + bh, x:x + bw]) > 90
+    colour = np.median(disc[strong], axis=0) if strong.any() else disc.mean(axis=(0, 1))
+    ink = np.abs(disc - colour).max(axis=2)  # the count, in the background colour, on the disc
     # only the disc's inside: the corners outside the circle are background too
     yy, xx = np.mgrid[0:bh, 0:bw]
     inside = ((yy - bh / 2 + 0.5) / (bh / 2)) ** 2 + ((xx - bw / 2 + 0.5) / (bw / 2)) ** 2 < 0.55
