@@ -24,7 +24,7 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
     geo = profile.geometry if profile is not None and profile.game == "numbermatch" else {}
     if "top" in geo and "pitch" in geo and profile.fits(image):
         p = float(geo["pitch"])
-        y0, y1 = max(0, int(geo["top"] - p)), min(image.shape[0], int(geo["bottom"] + p))
+        y0, y1 = max(0, int(geo["top"] - p * 0.2)), min(image.shape[0], int(geo["bottom"] + p * 0.2))
         dist = np.zeros(image.shape[:2], np.uint8)
         dist[y0:y1] = distance(image[y0:y1], bg)
         return dist
@@ -48,12 +48,13 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
     dist = board_distance(image, bg, profile)
     from vision import numbermatch
 
-    if profile is not None and game == "auto":
-        game = profile.game
-    errors = []
-    order = ["numbermatch", "flip9"] if game in ("auto", "numbermatch") else ["flip9", "numbermatch"]
     if game != "auto":
         order = [game]
+    elif profile is not None and profile.game == "flip9":
+        order = ["flip9", "numbermatch"]  # the game the profile knows first, then the other
+    else:
+        order = ["numbermatch", "flip9"]
+    errors = []
     for g in order:
         try:
             if g == "numbermatch":
@@ -74,6 +75,7 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
 
         try:
             reading = read_message_screen(image, bg)
+            reading.theme = "light" if float(np.mean(bg)) > 128 else "dark"
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError:

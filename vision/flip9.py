@@ -19,10 +19,10 @@ from solver.flip9 import State
 from vision import glyphs as glyphs_
 from vision.cells import normalise
 from vision.image import ReadError, distance
-from vision.numbermatch import SURE, MARGIN, clusters, fill_holes, split_glyphs
+from vision.numbermatch import clusters, fill_holes, split_glyphs
 from vision.profile import Profile
 from vision.reading import Reading
-from vision.text import read_text, saturation, text_lines
+from vision.text import read_text, text_lines
 
 
 @dataclass
@@ -57,13 +57,16 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
         if solid.mean() < 0.85:
             continue
         crop = image[y:y + h, x:x + w]
-        m = max(2, int(min(w, h) * 0.15))
+        m = max(2, int(min(w, h) * 0.22))
         inner = crop[m:h - m, m:w - m]
         ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
         fill = np.median(ring, axis=0)
-        e = max(1, int(min(w, h) * 0.03))
-        edge = np.concatenate([crop[h // 2, :e], crop[h // 2, w - e:], crop[:e, w // 2], crop[h - e:, w // 2]])
-        edge_col = np.median(edge, axis=0)
+        # the edge: along each side's inward profile, the pixel farthest from the fill (a
+        # border a few pixels deep survives antialiasing and JPEG that way)
+        e = max(2, int(min(w, h) * 0.12))
+        sides = [crop[h // 2, :e], crop[h // 2, w - e:][::-1], crop[:e, w // 2], crop[h - e:, w // 2][::-1]]
+        picks = [side[int(np.abs(side.astype(np.float32) - fill).max(axis=1).argmax())] for side in sides]
+        edge_col = np.median(np.array(picks, np.float32), axis=0)
         outlined = float(np.abs(edge_col - fill).max()) > 25
         accent = outlined and float(edge_col.max() - edge_col.min()) > 80
         ink = distance(inner, fill).astype(np.float32)
@@ -77,20 +80,28 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
     return boxes
 
 
+def same_size(boxes: list[Box]) -> list[Box]:
+    """The nine boxes of one size (keys, or cards) among boxes, in reading order; else []."""
+    for b in boxes:
+        alike = [o for o in boxes if abs(o.w - b.w) <= 0.1 * b.w and abs(o.h - b.h) <= 0.1 * b.h]
+        if len(alike) == 9:
+            return sorted(alike, key=lambda o: (round(o.y / o.h), o.x))
+    return []
+
+
 def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool) -> list[str | None]:
     """Digits of single glyphs: templates first, the rest by look-alike groups on one strip."""
     norm = [normalise(c) for c in crops]
     matches = font.match(norm)
-    out = [d if (d and b >= SURE and m >= MARGIN) else None for d, b, m in matches]
+    out = [d if font.sure(d, b, m) else None for d, b, m in matches]
     doubtful = [i for i, d in enumerate(out) if d is None]
     if doubtful and use_tesseract:
         reads = glyphs_.read_strip([crops[i] for i in doubtful])
         for group in clusters([norm[i] for i in doubtful]):
             members = [doubtful[k] for k in group]
-            votes = [reads[k] for k in group if reads[k]]
-            if not votes:
+            digit = glyphs_.vote([r for k in group for r in reads[k]])
+            if digit is None:
                 continue
-            digit = max(set(votes), key=votes.count)
             for i in members:
                 out[i] = digit
                 font.add(digit, norm[i])
@@ -145,12 +156,22 @@ def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
 NUMBER = re.compile(r"(\d)")
 
 
-def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None]:
-    """The comment line's kind ("card", "not_valid", "winner", "") and its number; the moves."""
+def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None, int | None]:
+    """The comment line's kind ("card", "not_valid", "winner", "") and its number, and the moves.
+
+    Only two lines are read: the centred one (the comment) and the one at the left edge (the
+    moves); the time on the right changes every second and says nothing about the cards. Reads
+    are remembered by the line's pixels, so an unchanged line is not read again.
+    """
+    W = image.shape[1]
     cache = profile.__dict__.setdefault("_text_cache", {})
     kind, number, moves = "", None, None
     for t in text_lines(image, bg, y0, y1, min_contrast=60):
-        key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, int((t.ink > 0.5).sum()))
+        centred = abs(t.centre_x - W / 2) < W * 0.08
+        left = t.x0 < W * 0.3 and t.x1 < W * 0.6
+        if not (centred or left):
+            continue
+        key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))
         text = cache.get(key)
         if text is None:
             if not use_tesseract:
@@ -158,21 +179,22 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
             text = read_text(np.clip(t.ink * 1.5, 0, 1), height=40)
             cache[key] = text
         low = text.lower().replace(" ", "")
-        if low.startswith("card1") or low.startswith("cardl") or low.startswith("card"):
+        if low.startswith("moves"):
+            m = re.findall(r"\d+", low)
+            moves = int(m[0]) if m else None
+        elif low.startswith("card"):
             m = NUMBER.findall(low[5:] if low.startswith("card1") else low[4:])
             kind, number = "card", int(m[-1]) if m else None
-        elif "notvalid" in low or "valid" in low:
+        elif "valid" in low:
             m = NUMBER.findall(low)
             kind, number = "not_valid", int(m[0]) if m else None
         elif "winner" in low:
             kind = "winner"
-        elif low.startswith("moves"):
-            m = re.findall(r"\d+", low)
-            moves = int(m[0]) if m else None
     return kind, number, moves
 
 
 def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
+    """Read a Flip 9 screen (raises ReadError when there is none): cards, must, buttons."""
     H, W = dist.shape
     theme = "light" if float(np.mean(bg)) > 128 else "dark"
     if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
@@ -189,29 +211,26 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     digits = read_single_glyphs([b.glyphs[0] for b in singles], font, use_tesseract)
     for b, d in zip(singles, digits):
         b.text = d
-    keys = [b for b in singles if not b.outlined and b.text]
-    cards = [b for b in singles if b.outlined and b.text]
-    by_value = {}
-    for b in keys:
-        by_value.setdefault(b.text, b)
-    if sorted(by_value) != list("123456789"):
+    keys = same_size([b for b in singles if not b.outlined])
+    cards = same_size([b for b in singles if b.outlined])
+    key_values = settle_permutation([b.text for b in keys], [b.glyphs[0] for b in keys], font) if keys else None
+    if key_values is None:
         raise ReadError("no Flip 9 board found")
+    by_value = {str(v): b for v, b in zip(key_values, keys)}
     buttons = {v: by_value[v].centre for v in "123456789"}
     key_top = min(b.y for b in keys)
     key_bottom = max(b.y + b.h for b in keys)
-    others = [b for b in boxes if b not in singles or (b.outlined is False and b not in keys)]
     new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]
     if new:
         buttons["new"] = min(new, key=lambda b: b.y).centre
     positions: dict[int, tuple[int, int]] = {}
     must_box = None
-    if len(cards) >= 9:
-        cards = sorted(cards, key=lambda b: b.x)[:9]
+    if len(cards) == 9:
+        cards = sorted(cards, key=lambda b: (b.y // max(1, b.h), b.x))
         values = settle_permutation([b.text for b in cards], [b.glyphs[0] for b in cards], font)
         positions = {k: b.centre for k, b in enumerate(cards)}
         highlighted = [b for b in cards if b.accent]
         must_box = highlighted[0] if len(highlighted) == 1 else None
-        bottom_of_cards = max(b.y + b.h for b in cards)
         comment_top = key_bottom
     else:
         crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04), font, use_tesseract)
@@ -228,7 +247,7 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     must = None
     chosen = number if kind in ("card", "not_valid") else None
     if must_box is not None:
-        chosen = int(must_box.text)
+        chosen = values[cards.index(must_box)]  # the outlined card, as the permutation read it
     if chosen is not None and (moves is None or moves > 0):
         must = chosen  # before the first swap the chosen card is only picked, not forced
     state = State(tuple(values), must)

@@ -15,6 +15,7 @@ import numpy as np
 from vision.cells import GLYPH
 
 DIGITS = "123456789"
+MARGIN = 0.06  # a template match must lead the runner-up by this much
 STRIP_HEIGHT = 40
 PAD = 16
 GAP = 28
@@ -22,10 +23,14 @@ GAP = 28
 
 def tesseract():
     """pytesseract, or a clear error when tesseract is not installed."""
+    import os
+
     import pytesseract
 
     from vision.image import ReadError
 
+    # one thread per tesseract: the machine is shared, and threaded runs were seen to differ
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     try:
         pytesseract.get_tesseract_version()
     except Exception:
@@ -33,44 +38,66 @@ def tesseract():
     return pytesseract
 
 
-def ocr_image(crop: np.ndarray) -> np.ndarray:
+def ocr_image(crop: np.ndarray, threshold: float = 0.45) -> np.ndarray:
     """A glyph's ink crop (0-1) as black-on-white 8-bit, STRIP_HEIGHT high, binarised."""
     h, w = crop.shape
     nw = max(2, int(round(w * STRIP_HEIGHT / h)))
     big = cv2.resize(crop.astype(np.float32), (nw, STRIP_HEIGHT), interpolation=cv2.INTER_CUBIC)
-    return np.where(big > 0.45, 0, 255).astype(np.uint8)
+    return np.where(big > threshold, 0, 255).astype(np.uint8)
 
 
-def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[str | None]:
-    """One tesseract call on a strip of glyph crops: the character read for each (None = nothing)."""
+# each glyph goes into the strip binarised twice: thin and bold. A small or blurred glyph
+# can close a gap at one threshold (a 5 read as 9) and keep it at the other.
+THRESHOLDS = (0.35, 0.6)
+
+
+def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[list[str]]:
+    """One tesseract call on a strip of glyph crops: the characters read for each, one per
+    binarisation in THRESHOLDS (glyphs that read as nothing or as two characters add none)."""
     if not crops:
         return []
     pyt = tesseract()
-    parts, spans = [], []
+    parts, spans, owner = [], [], []
     x = PAD
-    for crop in crops:
-        img = ocr_image(crop)
-        parts.append(img)
-        spans.append((x, x + img.shape[1]))
-        x += img.shape[1] + GAP
+    for i, crop in enumerate(crops):
+        for threshold in THRESHOLDS:
+            img = ocr_image(crop, threshold)
+            parts.append(img)
+            spans.append((x, x + img.shape[1]))
+            owner.append(i)
+            x += img.shape[1] + GAP
     width = x - GAP + PAD
     strip = np.full((STRIP_HEIGHT + 2 * PAD, width), 255, np.uint8)
     for img, (a, b) in zip(parts, spans):
         strip[PAD:PAD + STRIP_HEIGHT, a:b] = img
     config = f"--psm 7 -c tessedit_char_whitelist={chars}"
     boxes = pyt.image_to_boxes(strip, config=config)
-    found: list[list[str]] = [[] for _ in crops]
-    H = strip.shape[0]
+    found: list[list[str]] = [[] for _ in spans]
     for line in boxes.splitlines():
-        parts_ = line.split()
-        if len(parts_) < 5 or parts_[0] not in chars:
+        fields = line.split()
+        if len(fields) < 5 or fields[0] not in chars:
             continue
-        cx = (int(parts_[1]) + int(parts_[3])) / 2
-        for i, (a, b) in enumerate(spans):
+        cx = (int(fields[1]) + int(fields[3])) / 2
+        for k, (a, b) in enumerate(spans):
             if a - GAP / 2 <= cx <= b + GAP / 2:
-                found[i].append(parts_[0])
+                found[k].append(fields[0])
                 break
-    return [f[0] if len(f) == 1 else None for f in found]
+    reads: list[list[str]] = [[] for _ in crops]
+    for k, f in enumerate(found):
+        if len(f) == 1:
+            reads[owner[k]].append(f[0])
+    return reads
+
+
+def vote(reads: list[str]) -> str | None:
+    """The read most of ``reads`` agree on, or None when there is none or a tie."""
+    counts: dict[str, int] = {}
+    for r in reads:
+        counts[r] = counts.get(r, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+        return ranked[0][0]
+    return None
 
 
 def read_one(crop: np.ndarray, chars: str = DIGITS) -> str | None:
@@ -85,15 +112,33 @@ def read_one(crop: np.ndarray, chars: str = DIGITS) -> str | None:
 class Templates:
     """Per-device glyph templates: for each digit the mean of its normalised glyphs."""
 
-    def __init__(self, sums: dict[str, np.ndarray] | None = None, counts: dict[str, int] | None = None):
+    def __init__(self, sums: dict[str, np.ndarray] | None = None, counts: dict[str, int] | None = None,
+                 fits: dict[str, list[float]] | None = None):
         self.sums = sums or {}
         self.counts = counts or {}
+        # how well the glyphs learned for a digit matched its template when they came: a
+        # match is only trusted when it is about that good (see ``sure``)
+        self.fits = fits or {}
         self._matrix = None
 
     def add(self, digit: str, glyph: np.ndarray) -> None:
+        if digit in self.sums:
+            fit = float(centred(glyph) @ centred(self.sums[digit]))
+            total, n = self.fits.get(digit, [0.0, 0])
+            self.fits[digit] = [total + fit, n + 1]
         self.sums[digit] = self.sums.get(digit, np.zeros((GLYPH, GLYPH), np.float32)) + glyph
         self.counts[digit] = self.counts.get(digit, 0) + 1
         self._matrix = None
+
+    def sure(self, digit: str | None, best: float, margin: float) -> bool:
+        """Whether a match (best correlation, margin over the runner-up) can be taken without
+        tesseract: about as close as this digit's own glyphs came, and clearly ahead. With one
+        sample the bar is high: another digit not learned yet must not pass for this one."""
+        if digit is None or margin < MARGIN:
+            return False
+        total, n = self.fits.get(digit, [0.0, 0])
+        bar = 0.95 if n == 0 else min(0.95, max(0.75, total / n - 0.06))
+        return best >= bar
 
     def __len__(self) -> int:
         return len(self.sums)
@@ -124,7 +169,7 @@ class Templates:
         return out
 
     def to_json(self) -> dict:
-        return {d: {"count": self.counts[d],
+        return {d: {"count": self.counts[d], "fit": self.fits.get(d, [0.0, 0]),
                     "mean": np.round(self.sums[d] / self.counts[d], 3).flatten().tolist()}
                 for d in sorted(self.sums)}
 
@@ -142,7 +187,8 @@ class Templates:
 
 def centred(glyph: np.ndarray) -> np.ndarray:
     """A glyph as a zero-mean unit vector, so a dot product is a correlation."""
-    v = glyph.astype(np.float32).flatten()
+    # blurred a little first: a glyph a pixel off (small screens, JPEG) still lines up
+    v = cv2.GaussianBlur(glyph.astype(np.float32), (5, 5), 1.2).flatten()
     v = v - v.mean()
     n = float(np.linalg.norm(v))
     return v / n if n > 0 else v

@@ -27,6 +27,7 @@ class Lattice:
     top: float  # top of the grid's vertical lines
     bottom: float  # bottom of the grid's vertical lines
     strength: float = 0.0  # how clearly the lines stood out (for telling boards from noise)
+    solid: float | None = None  # where the lines are still at full strength (above a fade)
     rows: list[tuple[float, float]] = field(default_factory=list)  # (y_top, y_bottom) of full rows
 
     def cell_box(self, row: int, col: int) -> tuple[float, float, float, float]:
@@ -118,7 +119,8 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
     hprof = horizontal_profile(dist, xs, pitch, w, h)
     lo, hi = max(0, int(top) - radius), min(h, int(bottom) + radius + 1)
     ys = line_positions(hprof, lo, hi)
-    lattice = Lattice(xs, ys, pitch, top, bottom, strength=score / pitch)
+    lattice = Lattice(xs, ys, pitch, top, bottom, strength=score / pitch,
+                      solid=solid_bottom(dist, xs, top, bottom))
     lattice.rows = full_rows(lattice)
     return lattice
 
@@ -160,6 +162,23 @@ def line_positions(hprof: np.ndarray, lo: int, hi: int, level: float = 0.5) -> l
     return ys
 
 
+def solid_bottom(dist: np.ndarray, xs: list[float], top: float, bottom: float) -> float:
+    """The lowest row where the inner vertical lines still stand out at nearly full strength:
+    where a grid that fades out at the bottom (cutting its last row) stops being whole."""
+    cols = [int(round(x)) for x in xs[1:-1]]
+    ya, yb = int(top), int(bottom) + 1
+    strength = dist[ya:yb, cols].astype(np.float32).mean(axis=1)
+    strength = np.convolve(strength, np.ones(5) / 5, mode="same")
+    full = float(np.median(strength))
+    weak = np.flatnonzero(strength[: len(strength) - 2] < 0.85 * full)
+    # the last stretch of weak rows that runs to the end is the fade
+    end = len(strength) - 3
+    while weak.size and weak[-1] == end:
+        weak = weak[:-1]
+        end -= 1
+    return float(ya + end + 1)
+
+
 def full_rows(lattice: Lattice) -> list[tuple[float, float]]:
     """Rows of cells fully inside the grid: between lines one pitch apart, and a last row below
     the last line when the vertical lines go on for a full pitch (a grid that fades out)."""
@@ -172,6 +191,7 @@ def full_rows(lattice: Lattice) -> list[tuple[float, float]]:
         if n >= 1 and abs(b - a - n * p) <= 0.12 * p:
             step = (b - a) / n
             rows.extend((a + i * step, a + (i + 1) * step) for i in range(n))
-    if ys and lattice.bottom - ys[-1] >= 0.9 * p:
+    end = lattice.solid if lattice.solid is not None else lattice.bottom
+    if ys and end - ys[-1] >= 0.97 * p:
         rows.append((ys[-1], ys[-1] + p))
     return rows

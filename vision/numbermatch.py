@@ -14,9 +14,6 @@ from vision.profile import Profile
 from vision.reading import Reading
 from vision.text import read_text, saturation, text_lines
 
-# a template match this good (correlation) and this far ahead of the runner-up is trusted
-SURE = 0.80
-MARGIN = 0.06
 
 
 def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
@@ -24,6 +21,7 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     try:
         xs = [float(x) for x in geometry["xs"]]
         pitch, top, bottom = float(geometry["pitch"]), float(geometry["top"]), float(geometry["bottom"])
+        solid = float(geometry.get("solid", bottom))
     except (KeyError, TypeError, ValueError):
         return None
     h, w = dist.shape
@@ -45,7 +43,7 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     hprof = horizontal_profile(dist, xs, pitch, w, h, step=2)
     radius = max(1, int(pitch * 0.12))
     ys = line_positions(hprof, max(0, int(top) - radius), min(h, int(bottom) + radius + 1))
-    lattice = Lattice(xs, ys, pitch, top, bottom)
+    lattice = Lattice(xs, ys, pitch, top, bottom, solid=solid)
     lattice.rows = full_rows(lattice)
     return lattice if lattice.rows else None
 
@@ -70,6 +68,13 @@ def clusters(glyphs: list[np.ndarray], level: float = 0.88) -> list[list[int]]:
     return groups
 
 
+def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) -> bool:
+    """Whether a glyph correlates clearly better with another digit's look than with ``digit``'s
+    (by a margin: tiny glyphs shift by a pixel and correlate loosely with their own kind)."""
+    own = float(look @ heads[digit])
+    return any(float(look @ v) > own + 0.1 for k, v in heads.items() if k != digit)
+
+
 def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True) -> tuple[list, bool]:
     """A digit (or None when unsure) for each glyph cell, and whether the font learned something.
 
@@ -78,31 +83,33 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     outvoted); a group with no majority is read alone, and stays unsure if that fails too.
     """
     matches = font.match([c.glyph for c in cells])
-    digits: list[str | None] = [d if (d and best >= SURE and margin >= MARGIN) else None
-                                for d, best, margin in matches]
+    digits: list[str | None] = [d if font.sure(d, best, margin) else None for d, best, margin in matches]
     doubtful = [i for i, d in enumerate(digits) if d is None]
     learned = False
     if not doubtful or not use_tesseract:
         return digits, learned
     reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
     votes = dict(zip(doubtful, reads))
-    for group in clusters([cells[i].glyph for i in doubtful]):
-        members = [doubtful[k] for k in group]
-        counts: dict[str, int] = {}
-        for i in members:
-            if votes[i]:
-                counts[votes[i]] = counts.get(votes[i], 0) + 1
-        ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
-            digit = ranked[0][0]
-        else:
+    groups = sorted(([doubtful[k] for k in g] for g in clusters([cells[i].glyph for i in doubtful])),
+                    key=len, reverse=True)
+    heads: dict[str, np.ndarray] = {}  # the biggest group's look of each digit
+    known = {k: glyphs_.centred(v) for k, v in font.sums.items()}  # learned on earlier reads
+    for members in groups:
+        digit = glyphs_.vote([r for i in members for r in votes[i]])
+        if digit is None:
             digit = glyphs_.read_one(cells[members[0]].crop)
         if digit is None:
             continue
         # a template that is sure of another digit wins over tesseract: they were learned by vote
         d, best, margin = matches[members[0]]
-        if d is not None and d != digit and d in font.sums and best >= SURE and margin >= MARGIN:
+        if d is not None and d != digit and font.sure(d, best, margin):
             continue
+        look = glyphs_.centred(cells[members[0]].glyph)
+        if digit in heads and looks_more_like(look, digit, heads):
+            continue  # looks more like another digit as drawn elsewhere on this board: unsure
+        if digit in known and looks_more_like(look, digit, known):
+            continue  # or as this device's templates know it
+        heads.setdefault(digit, look)
         for i in members:
             digits[i] = digit
             font.add(digit, cells[i].glyph)
@@ -124,13 +131,13 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
     region = image[y0:y1, x0:x1]
     sat = saturation(region)
     mask = (sat > 45).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     plus, discs = None, []
     for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
+        x, y, bw, bh, pixels = stats[i]
         if bw < p * 0.12 or bw > p * 1.5 or not 0.6 < bw / max(1, bh) < 1.6:
             continue
-        fill = area / float(bw * bh)
+        fill = pixels / float(bw * bh)
         comp = labels[y:y + bh, x:x + bw] == i
         filled = cv2.morphologyEx(comp.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         holes = fill_holes(filled)
@@ -158,8 +165,9 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
         return centre, None, span
     _, x, y, bw, bh = best
     disc = image[y:y + bh, x:x + bw].astype(np.float32)
-    colour = np.median(disc[saturation(image[y:y + bh, x:x + bw]) > 90], axis=0) if (saturation(image[y:y + bh, x:x + bw]) > 90).any() else disc.mean(axis=(0, 1))
-    ink = np.abs(disc - colour).max(axis=2)
+    strong = saturation(image[y:y + bh, x:x + bw]) > 90
+    colour = np.median(disc[strong], axis=0) if strong.any() else disc.mean(axis=(0, 1))
+    ink = np.abs(disc - colour).max(axis=2)  # the count, in the background colour, on the disc
     # only the disc's inside: the corners outside the circle are background too
     yy, xx = np.mgrid[0:bh, 0:bw]
     inside = ((yy - bh / 2 + 0.5) / (bh / 2)) ** 2 + ((xx - bw / 2 + 0.5) / (bw / 2)) ** 2 < 0.55
@@ -195,18 +203,29 @@ def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True) -> tuple[int | None, bool]:
-    """A whole number from a line of ink: templates when they are sure, else tesseract (learning)."""
+TINY = 14  # glyphs fewer pixels high than this are matched against drawn fonts before tesseract
+
+
+def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True,
+                tiny_first: bool = False) -> tuple[int | None, bool]:
+    """A whole number from a line of ink: templates when they are sure, else tesseract (learning).
+
+    ``tiny_first``: a glyph too small for tesseract (a badge) is matched with drawn fonts first.
+    """
     parts = split_glyphs(ink)
     if not parts:
         return None, False
     norm = [normalise(g) for g in parts]
     matches = font.match(norm)
-    if all(d and best >= SURE and margin >= MARGIN for d, best, margin in matches):
+    if all(font.sure(d, best, margin) for d, best, margin in matches):
         return int("".join(d for d, _, _ in matches)), False
-    if not use_tesseract:
-        return None, False
-    text = ocr_number(ink)
+    text = None
+    if tiny_first and max(g.shape[0] for g in parts) < TINY:
+        text = drawn_font_read(parts)
+    if text is None and use_tesseract:
+        text = ocr_number(ink)
+    if text is None:
+        text = drawn_font_read(parts)
     if text is None:
         return None, False
     if len(text) == len(parts):
@@ -214,6 +233,19 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
             font.add(d, g)
         return int(text), True
     return int(text), False
+
+
+def drawn_font_read(parts: list[np.ndarray]) -> str | None:
+    """Digits of glyph crops by drawn fonts, when every one is clearly ahead of the rest."""
+    from vision import fontmatch
+
+    out = ""
+    for g in parts:
+        d, score, margin = fontmatch.match(g)
+        if d is None or score < 0.5 or margin < 0.1:
+            return None
+        out += d
+    return out
 
 
 LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
@@ -249,7 +281,8 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
         if badge is None:
             out["adds_left"] = 0
         else:
-            value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract)
+            value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract,
+                                         tiny_first=True)
             out["adds_left"] = value
             out["learned"] |= learned
     # text between the status bar and the grid: stage on the grid's left, score centred
@@ -295,6 +328,15 @@ def norm_line(ink: np.ndarray) -> np.ndarray:
     return np.clip(ink / top, 0, 1) if top > 0 else ink
 
 
+def cut_above(lattice: Lattice) -> bool:
+    """Whether a row cut by the top border shows above the first whole row (a board scrolled
+    by part of a row): then the board goes on above whatever ``first_row`` says."""
+    if not lattice.ys or not lattice.rows:
+        return False
+    gap = lattice.rows[0][0] - lattice.ys[0]
+    return 0.1 * lattice.pitch < gap < 0.95 * lattice.pitch
+
+
 def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profile: Profile | None,
                      use_tesseract: bool = True, templates: bool = True, first_row: int = 0) -> Reading:
     """Read a Number Match screen (raises ReadError when there is no grid).
@@ -318,7 +360,8 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
             raise ReadError("no Number Match or Flip 9 board found")
         if profile is None or stale:
             profile = Profile("numbermatch", w, h, theme)
-        profile.geometry = {"xs": lattice.xs, "pitch": lattice.pitch, "top": lattice.top, "bottom": lattice.bottom}
+        profile.geometry = {"xs": lattice.xs, "pitch": lattice.pitch, "top": lattice.top, "bottom": lattice.bottom,
+                            "solid": lattice.solid}
         profile.changed = True
     profile.colours["background"] = [round(float(c), 1) for c in bg]
 
@@ -372,7 +415,8 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
                   score=extras["score"] or 0, stage=extras["stage"] or 1)
     reading = Reading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
                       selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
-                      first_row=first_row, more_above=first_row > 0, more_below=more_below,
+                      first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
+                      more_below=more_below,
                       rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
     for key in ("adds_left", "stage", "score"):
         if extras[key] is None:

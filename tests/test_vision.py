@@ -1,0 +1,303 @@
+"""The reader on phonesim's fixtures and on real screenshots: every cell, the badge, stage and
+score, the geometry taps use, Flip 9, the screens between boards, profiles and bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from calibration import store
+from vision.glyphs import Templates
+from vision.profile import Profile
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+REAL = ROOT.parent / "shared" / "realshots"
+INDEX = json.loads((FIXTURES / "index.json").read_text())
+GROUPS = sorted({(e["preset"], e["theme"]) for e in INDEX})
+STATES = ["fresh", "midgame", "after_adds", "tall_scrolled", "tall_partial"]
+
+
+def fixture(entry):
+    return vision.load_image(FIXTURES / entry["png"]), json.loads((FIXTURES / entry["json"]).read_text())
+
+
+def entries(game, preset, theme):
+    return [e for e in INDEX if e["game"] == game and e["preset"] == preset and e["theme"] == theme]
+
+
+def centre(rect):
+    x, y, w, h = rect
+    return x + w / 2, y + h / 2
+
+
+def near(point, rect, share=1 / 3):
+    """Whether a tap point lies within a third of the rect's size of its centre."""
+    cx, cy = centre(rect)
+    return abs(point[0] - cx) <= rect[2] * share and abs(point[1] - cy) <= rect[3] * share
+
+
+def check_numbermatch(reading, truth):
+    """The reading shows exactly the truth's visible cells, badge, stage, score, selection,
+    scrolling, and puts every cell and the "+" where the phone drew them."""
+    assert reading.game == "numbermatch" and reading.screen == "board"
+    shown = sorted(int(k) for k in truth["cells"])
+    want = [truth["board"]["cells"][i] for i in shown]
+    assert reading.board.cells == want
+    assert reading.unsure == []
+    b = truth["board"]
+    assert (reading.board.adds_left, reading.board.stage, reading.board.score) == (b["adds_left"], b["stage"], b["score"])
+    assert reading.selected == truth["selected"]
+    assert (reading.more_above, reading.more_below) == (truth["more_above"], truth["more_below"])
+    assert sorted(reading.cells) == shown
+    for index, rect in truth["cells"].items():
+        assert near(reading.cells[int(index)], rect), index
+    assert near(reading.add_button, truth["add_button"])
+
+
+@pytest.mark.parametrize("preset,theme", GROUPS)
+def test_number_match_fixtures_read_exactly(preset, theme):
+    """A session on one phone: the first screenshot is read on first contact (tesseract), the
+    next ones with the profile it built, as the assistant does."""
+    profile = None
+    for state in STATES:
+        entry = next(e for e in entries("numbermatch", preset, theme) if e["state"] == state)
+        image, truth = fixture(entry)
+        reading = vision.read(image, profile=profile, first_row=truth["first_row"])
+        check_numbermatch(reading, truth)
+        assert not reading.profile_stale
+        profile = reading.profile
+        if state == "tall_partial":  # a row cut by the top border shows the board goes on above
+            assert vision.read(image, profile=profile).more_above
+    # what was learned is what the boards showed: every digit that appeared, no other
+    shown = {str(c) for e in entries("numbermatch", preset, theme) if e["state"] in STATES
+             for c in json.loads((FIXTURES / e["json"]).read_text())["board"]["cells"] if c}
+    assert set(profile.font("cell").known()) <= shown
+
+
+@pytest.mark.parametrize("preset,theme", GROUPS)
+def test_screens_between_boards(preset, theme):
+    for entry in entries("numbermatch", preset, theme):
+        if entry["screen"] == "board":
+            continue
+        image, truth = fixture(entry)
+        reading = vision.read(image)
+        assert (reading.screen, reading.board) == (truth["screen"], None)
+        assert sorted(reading.buttons) == sorted(truth["buttons"])
+        for name, rect in truth["buttons"].items():
+            assert near(reading.buttons[name], rect), name
+
+
+# Flip 9 first contact costs a few tesseract calls per screen: half the groups here, every
+# fixture in `benchmarks/bench_read.py` (which reports the cell accuracy over all of them)
+FLIP9_GROUPS = [("720x1600", "light"), ("1080x2400", "dark"), ("1440x3200", "light"),
+                ("tablet-1600x2560", "dark"), ("1080x2340-2022", "light")]
+
+
+@pytest.mark.parametrize("preset,theme", FLIP9_GROUPS)
+def test_flip9_fixtures_read_exactly(preset, theme):
+    profile = None
+    for entry in entries("flip9", preset, theme):
+        image, truth = fixture(entry)
+        reading = vision.read(image, profile=profile)
+        assert reading.game == "flip9" and reading.screen == "board"
+        if entry["state"].endswith("winner"):
+            # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
+            assert list(reading.state.cards) == truth["state"]["cards"] == list(range(1, 10))
+        else:
+            assert reading.state.to_json() == truth["state"], entry["png"]
+        assert sorted(reading.buttons) == sorted(truth["buttons"])
+        for name, rect in truth["buttons"].items():
+            assert near(reading.buttons[name], rect), name
+        for position, rect in truth["cards"].items():
+            assert near(reading.cells[int(position)], rect), position
+        profile = reading.profile
+
+
+@pytest.mark.parametrize("name", ["tablet_1600x2560_stage1.jpg", "phone_216x475_stage10.jpg"])
+def test_real_screenshots_read_exactly(name):
+    label = json.loads((REAL / "labels.json").read_text())[name]
+    reading = vision.read(vision.load_image(REAL / name))
+    assert reading.game == "numbermatch" and reading.screen == "board"
+    assert reading.board.format() == label["board"]
+    assert reading.unsure == []
+    assert (reading.board.adds_left, reading.board.stage, reading.board.score) == (
+        label["refills_left"], label["stage"], label["score"])
+    # every cell is tapped inside itself: centres one pitch apart, nine to a row
+    xs = sorted({x for x, _ in reading.cells.values()})
+    assert len(xs) == 9 and np.allclose(np.diff(xs), reading.pitch, atol=2)
+
+
+def jpeg_half(image):
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", cv2.cvtColor(small, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 70])
+    return cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
+@pytest.mark.parametrize("png", ["1080x2400/light/numbermatch_midgame.png", "1080x2400/dark/numbermatch_after_adds.png",
+                                 "1440x3200/light/numbermatch_tall_scrolled.png"])
+def test_jpeg_and_half_size_still_read_exactly(png):
+    image, truth = vision.load_image(FIXTURES / png), json.loads((FIXTURES / png.replace(".png", ".json")).read_text())
+    reading = vision.read(jpeg_half(image), first_row=truth["first_row"])
+    half = json.loads(json.dumps(truth))
+    half["cells"] = {k: [v / 2 for v in r] for k, r in truth["cells"].items()}
+    half["add_button"] = [v / 2 for v in truth["add_button"]]
+    check_numbermatch(reading, half)
+
+
+def test_flip9_jpeg_and_half_size():
+    png = "1080x2400/dark/flip9_cards_midgame.png"
+    truth = json.loads((FIXTURES / png.replace(".png", ".json")).read_text())
+    reading = vision.read(jpeg_half(vision.load_image(FIXTURES / png)))
+    assert reading.state.to_json() == truth["state"]
+
+
+def test_a_profile_reads_without_tesseract_and_survives_storing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    image, truth = fixture(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_after_adds.png"))
+    reading = store.read(image, "Pixel 7")
+    path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
+    assert path.exists()
+    profile = store.load(path)
+    again = vision.read(image, profile=profile, use_tesseract=False)
+    check_numbermatch(again, truth)
+    assert not again.profile_stale and reading.board.cells == again.board.cells
+
+
+def test_a_profile_that_no_longer_fits_is_rebuilt():
+    light, _ = fixture(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_fresh.png"))
+    profile = vision.read(light).profile
+    for png in ("720x1600/light/numbermatch_midgame.png", "1080x2400/dark/numbermatch_midgame.png"):
+        image, truth = vision.load_image(FIXTURES / png), json.loads((FIXTURES / png.replace(".png", ".json")).read_text())
+        reading = vision.read(image, profile=profile)
+        assert reading.profile_stale
+        check_numbermatch(reading, truth)
+    # the grid moved sideways on the same screen size: the profile's lines are not there any more
+    moved = np.full_like(light, 255)
+    moved[:, :-30] = light[:, 30:]
+    reading = vision.read(moved, profile=profile)
+    assert reading.profile_stale and reading.board.format().startswith("518452922")
+    # up or down is what scrolling does: the rows are found again on every read
+    moved = np.roll(light, 37, axis=0)
+    reading = vision.read(moved, profile=profile)
+    assert not reading.profile_stale and reading.board.format().startswith("518452922")
+
+
+def test_a_doubtful_cell_is_reported_not_guessed():
+    image, truth = fixture(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_fresh.png"))
+    image = image.copy()
+    for index, symbol in ((4, "#"), (13, "X")):
+        x, y, w, h = truth["cells"][str(index)]
+        image[y + 8:y + h - 8, x + 8:x + w - 8] = 255
+        cv2.putText(image, symbol, (x + 25, y + 85), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (0, 0, 0), 5)
+    reading = vision.read(image)
+    assert reading.unsure == [4, 13]
+    cells = truth["board"]["cells"]
+    assert [c for i, c in enumerate(reading.board.cells) if i not in (4, 13)] == \
+        [c for i, c in enumerate(cells) if i not in (4, 13)]
+
+
+def test_not_a_board_and_black_screens():
+    rng = np.random.default_rng(1)
+    photo = cv2.GaussianBlur(rng.integers(0, 255, (1200, 540, 3), dtype=np.uint8), (0, 0), 9)
+    cv2.putText(photo, "Hello 123", (40, 300), cv2.FONT_HERSHEY_SIMPLEX, 2, (0, 0, 0), 3)
+    for image in (photo, np.full((800, 400, 3), 255, np.uint8)):
+        with pytest.raises(vision.ReadError, match=r"^no Number Match or Flip 9 board found$"):
+            vision.read(image)
+    with pytest.raises(vision.ReadError, match=r"^the screenshot is black: screen off or a secure window$"):
+        vision.read(np.zeros((2400, 1080, 3), np.uint8))
+    with pytest.raises(vision.ReadError, match="not an image"):
+        vision.read("screen.png")
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def test_read_command(tmp_path):
+    png = str(FIXTURES / "1080x2400/light/numbermatch_midgame.png")
+    truth = json.loads(Path(png.replace(".png", ".json")).read_text())
+    out = run("read", png, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["board"] == truth["board"] | {"cells": truth["board"]["cells"][:len(data["board"]["cells"])]}
+    assert data["selected"] == truth["selected"] and near(data["add_button"], truth["add_button"])
+    text = run("read", str(REAL / "phone_216x475_stage10.jpg"))
+    assert text.returncode == 0
+    assert text.stdout.splitlines()[1:4] == ["761541629", "587238354", "149416182"]
+    assert "stage 10, score 14992, 4 adds left" in text.stdout
+
+
+def test_bad_input_on_the_command_line(tmp_path):
+    not_image = tmp_path / "notes.png"
+    not_image.write_text("hello")
+    black = tmp_path / "black.png"
+    cv2.imwrite(str(black), np.zeros((800, 400, 3), np.uint8))
+    cases = [(str(tmp_path / "missing.png"), 2, "no such file"), (str(not_image), 2, "is not an image"),
+             (str(black), 1, "the screenshot is black: screen off or a secure window")]
+    for path, code, message in cases:
+        out = run("read", path)
+        assert out.returncode == code and message in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+def test_corrupt_stored_profile(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    env = dict(os.environ)
+    png = str(FIXTURES / "720x1600/light/numbermatch_fresh.png")
+    assert run("calibrate", "--image", png, "--model", "Galaxy A12", env=env).returncode == 0
+    path = tmp_path / "tapsolve/profiles/galaxy-a12_720x1600_numbermatch_light.json"
+    assert path.exists()
+    path.write_text('{"version": 1, "game": "numbermatch", "fonts": {"cell": {"5": ')
+    out = run("read", png, "--model", "Galaxy A12", env=env)
+    assert out.returncode == 1
+    assert out.stderr.strip() == (f"tapsolve: error: the stored profile {path} is corrupt: delete it or run "
+                                  "`tapsolve calibrate` to rebuild it")
+    # a phone's read rebuilds it instead, and says so
+    notes = []
+    reading = store.read(vision.load_image(png), "Galaxy A12", repair=True, note=notes.append)
+    assert reading.board is not None and "corrupt" in notes[0] and store.load(path) is not None
+
+
+def test_templates_round_trip():
+    t = Templates()
+    g = np.zeros((24, 24), np.float32)
+    g[4:20, 10:14] = 1
+    t.add("1", g)
+    back = Templates.from_json(json.loads(json.dumps(t.to_json())))
+    assert back.known() == "1" and back.match([g])[0][0] == "1"
+    with pytest.raises(ValueError):
+        Profile.from_json({"version": 1, "game": "chess"})
+
+
+def test_read_and_calibrate_from_a_phone(tmp_path):
+    """`tapsolve calibrate --serial` and `tapsolve read --serial` on phonesim through real adb."""
+    from phonesim import apps
+    from phonesim.harness import Harness
+    from phonesim.phone import PRESETS, Phone
+
+    preset = PRESETS["1080x2400"]
+    phone = Phone(preset, apps.create("numbermatch", preset, seed=3, theme="dark"))
+    with Harness() as harness:
+        vp = harness.add(phone)
+        env = dict(harness.env, XDG_CONFIG_HOME=str(tmp_path))
+        out = run("calibrate", "--serial", vp.serial, env=env)
+        assert out.returncode == 0, out.stderr
+        assert "calibrated Pixel 7 1080x2400 numbermatch (dark theme)" in out.stdout
+        assert (tmp_path / "tapsolve/profiles/pixel-7_1080x2400_numbermatch_dark.json").exists()
+        out = run("read", "--serial", vp.serial, "--json", env=env)
+        assert out.returncode == 0, out.stderr
+        truth = phone.app.truth()
+        assert json.loads(out.stdout)["board"] == truth["board"]
+        out = run("read", "--serial", "nosuchphone", env=env)
+        assert out.returncode != 0 and len(out.stderr.strip().splitlines()) == 1
+        vp.stop()
