@@ -91,6 +91,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None) -> int:
     ``show(loop)``, when given, is called after every read (the demo's window); returning False
     stops the play like Ctrl-C."""
     link, tally = loop.link, loop.tally
+    if loop.view is not None:
+        loop.view.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     with StopAfterMove() as stop:
         loop.start()
         repeats_in_a_row = 0
