@@ -27,8 +27,9 @@ COLUMNS = 9
 MAX_SWIPES = 40  # per survey or show: a board needing more is not behaving like a list
 SPEED = 1.0  # finger speed in px/ms: a drag this slow stops about where the finger stops
 MIN_MS = 300
-UNCHANGED = 2  # pictures that must stay the same before the board counts as at its end
-                # (one dropped swipe must not pass for the end of the board)
+# swipes that must leave the picture unchanged before the board counts as at its end (one
+# dropped swipe must not pass for the end of the board)
+UNCHANGED = 2
 
 
 class ScrollError(TapsolveError):
