@@ -12,6 +12,30 @@ from assistant.loop import Loop
 MAX_REPEATS = 6
 
 
+class StatusLine:
+    """The run's progress: one line that rewrites itself on a terminal, plain lines elsewhere."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stdout
+        self.tty = self.stream.isatty()
+        self.width = 0
+
+    def __call__(self, text: str) -> None:
+        if not self.tty:
+            print(text, file=self.stream, flush=True)
+            return
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+        self.width = len(text)
+
+    def say(self, text: str) -> None:
+        """A message of its own, below the status line."""
+        if self.tty and self.width:
+            self.stream.write("\n")
+            self.width = 0
+        print(text, file=self.stream, flush=True)
+
+
 class StopAfterMove:
     """Ctrl-C asks to stop; the run stops once the move under way is checked."""
 
@@ -85,12 +109,13 @@ def _shifted(reading, board):
     return shown
 
 
-def play(loop: Loop, stages: int = 1, say=print, show=None) -> int:
+def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
     """Play until `stages` boards are cleared (Number Match) or the cards are sorted (Flip 9).
 
     ``show(loop)``, when given, is called after every read (the demo's window); returning False
-    stops the play like Ctrl-C."""
+    stops the play like Ctrl-C. ``status`` shows progress after each move (default: say)."""
     link, tally = loop.link, loop.tally
+    status = status or say
     if loop.view is not None:
         loop.view.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     with StopAfterMove() as stop:
@@ -126,7 +151,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None) -> int:
                 continue
             repeats_in_a_row = 0
             if outcome == "done":
-                say(status_line(loop))
+                status(status_line(loop))
     game = loop.game.name if loop.game else "numbermatch"
     say(("stopped: " if stop.asked else "done: ") + tally.summary(game))
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C

@@ -151,10 +151,11 @@ def run_guide(args) -> int:
 def run_play(args) -> int:
     from assistant import autoplay
 
-    loop = open_loop(args, "score")
+    line = autoplay.StatusLine()
+    loop = open_loop(args, "score", say=line.say)
     if args.dry_run:
         return autoplay.dry_run(loop)
-    return autoplay.play(loop, stages=args.stages)
+    return autoplay.play(loop, stages=args.stages, say=line.say, status=line)
 
 
 def run_demo(args) -> int:
@@ -274,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=non_negative_int, default=1)
     demo.add_argument("--stages", type=positive_int, default=1)
     demo.add_argument("--tap-latency", type=non_negative_float, default=0.05)
+    demo.add_argument("--objective", choices=("fast", "score"), default="fast",
+                      help="Number Match: fewest adds and moves (default, a short show), or most points")
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
     demo.set_defaults(run=run_demo)
 

@@ -30,7 +30,7 @@ class WindowView:
         cv2.waitKey(1)
 
 
-def run(args, say=print) -> int:
+def run(args) -> int:
     from phonesim import apps
     from phonesim.harness import Harness
     from phonesim.phone import PRESETS, Faults, Phone
@@ -41,16 +41,18 @@ def run(args, say=print) -> int:
     app = apps.create(args.game, preset, seed=args.seed)
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency))
     view = None
+    line = autoplay.StatusLine()
+    say = line.say
     with Harness() as harness:
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
         link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say)
-        loop = Loop(link, game=args.game, objective="score", budget=1.0, say=say)
+        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
         if not args.no_window and guide.has_display():
             view = WindowView()
         try:
-            return autoplay.play(loop, stages=args.stages, say=say, show=view)
+            return autoplay.play(loop, stages=args.stages, say=say, show=view, status=line)
         finally:
             if view:
                 view.close()

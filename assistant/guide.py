@@ -86,23 +86,23 @@ def fit(image: np.ndarray, height: int = 900) -> np.ndarray:
 
 def follow(loop: Loop) -> str | None:
     """Read the phone once and move the plan along with what the player did."""
+    shown_before = loop.reading.screen if loop.reading is not None else None
     reading = loop.look()
     if reading.screen == "stage_complete":
         return None
     if reading.screen != "board":
         return "the phone shows something that is not a board"
-    seen = loop.game.position(reading)
-    if loop.position is None or loop.plan is None:
-        loop.replan(count=False)
-        return None
-    if loop.game.same(seen, loop.position):
+    if loop.plan is None or shown_before != "board":
+        loop.replan(count=False)  # the first board, the next stage's, or back from a dialog
         return None
     move = loop.next_move
-    if move is not None and loop.game.same(seen, loop.game.after(loop.position, move)):
-        loop._advance(seen)
+    if move is None:
+        if not loop.game.same(loop.game.position(reading), loop.position):
+            loop.replan()
         return None
-    loop.replan()
-    return "you made another move: plan made again from the board on screen"
+    if loop.judge(move, reading) == "other":
+        return "you made another move: plan made again from the board on screen"
+    return None
 
 
 def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None = None) -> int:

@@ -141,20 +141,20 @@ class Loop:
 
     # -- judging what happened ---------------------------------------------------------------
 
-    def judge(self, move) -> str:
-        """After `move` was (or should have been) made, read the screen and classify:
-        "done" (as predicted), "same" (nothing happened), "other" (re-planned)."""
+    def judge(self, move, reading=None) -> str:
+        """After `move` was (or should have been) made, classify the screen (read now unless
+        given): "done" (as predicted), "same" (nothing happened), "other" (re-planned)."""
         before = self.position
         expected = self.game.after(before, move)
-        reading = self.look_until_known()
+        reading = reading or self.look_until_known()
         if reading.screen == "stage_complete":
             if getattr(expected, "is_cleared", lambda: False)():
-                self._advance(expected)
+                self.advance(expected)
                 return "done"
             raise TapsolveError("the stage ended before the plan did: the game plays otherwise than predicted")
         seen = self.game.position(reading)
         if self.game.same(seen, expected):
-            self._advance(seen)
+            self.advance(seen)
             return "done"
         if self.game.same(seen, before):
             return "same"
@@ -165,7 +165,8 @@ class Loop:
         self.replan()
         return "other"
 
-    def _advance(self, position):
+    def advance(self, position):
+        """The planned move happened: the plan moves one step on."""
         self.position = position
         self.step += 1
         self.tally.moves += 1
