@@ -116,6 +116,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
     stops the play like Ctrl-C. ``status`` shows progress after each move (default: say)."""
     link, tally = loop.link, loop.tally
     status = status or say
+    if loop.view is not None:
+        loop.view.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     with StopAfterMove() as stop:
         loop.start()
         repeats_in_a_row = 0

@@ -18,6 +18,7 @@ import copy
 
 import numpy as np
 
+import vision
 from solver.errors import TapsolveError
 from solver.numbermatch import Board
 from vision import ReadError, Reading
@@ -26,8 +27,9 @@ COLUMNS = 9
 MAX_SWIPES = 40  # per survey or show: a board needing more is not behaving like a list
 SPEED = 1.0  # finger speed in px/ms: a drag this slow stops about where the finger stops
 MIN_MS = 300
-UNCHANGED = 2  # pictures that must stay the same before the board counts as at its end
-                # (one dropped swipe must not pass for the end of the board)
+# swipes that must leave the picture unchanged before the board counts as at its end (one
+# dropped swipe must not pass for the end of the board)
+UNCHANGED = 2
 
 
 class ScrollError(TapsolveError):
@@ -85,8 +87,10 @@ class BoardView:
     screen y where board row 0's top edge would be, which is the scroll in pixels.
     """
 
-    def __init__(self, unchanged: int = UNCHANGED, max_swipes: int = MAX_SWIPES):
+    def __init__(self, unchanged: int = UNCHANGED, max_swipes: int = MAX_SWIPES, alone: bool = False):
         self.unchanged, self.max_swipes = unchanged, max_swipes
+        # True when nobody but this view scrolls the board (autoplay); a person may (the guide)
+        self.alone = alone
         self.first_row: int | None = None
         self.row0_y: float | None = None
         self.board: Board | None = None
@@ -94,6 +98,7 @@ class BoardView:
         self.selected: int | None = None
         self.image = None  # the last screenshot
         self.left = None  # the screenshot of the screen as the last survey or show left it
+        self.raw: Reading | None = None  # the last reading as vision gave it (indices from the screen's top)
         self.reading: Reading | None = None  # the last reading, absolute indices
         self.swipes = 0
         self.looks = 0
@@ -114,6 +119,21 @@ class BoardView:
         cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in reading.unsure[:4])
         raise TapsolveError(f"cannot read some cells for sure ({cells}, counted from the top of the "
                             "screen): run `tapsolve calibrate` with the board on screen, or report the screenshot")
+
+    def _read(self, link, image):
+        """Read a screenshot just captured with the link's profile (a look when that fails)."""
+        profile = getattr(link, "profile", None)
+        if image is None or profile is None:
+            return self._look(link)
+        try:
+            reading = vision.read(image, "numbermatch", profile)
+        except ReadError:
+            return self._look(link)
+        if reading.profile_stale or reading.unsure or reading.screen != "board":
+            return self._look(link)
+        self.looks += 1
+        self.image = image
+        return image, reading
 
     @staticmethod
     def _top_y(reading: Reading) -> float:
@@ -163,7 +183,7 @@ class BoardView:
 
     def _settle(self, image, reading: Reading, first_row: int) -> Reading:
         """Take note of where the board stands; the reading with absolute indices."""
-        self.image = image
+        self.image, self.raw = image, reading
         self.first_row = first_row
         self.row0_y = self._top_y(reading) - first_row * reading.pitch
         shown = numbered(reading, first_row)
@@ -212,17 +232,31 @@ class BoardView:
                           "while the board is read, and run again")
 
     def _to_top(self, link, image, reading: Reading, budget: Budget):
-        """Swipe down until the picture stops changing: the board's first row is at the top."""
+        """Swipe down until the picture stops changing: the board's first row is at the top.
+
+        When nobody else scrolls the board (``alone``), where this view left it is known: one
+        swipe that covers that way back (or changes nothing from the top) is enough."""
+        known = self.first_row if self.alone else None
+        span = len(screen_rows(reading)) - 1  # rows one swipe moves the board
+        # left lower down with more below, an unchanged picture is most likely a swipe the phone
+        # dropped (the game scrolls up by itself only as rows go, showing the board's end): two
+        # more before believing it
+        need = self.unchanged + (2 if known and reading.more_below else 0)
         still, moved = 0, False
-        while still < self.unchanged:
+        while still < need:
             self._swipe(link, reading, -len(reading.cells), budget)
             after = link.capture()
-            if self._same_picture(image, after, reading):
+            same = self._same_picture(image, after, reading)
+            image = after
+            if same:
                 still += 1
+                if known == 0:
+                    break
             else:
                 still, moved = 0, True
-            image = after
-        return self._look(link) if moved else (image, reading)
+                if known is not None and known < span:  # a row to spare for a short scroll
+                    break
+        return self._read(link, image) if moved else (image, reading)
 
     def _read_down(self, link, image, reading: Reading, budget: Budget):
         image, reading = self._to_top(link, image, reading, budget)
@@ -233,25 +267,29 @@ class BoardView:
         shown = self._settle(image, reading, 0)
         rows = screen_rows(reading)
         still = 0
-        # a full last row that fills the grid looks like more below: the board ends where
-        # swiping no longer changes the picture
-        while reading.more_below and still < self.unchanged:
+        # a full last row that fills the grid looks like more below: the board ends where it
+        # stops short of the finger, or where swiping no longer changes the picture (a few
+        # times: a dropped swipe must not cut the board short)
+        while reading.more_below and still < self.unchanged + 2:
             travel = self._swipe(link, reading, len(screen_rows(reading)) - 2, budget)
             after, new = self._look(link)
             if new.screen != "board":
                 self.first_row = None
                 return None, new
             if self._same_picture(image, after, reading):
-                still += 1  # the end of the board, or a swipe the phone dropped: try once more
+                still += 1  # the end of the board, or a swipe the phone dropped: try again
                 continue
             still = 0
             at = self._place(link, rows, after, new, travel, forward=True)
             if at is None:
                 raise _Misplaced
             at, after, new = at
+            moved = at - self.first_row
             shown = self._settle(after, new, at)
             rows[at:at + len(screen_rows(new))] = screen_rows(new)
             image, reading = after, new
+            if 0 < moved < travel / new.pitch - 0.5:
+                break  # the board stopped short of the finger: its end is on screen
         self.rows = rows
         last = reading.board
         self.board = Board([c for row in rows for c in row], adds_left=last.adds_left,
@@ -312,7 +350,10 @@ class BoardView:
         if self.board is None or self.first_row is None:
             self.survey(link)
         placed = None
-        for _ in range(2):  # where the board stands now; read it again if it changed meanwhile
+        image = link.capture()
+        if self._unchanged(image):  # just as the last survey left it: no need to read it again
+            placed = self.first_row, image, self.raw
+        for _ in range(0 if placed else 2):  # where the board stands now; read it again if it changed
             image, reading = self._look(link)
             if reading.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
@@ -326,7 +367,7 @@ class BoardView:
         shown = self._settle(image, reading, at)
         budget = Budget(self.max_swipes)
         still = 0
-        while still < self.unchanged:
+        while True:
             k, top = len(screen_rows(reading)), self.first_row
             if top <= first and last < top + k:
                 break  # all on screen
@@ -339,12 +380,14 @@ class BoardView:
             target = max(0, min(target, len(self.rows) - k))
             if target == top:
                 break  # as far as the board goes
+            if still > self.unchanged + 1:
+                raise ScrollError("the board does not scroll: are swipes reaching the phone?")
             travel = self._swipe(link, reading, target - top, budget)
             after, new = self._look(link)
             if new.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
             if self._same_picture(image, after, reading):
-                still += 1  # a swipe the phone dropped, or the board's end
+                still += 1  # a swipe the phone dropped
                 continue
             still = 0
             placed = self._place(link, self.rows, after, new, travel, target > top)

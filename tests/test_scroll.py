@@ -14,7 +14,7 @@ from assistant.loop import Loop
 from assistant.scroll import BoardView, ScrollError
 from phonesim import apps
 from phonesim.harness import Harness
-from phonesim.phone import PRESETS, Phone
+from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import Board, Pair
 
 COLUMNS = 9
@@ -39,13 +39,13 @@ def centre(rect):
     return x + w // 2, y + h // 2
 
 
-def phone_with(harness, preset="720x1600", board=None, snap_rows=True, **options):
+def phone_with(harness, preset="720x1600", board=None, snap_rows=True, faults=None, **options):
     p = PRESETS[preset]
     app = apps.create("numbermatch", p, **options)
     app.snap_rows = snap_rows
     if board is not None:
         app.board = board
-    vp = harness.add(Phone(p, app))
+    vp = harness.add(Phone(p, app, faults or Faults()))
     return vp, Link(connect(vp.serial, client=harness.client), say=quiet)
 
 
@@ -186,6 +186,14 @@ def test_autoplay_clears_a_board_taller_than_the_screen(harness):
     autoplay.play(loop, stages=1, say=quiet)
     assert truth(vp)["screen"] == "stage_complete"
     assert loop.tally.stages == 1 and loop.view.swipes > 0
+
+
+def test_autoplay_clears_a_tall_board_when_the_phone_drops_taps_and_swipes(harness):
+    vp, link = phone_with(harness, board=sparse_tall_board(16), faults=Faults(drop_taps=0.2, seed=2))
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    autoplay.play(loop, stages=1, say=quiet)
+    assert truth(vp)["screen"] == "stage_complete"
+    assert loop.tally.repeats > 0
 
 
 def test_the_guide_scrolls_the_next_move_on_screen_and_then_keeps_still(harness):
