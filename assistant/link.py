@@ -46,6 +46,7 @@ class Link:
                 reading = store.read(image, self.device.model, game, rebuild=True, note=self.say)
         if reading.profile is not None:
             self.profile = reading.profile
+            store.remember(self.profile)  # what play taught it is there for the next game
         return image, reading
 
     def tap(self, x: float, y: float) -> None:

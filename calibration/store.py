@@ -64,6 +64,13 @@ def save(profile: Profile, path: Path) -> None:
     profile.changed = False
 
 
+def remember(profile: Profile | None) -> None:
+    """Store a profile in use when a read learned something since it was stored (a digit first
+    seen in play: without this the next game on the phone asks tesseract for it again)."""
+    if profile is not None and profile.changed and profile.model:
+        save(profile, profile_path(profile.model, profile.width, profile.height, profile.game, profile.theme))
+
+
 def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = False,
          repair: bool = False, note: Callable[[str], None] | None = None) -> vision.Reading:
     """Read a screenshot with the stored profile for this device (building and storing one on

@@ -175,14 +175,19 @@ class Templates:
 
     @classmethod
     def from_json(cls, data: dict) -> "Templates":
-        sums, counts = {}, {}
+        sums, counts, fits = {}, {}, {}
         for d, item in data.items():
             mean = np.asarray(item["mean"], np.float32)
             if d not in "0123456789" or mean.size != GLYPH * GLYPH:
                 raise ValueError(f"bad template {d!r}")
             counts[d] = int(item["count"])
             sums[d] = mean.reshape(GLYPH, GLYPH) * counts[d]
-        return cls(sums, counts)
+            # how well its glyphs fitted: without it a stored template is held to the bar of
+            # one never compared (0.95), and a read with a stored profile falls back to tesseract
+            fit = item.get("fit", [0.0, 0])
+            if float(fit[1]) > 0:
+                fits[d] = [float(fit[0]), int(fit[1])]
+        return cls(sums, counts, fits)
 
 
 def centred(glyph: np.ndarray) -> np.ndarray:

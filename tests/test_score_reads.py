@@ -1,0 +1,70 @@
+"""Reads during play: the score, adds and stage of every screen of a phonesim game equal the
+truth, and a digit read once is matched by template, in this game and the next on the phone."""
+
+import pytest
+
+from assistant.link import Link
+from phonesim import apps
+from phonesim.phone import PRESETS
+
+
+class StubDevice:
+    """Just enough of assistant.device.Device for Link.look: a model and a capture."""
+
+    def __init__(self, app, model):
+        self.app, self.model, self.serial = app, model, "stub"
+
+    def capture(self):
+        return self.app.render()
+
+
+@pytest.fixture
+def tesseract_calls(monkeypatch):
+    """Every pytesseract call made, counted."""
+    import pytesseract
+
+    calls = []
+    for name in ("image_to_string", "image_to_boxes"):
+        real = getattr(pytesseract, name)
+
+        def counted(*a, _real=real, **k):
+            calls.append(1)
+            return _real(*a, **k)
+
+        monkeypatch.setattr(pytesseract, name, counted)
+    return calls
+
+
+def play(link, app, calls, moves=16):
+    """Make ``moves`` moves (a pair on screen, else an add) reading the screen before each;
+    the tesseract calls made by each read."""
+    per_read = []
+    for _ in range(moves):
+        truth = app.truth()
+        assert truth["screen"] == "board"
+        n = len(calls)
+        _, reading = link.look("numbermatch")
+        per_read.append(len(calls) - n)
+        b = truth["board"]
+        assert (reading.board.score, reading.board.adds_left, reading.board.stage) == \
+            (b["score"], b["adds_left"], b["stage"]), f"read {len(per_read)}"
+        assert reading.board.cells == b["cells"][:len(reading.board.cells)]
+        cells = truth["cells"]
+        pair = next((p for p in app.board.pairs() if str(p.i) in cells and str(p.j) in cells), None)
+        taps = [cells[str(pair.i)], cells[str(pair.j)]] if pair else [truth["add_button"]]
+        for x, y, w, h in taps:
+            app.tap(x + w // 2, y + h // 2)
+    return per_read
+
+
+def test_score_digits_are_learned_once_per_phone(tmp_path, monkeypatch, tesseract_calls):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    preset = PRESETS["720x1600"]
+    # the first game on the phone: tesseract only for a digit not seen before in its font
+    app = apps.create("numbermatch", preset, seed=3)
+    first = play(Link(StubDevice(app, preset.model), say=lambda _: None), app, tesseract_calls)
+    assert sum(first[1:]) <= 10, first  # score 0-9 and a few badge digits, each once
+    # the next game on the same phone, with the stored profile: no tesseract at all
+    app = apps.create("numbermatch", preset, seed=3)
+    second = play(Link(StubDevice(app, preset.model), say=lambda _: None), app, tesseract_calls)
+    assert sum(second) == 0, second
