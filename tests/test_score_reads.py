@@ -68,3 +68,21 @@ def test_score_digits_are_learned_once_per_phone(tmp_path, monkeypatch, tesserac
     app = apps.create("numbermatch", preset, seed=3)
     second = play(Link(StubDevice(app, preset.model), say=lambda _: None), app, tesseract_calls)
     assert sum(second) == 0, second
+
+
+def test_scores_with_thousands_separators(tesseract_calls):
+    """A score of thousands is drawn with commas: they are no digits (so the digits are still
+    learned, then matched), and a score of seven glyphs is still the score line (not the row of
+    cleared numbers below it)."""
+    import vision
+
+    app = apps.create("numbermatch", PRESETS["720x1600"], seed=1)
+    profile, calls = None, []
+    for score in (0, 1234, 56789, 1234, 901234, 56789, 998, 1000):
+        app.board.score = score
+        n = len(tesseract_calls)
+        reading = vision.read(app.render(), "numbermatch", profile)
+        profile = reading.profile
+        calls.append(len(tesseract_calls) - n)
+        assert reading.board.score == score
+    assert sum(calls[3:]) == 0, calls  # every digit 0-9 was seen by the third screen

@@ -206,18 +206,31 @@ def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
 TINY = 14  # glyphs fewer pixels high than this are matched against drawn fonts before tesseract
 
 
+def digit_parts(ink: np.ndarray) -> list[np.ndarray]:
+    """The glyphs of a number's line, without separators: a thousands comma (or dot) is far
+    shorter than the digits, and tesseract drops it, so it must not count as a digit."""
+    parts = split_glyphs(ink)
+    tall = max((g.shape[0] for g in parts), default=0)
+    return [g for g in parts if g.shape[0] >= 0.6 * tall]
+
+
 def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True,
                 tiny_first: bool = False) -> tuple[int | None, bool]:
     """A whole number from a line of ink: templates when they are sure, else tesseract (learning).
 
+    A digit the templates are sure of wins over tesseract's read of it (they were learned from
+    agreeing reads); only the glyphs they are unsure of are learned from tesseract, and only
+    when tesseract gave one digit per glyph and agreed with every sure one (a misread learned
+    would misread that digit on every later screen).
     ``tiny_first``: a glyph too small for tesseract (a badge) is matched with drawn fonts first.
     """
-    parts = split_glyphs(ink)
+    parts = digit_parts(ink)
     if not parts:
         return None, False
     norm = [normalise(g) for g in parts]
     matches = font.match(norm)
-    if all(font.sure(d, best, margin) for d, best, margin in matches):
+    sure = [font.sure(d, best, margin) for d, best, margin in matches]
+    if all(sure):
         return int("".join(d for d, _, _ in matches)), False
     text = None
     if tiny_first and max(g.shape[0] for g in parts) < TINY:
@@ -228,11 +241,19 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
         text = drawn_font_read(parts)
     if text is None:
         return None, False
-    if len(text) == len(parts):
-        for d, g in zip(text, norm):
-            font.add(d, g)
-        return int(text), True
-    return int(text), False
+    if len(text) != len(parts):
+        return int(text), False  # glyphs split otherwise than tesseract read them: learn nothing
+    if any(ok and d != t for (d, _, _), ok, t in zip(matches, sure, text)):
+        # tesseract contradicts a sure template: keep the templates' digits, learn nothing
+        return int("".join(d if ok else t for (d, _, _), ok, t in zip(matches, sure, text))), False
+    known = {k: glyphs_.centred(v) for k, v in font.sums.items()}
+    learned = False
+    for (d, _, _), ok, t, g in zip(matches, sure, text, norm):
+        if ok or (t in known and looks_more_like(glyphs_.centred(g), t, known)):
+            continue  # already known, or looks more like another digit of this font: not learned
+        font.add(t, g)
+        learned = True
+    return int(text), learned
 
 
 def drawn_font_read(parts: list[np.ndarray]) -> str | None:
@@ -318,7 +339,7 @@ def score_lines(lines, lattice: Lattice):
     single digits some versions show, "Numbers cleared 1 2 ... 9", is not a score)."""
     p, centre = lattice.pitch, (lattice.xs[0] + lattice.xs[-1]) / 2
     centred = [t for t in lines if abs(t.centre_x - centre) < p * 0.8]
-    centred = [t for t in centred if len(split_glyphs(norm_line(t.ink))) < 7]
+    centred = [t for t in centred if len(digit_parts(norm_line(t.ink))) < 7]
     return sorted(centred, key=lambda t: (-t.height, -t.y1))
 
 
