@@ -7,8 +7,12 @@ phone's tap time; wall time is `play` clearing a fresh 27-number board with 0.2 
 """
 
 import argparse
+import atexit
+import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,6 +56,11 @@ def main():
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
     preset = PRESETS[args.preset]
+    # a private config folder: the first game starts with no stored profile (as on a new
+    # phone), and the person's own profiles are left alone
+    config = tempfile.mkdtemp(prefix="tapsolve-bench-")
+    atexit.register(shutil.rmtree, config, True)
+    os.environ["XDG_CONFIG_HOME"] = config
     with Harness() as harness:
         # the first game on a phone learns its glyphs (tesseract now and then); the second reads
         # with the stored profile, as every game after calibration does
