@@ -84,10 +84,18 @@ def dry_run(loop: Loop, say=print) -> int:
         if loop.game.name == "numbermatch":
             from solver.numbermatch import Add
             at = cell_lattice(reading)
-            taps = [reading.add_button] if isinstance(move, Add) else [at(move.i), at(move.j)]
+            shown_rows = {k // position.rules.columns for k in reading.cells}
+            cells = [] if isinstance(move, Add) else [move.i, move.j]
+            taps = [reading.add_button] if isinstance(move, Add) else [at(k) for k in cells]
+            # a cell on a row that is not on screen now is tapped after scrolling to it
+            notes = ["" if k // position.rules.columns in shown_rows
+                     else f" (row {k // position.rules.columns + 1} is off screen: scrolled to first)"
+                     for k in cells] or [""]
         else:
             taps = loop.game.taps(move, _with_must(reading, position.must))
-        say(f"{step:3d}. {loop.game.describe(position, move):40s} taps " + " ".join(f"({x},{y})" for x, y in taps))
+            notes = [""] * len(taps)
+        say(f"{step:3d}. {loop.game.describe(position, move):40s} taps "
+            + " ".join(f"({x},{y}){note}" for (x, y), note in zip(taps, notes)))
         position = loop.game.after(position, move)
         # after a Number Match move rows may vanish; the lattice follows the predicted board
         if loop.game.name == "numbermatch":
