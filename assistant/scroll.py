@@ -148,12 +148,16 @@ class BoardView:
         return int(min(xs) - h), int(min(ys) - h), int(max(xs) + h), int(max(ys) + h)
 
     def _same_picture(self, a, b, reading: Reading) -> bool:
-        """The grid looks the same on two screenshots (the status bar's clock may change)."""
+        """The grid looks the same on two screenshots (the status bar's clock may change).
+
+        Pixels are counted, not averaged: on a board of repeated rows two screens may differ
+        by one crossed-out pair alone, a change too small to move a mean over the grid."""
         if a is None or b is None or a.shape != b.shape:
             return False
         x0, y0, x1, y1 = self._grid_box(reading)
         pa, pb = a[max(0, y0):y1, max(0, x0):x1], b[max(0, y0):y1, max(0, x0):x1]
-        return float(np.mean(np.abs(pa.astype(np.int16) - pb.astype(np.int16)))) < 0.5
+        changed = np.abs(pa.astype(np.int16) - pb.astype(np.int16)).max(axis=2) > 10
+        return int(np.count_nonzero(changed)) <= 16
 
     def _unchanged(self, image) -> bool:
         """The screen is exactly as this view left it (below the status bar, whose clock ticks)."""
@@ -342,6 +346,28 @@ class BoardView:
 
     # -- bringing rows on screen -----------------------------------------------------------
 
+    def _looks_same(self, a: int, b: int, k: int) -> bool:
+        """The screens with board rows ``a`` and ``b`` at the top (``k`` rows shown) look alike."""
+        return self.rows[a:a + k] == self.rows[b:b + k]
+
+    def _step(self, top: int, target: int, k: int, reach: int) -> int:
+        """The board row to bring to the top with the next swipe, on the way to ``target``.
+
+        A swipe moves at most ``reach`` rows. Rows repeat after adds (a board of 27 numbers added
+        to three times is one screen of 3 rows over and over), so the place a swipe aims at may
+        look just like the screen it leaves: then a board that moved cannot be told from a swipe
+        the phone dropped. Aim instead at the place nearest the target, in reach, that looks
+        different (and from which the target does too, since the target looks like here)."""
+        aim = top + max(-reach, min(reach, target - top))
+        if not self._looks_same(top, aim, k):
+            return aim
+        last = max(0, len(self.rows) - k)
+        others = [t for t in range(max(0, top - reach), min(last, top + reach) + 1)
+                  if not self._looks_same(top, t, k)]
+        if not others:
+            return aim
+        return min(others, key=lambda t: (abs(t - aim), abs(t - top)))
+
     def show(self, link, rows) -> Reading:
         """Scroll as little as needed for the board rows ``rows`` to be on screen (the first of
         them when they do not fit on one screen); the fresh reading, with absolute indices."""
@@ -382,15 +408,21 @@ class BoardView:
                 break  # as far as the board goes
             if still > self.unchanged + 1:
                 raise ScrollError("the board does not scroll: are swipes reaching the phone?")
-            travel = self._swipe(link, reading, target - top, budget)
+            step = self._step(top, target, k, len({y for _, y in reading.cells.values()}) - 1)
+            travel = self._swipe(link, reading, step - top, budget)
             after, new = self._look(link)
             if new.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
             if self._same_picture(image, after, reading):
+                if self._looks_same(top, step, k):
+                    # every place in reach looks like this one: only the distance can tell
+                    shown = self._settle(after, new, step)
+                    image, reading = after, new
+                    continue
                 still += 1  # a swipe the phone dropped
                 continue
             still = 0
-            placed = self._place(link, self.rows, after, new, travel, target > top)
+            placed = self._place(link, self.rows, after, new, travel, step > top)
             if placed is None:
                 raise ScrollError("lost track of the board while scrolling it: run again")
             at, image, reading = placed
