@@ -55,6 +55,30 @@ def screen_rows(reading: Reading) -> list[tuple[int, ...]]:
     return [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
 
 
+def goes_on_below(image, reading: Reading) -> bool | None:
+    """Whether digits show in the row the fade cuts under the last whole row (None: no room
+    to look). The reader counts a grid filled with full rows as going on below; at the board's
+    true end that row is empty lattice, and rows repeated by adds cannot tell the end either."""
+    if image is None or not reading.cells or not reading.pitch or reading.profile is None:
+        return None
+    bg = (reading.profile.colours or {}).get("background")
+    bottom = (reading.profile.geometry or {}).get("bottom")
+    if bg is None or bottom is None:
+        return None
+    p = reading.pitch
+    last = max(y for _, y in reading.cells.values())
+    y0, y1 = int(last + 0.65 * p), int(min(last + 1.5 * p, float(bottom), image.shape[0]))
+    if y1 - y0 < 0.1 * p:
+        return None
+    xs = sorted({x for x, _ in reading.cells.values()})[:COLUMNS]
+    bg = np.asarray(bg, np.float32)
+    for x in xs:
+        band = image[y0:y1, max(0, int(x - 0.3 * p)):int(x + 0.3 * p)].astype(np.float32)
+        if band.size and float(np.abs(band - bg).max()) > 40:
+            return True
+    return False
+
+
 def numbered(reading: Reading, first_row: int) -> Reading:
     """A copy of a reading (whose cells count from the top of the screen) with absolute indices."""
     out = copy.copy(reading)
@@ -102,8 +126,18 @@ class BoardView:
         self.reading: Reading | None = None  # the last reading, absolute indices
         self.swipes = 0
         self.looks = 0
+        # the board the loop expects after its move (autoplay), to choose among places on a board
+        # of repeated rows that the screen alone cannot tell apart; None: the screen alone
+        self.expect: Board | None = None
 
     # -- looking ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _ends(image, reading: Reading) -> Reading:
+        """The reading, told that the board ends on screen when the row cut by the fade is empty."""
+        if reading.screen == "board" and reading.more_below and goes_on_below(image, reading) is False:
+            reading.more_below = False
+        return reading
 
     def _look(self, link, tries: int = 3):
         """Capture and read; cells read with low confidence are read again from a new capture."""
@@ -115,7 +149,7 @@ class BoardView:
                 return None, Reading("numbermatch", "unknown")
             self.image = image
             if reading.screen != "board" or not reading.unsure:
-                return image, reading
+                return image, self._ends(image, reading)
         cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in reading.unsure[:4])
         raise TapsolveError(f"cannot read some cells for sure ({cells}, counted from the top of the "
                             "screen): run `tapsolve calibrate` with the board on screen, or report the screenshot")
@@ -133,7 +167,7 @@ class BoardView:
             return self._look(link)
         self.looks += 1
         self.image = image
-        return image, reading
+        return image, self._ends(image, reading)
 
     @staticmethod
     def _top_y(reading: Reading) -> float:
@@ -213,6 +247,8 @@ class BoardView:
         budget = Budget(self.max_swipes)
         for _ in range(3):
             image, reading = first if first is not None else self._look(link)
+            if first is not None:
+                self._ends(image, reading)
             first = None
             if reading.screen != "board":
                 self.first_row = None
@@ -248,7 +284,9 @@ class BoardView:
         need = self.unchanged + (2 if known and reading.more_below else 0)
         still, moved = 0, False
         while still < need:
-            self._swipe(link, reading, -len(reading.cells), budget)
+            # after an unchanged picture, one row less: rows repeated by adds (3 rows over and
+            # over) look unchanged after a swipe of 12 rows that moved, not after 12 and then 11
+            self._swipe(link, reading, -(span - still % 2 if span > 1 else span), budget)
             after = link.capture()
             same = self._same_picture(image, after, reading)
             image = after
@@ -271,16 +309,18 @@ class BoardView:
         shown = self._settle(image, reading, 0)
         rows = screen_rows(reading)
         still = 0
-        # a full last row that fills the grid looks like more below: the board ends where it
-        # stops short of the finger, or where swiping no longer changes the picture (a few
-        # times: a dropped swipe must not cut the board short)
+        # the board ends where the row cut by the fade is empty (see goes_on_below); where that
+        # cannot be seen, where it stops short of the finger, or where swiping no longer changes
+        # the picture (a few times: a dropped swipe must not cut the board short)
         while reading.more_below and still < self.unchanged + 2:
             travel = self._swipe(link, reading, len(screen_rows(reading)) - 2, budget)
             after, new = self._look(link)
             if new.screen != "board":
                 self.first_row = None
                 return None, new
-            if self._same_picture(image, after, reading):
+            # (rows repeated by adds may look unchanged after a swipe that stopped short at the
+            # board's end: the row cut by the fade, now empty, tells it moved)
+            if self._same_picture(image, after, reading) and new.more_below == reading.more_below:
                 still += 1  # the end of the board, or a swipe the phone dropped: try again
                 continue
             still = 0
@@ -310,6 +350,14 @@ class BoardView:
             predicted = round((self._top_y(reading) - (self.row0_y - travel)) / reading.pitch)
             fits = [f for f in self._fits(rows, reading) if forward is None
                     or (f >= self.first_row if forward else f <= self.first_row)]
+            if forward and not reading.more_below and self.expect is not None:
+                # at the board's end a swipe may stop short by any amount, and rows repeated by
+                # adds fit at several places short of the distance (the distance's own among
+                # them): the screen cannot choose, the board the loop expects can, when its end
+                # is one of them
+                end = -(-len(self.expect.cells) // COLUMNS) - len(screen_rows(reading))
+                if end in fits and end <= predicted:
+                    return end, image, reading
             if predicted in fits:
                 return predicted, image, reading
             # A slow swipe does not carry the board further than the finger went, but the

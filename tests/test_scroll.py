@@ -15,7 +15,7 @@ from assistant.scroll import BoardView, ScrollError
 from phonesim import apps
 from phonesim.harness import Harness
 from phonesim.phone import PRESETS, Faults, Phone
-from solver.numbermatch import Board, Pair
+from solver.numbermatch import Add, Board, Pair
 
 COLUMNS = 9
 
@@ -273,3 +273,21 @@ def test_pairs_on_a_board_of_repeated_rows_are_scrolled_to_and_tapped(harness):
     assert truth(vp)["board"]["cells"] == expected.cells
     game.view.survey(link)  # the board changed: read again, as the loop does after every move
     check_screen(game.view.show(link, [21]), truth(vp))
+
+
+def test_survey_places_the_end_of_a_board_of_repeated_rows_after_each_add(harness):
+    # the score plan's opening: five adds in a row, 27 -> 864 numbers, 3 rows over and over;
+    # the last swipe of each survey stops short at the board's end by a multiple of 3 rows, which
+    # the rows alone cannot tell: the empty row under the fade and the expected board can
+    vp, link = phone_with(harness, seed=5, size=27)
+    view = BoardView(alone=True)
+    for adds in range(1, 6):
+        t = truth(vp)
+        link.tap(*centre(t["add_button"]))
+        view.expect = Board(t["board"]["cells"], adds_left=t["board"]["adds_left"])
+        view.expect.push(Add())
+        board, reading = view.survey(link)
+        t = truth(vp)
+        assert board.cells == t["board"]["cells"] and board.adds_left == 5 - adds
+        check_screen(reading, t)
+    assert len(board.cells) == 864 and not reading.more_below
