@@ -8,6 +8,10 @@ the rows it shares with the screens already read. Rows repeat after an add, so t
 is ambiguous; the distance alone is wrong when the board hits its end (or a real phone's scroll
 runs short or on). A screen whose two placements disagree is read again; what still disagrees
 is settled by the content, nearest to the distance, or the survey starts again from the top.
+The board's end shows as an empty row under the fade; where rows repeated by adds leave several
+places at the end, the board autoplay expects chooses. Swipes in a known board aim at places
+that look different from the screen they leave, so a board that moved never passes for a
+dropped swipe.
 
 Every swipe starts and ends on cell centres of the grid (never on a button), and nothing here taps.
 """
