@@ -146,6 +146,14 @@ class Loop:
         given): "done" (as predicted), "same" (nothing happened), "other" (re-planned)."""
         before = self.position
         expected = self.game.after(before, move)
+        if reading is None and self.view is not None and self.game.name == "numbermatch":
+            # the screen alone cannot place a board of repeated rows at its end: the prediction
+            # chooses among the places the screen allows (and is still compared below)
+            self.view.expect = expected
+            try:
+                reading = self.look_until_known()
+            finally:
+                self.view.expect = None
         reading = reading or self.look_until_known()
         if reading.screen == "stage_complete":
             if getattr(expected, "is_cleared", lambda: False)():

@@ -8,6 +8,10 @@ the rows it shares with the screens already read. Rows repeat after an add, so t
 is ambiguous; the distance alone is wrong when the board hits its end (or a real phone's scroll
 runs short or on). A screen whose two placements disagree is read again; what still disagrees
 is settled by the content, nearest to the distance, or the survey starts again from the top.
+The board's end shows as an empty row under the fade; where rows repeated by adds leave several
+places at the end, the board autoplay expects chooses. Swipes in a known board aim at places
+that look different from the screen they leave, so a board that moved never passes for a
+dropped swipe.
 
 Every swipe starts and ends on cell centres of the grid (never on a button), and nothing here taps.
 """
@@ -54,6 +58,38 @@ def screen_rows(reading: Reading) -> list[tuple[int, ...]]:
     """The board rows on screen, top first (the last may be partial)."""
     cells = reading.board.cells
     return [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
+
+
+def changed_pixels(a, b) -> int:
+    """How many pixels differ by more than 10 in some channel between two same-sized images."""
+    # all in OpenCV and uint8: a quarter of the time of numpy's int16 difference, every look
+    r, g, b_ = cv2.split(cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b)))
+    strongest = cv2.max(cv2.max(r, g), b_)
+    return cv2.countNonZero(cv2.threshold(strongest, 10, 255, cv2.THRESH_BINARY)[1])
+
+
+def goes_on_below(image, reading: Reading) -> bool | None:
+    """Whether digits show in the row the fade cuts under the last whole row (None: no room
+    to look). The reader counts a grid filled with full rows as going on below; at the board's
+    true end that row is empty lattice, and rows repeated by adds cannot tell the end either."""
+    if image is None or not reading.cells or not reading.pitch or reading.profile is None:
+        return None
+    bg = (reading.profile.colours or {}).get("background")
+    bottom = (reading.profile.geometry or {}).get("bottom")
+    if bg is None or bottom is None:
+        return None
+    p = reading.pitch
+    last = max(y for _, y in reading.cells.values())
+    y0, y1 = int(last + 0.65 * p), int(min(last + 1.5 * p, float(bottom), image.shape[0]))
+    if y1 - y0 < 0.1 * p:
+        return None
+    xs = sorted({x for x, _ in reading.cells.values()})[:COLUMNS]
+    bg = np.asarray(bg, np.float32)
+    for x in xs:
+        band = image[y0:y1, max(0, int(x - 0.3 * p)):int(x + 0.3 * p)].astype(np.float32)
+        if band.size and float(np.abs(band - bg).max()) > 40:
+            return True
+    return False
 
 
 def numbered(reading: Reading, first_row: int) -> Reading:
@@ -103,8 +139,18 @@ class BoardView:
         self.reading: Reading | None = None  # the last reading, absolute indices
         self.swipes = 0
         self.looks = 0
+        # the board the loop expects after its move (autoplay), to choose among places on a board
+        # of repeated rows that the screen alone cannot tell apart; None: the screen alone
+        self.expect: Board | None = None
 
     # -- looking ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _ends(image, reading: Reading) -> Reading:
+        """The reading, told that the board ends on screen when the row cut by the fade is empty."""
+        if reading.screen == "board" and reading.more_below and goes_on_below(image, reading) is False:
+            reading.more_below = False
+        return reading
 
     def _look(self, link, tries: int = 3):
         """Capture and read; cells read with low confidence are read again from a new capture."""
@@ -116,7 +162,7 @@ class BoardView:
                 return None, Reading("numbermatch", "unknown")
             self.image = image
             if reading.screen != "board" or not reading.unsure:
-                return image, reading
+                return image, self._ends(image, reading)
         cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in reading.unsure[:4])
         raise TapsolveError(f"cannot read some cells for sure ({cells}, counted from the top of the "
                             "screen): run `tapsolve calibrate` with the board on screen, or report the screenshot")
@@ -134,7 +180,7 @@ class BoardView:
             return self._look(link)
         self.looks += 1
         self.image = image
-        return image, reading
+        return image, self._ends(image, reading)
 
     @staticmethod
     def _top_y(reading: Reading) -> float:
@@ -149,12 +195,15 @@ class BoardView:
         return int(min(xs) - h), int(min(ys) - h), int(max(xs) + h), int(max(ys) + h)
 
     def _same_picture(self, a, b, reading: Reading) -> bool:
-        """The grid looks the same on two screenshots (the status bar's clock may change)."""
+        """The grid looks the same on two screenshots (the status bar's clock may change).
+
+        Pixels are counted, not averaged: on a board of repeated rows two screens may differ
+        by one crossed-out pair alone, a change too small to move a mean over the grid."""
         if a is None or b is None or a.shape != b.shape:
             return False
         x0, y0, x1, y1 = self._grid_box(reading)
         pa, pb = a[max(0, y0):y1, max(0, x0):x1], b[max(0, y0):y1, max(0, x0):x1]
-        return float(np.mean(np.abs(pa.astype(np.int16) - pb.astype(np.int16)))) < 0.5
+        return changed_pixels(pa, pb) <= 16
 
     def _unchanged(self, image) -> bool:
         """The screen is exactly as this view left it (below the status bar, whose clock ticks)."""
@@ -163,10 +212,7 @@ class BoardView:
                 or last.shape != image.shape:
             return False
         y = image.shape[0] // 20
-        # all in OpenCV and uint8: a quarter of the time of numpy's int16 difference, every look
-        r, g, b = cv2.split(cv2.absdiff(last[y:], image[y:]))
-        strongest = cv2.max(cv2.max(r, g), b)
-        return cv2.countNonZero(cv2.threshold(strongest, 10, 255, cv2.THRESH_BINARY)[1]) <= 16
+        return changed_pixels(last[y:], image[y:]) <= 16
 
     def _swipe(self, link, reading: Reading, rows: int, budget: Budget) -> float:
         """Swipe the board by ``rows`` (positive shows later rows) between cell centres of the grid
@@ -212,6 +258,8 @@ class BoardView:
         budget = Budget(self.max_swipes)
         for _ in range(3):
             image, reading = first if first is not None else self._look(link)
+            if first is not None:
+                self._ends(image, reading)
             first = None
             if reading.screen != "board":
                 self.first_row = None
@@ -247,7 +295,9 @@ class BoardView:
         need = self.unchanged + (2 if known and reading.more_below else 0)
         still, moved = 0, False
         while still < need:
-            self._swipe(link, reading, -len(reading.cells), budget)
+            # after an unchanged picture, one row less: rows repeated by adds (3 rows over and
+            # over) look unchanged after a swipe of 12 rows that moved, not after 12 and then 11
+            self._swipe(link, reading, -(span - still % 2 if span > 1 else span), budget)
             after = link.capture()
             same = self._same_picture(image, after, reading)
             image = after
@@ -270,16 +320,18 @@ class BoardView:
         shown = self._settle(image, reading, 0)
         rows = screen_rows(reading)
         still = 0
-        # a full last row that fills the grid looks like more below: the board ends where it
-        # stops short of the finger, or where swiping no longer changes the picture (a few
-        # times: a dropped swipe must not cut the board short)
+        # the board ends where the row cut by the fade is empty (see goes_on_below); where that
+        # cannot be seen, where it stops short of the finger, or where swiping no longer changes
+        # the picture (a few times: a dropped swipe must not cut the board short)
         while reading.more_below and still < self.unchanged + 2:
             travel = self._swipe(link, reading, len(screen_rows(reading)) - 2, budget)
             after, new = self._look(link)
             if new.screen != "board":
                 self.first_row = None
                 return None, new
-            if self._same_picture(image, after, reading):
+            # (rows repeated by adds may look unchanged after a swipe that stopped short at the
+            # board's end: the row cut by the fade, now empty, tells it moved)
+            if self._same_picture(image, after, reading) and new.more_below == reading.more_below:
                 still += 1  # the end of the board, or a swipe the phone dropped: try again
                 continue
             still = 0
@@ -309,6 +361,14 @@ class BoardView:
             predicted = round((self._top_y(reading) - (self.row0_y - travel)) / reading.pitch)
             fits = [f for f in self._fits(rows, reading) if forward is None
                     or (f >= self.first_row if forward else f <= self.first_row)]
+            if forward and not reading.more_below and self.expect is not None:
+                # at the board's end a swipe may stop short by any amount, and rows repeated by
+                # adds fit at several places short of the distance (the distance's own among
+                # them): the screen cannot choose, the board the loop expects can, when its end
+                # is one of them
+                end = -(-len(self.expect.cells) // COLUMNS) - len(screen_rows(reading))
+                if end in fits and end <= predicted:
+                    return end, image, reading
             if predicted in fits:
                 return predicted, image, reading
             # A slow swipe does not carry the board further than the finger went, but the
@@ -344,6 +404,28 @@ class BoardView:
         return out
 
     # -- bringing rows on screen -----------------------------------------------------------
+
+    def _looks_same(self, a: int, b: int, k: int) -> bool:
+        """The screens with board rows ``a`` and ``b`` at the top (``k`` rows shown) look alike."""
+        return self.rows[a:a + k] == self.rows[b:b + k]
+
+    def _step(self, top: int, target: int, k: int, reach: int) -> int:
+        """The board row to bring to the top with the next swipe, on the way to ``target``.
+
+        A swipe moves at most ``reach`` rows. Rows repeat after adds (a board of 27 numbers added
+        to three times is one screen of 3 rows over and over), so the place a swipe aims at may
+        look just like the screen it leaves: then a board that moved cannot be told from a swipe
+        the phone dropped. Aim instead at the place nearest the target, in reach, that looks
+        different (and from which the target does too, since the target looks like here)."""
+        aim = top + max(-reach, min(reach, target - top))
+        if not self._looks_same(top, aim, k):
+            return aim
+        last = max(0, len(self.rows) - k)
+        others = [t for t in range(max(0, top - reach), min(last, top + reach) + 1)
+                  if not self._looks_same(top, t, k)]
+        if not others:
+            return aim
+        return min(others, key=lambda t: (abs(t - aim), abs(t - top)))
 
     def show(self, link, rows) -> Reading:
         """Scroll as little as needed for the board rows ``rows`` to be on screen (the first of
@@ -385,15 +467,21 @@ class BoardView:
                 break  # as far as the board goes
             if still > self.unchanged + 1:
                 raise ScrollError("the board does not scroll: are swipes reaching the phone?")
-            travel = self._swipe(link, reading, target - top, budget)
+            step = self._step(top, target, k, len({y for _, y in reading.cells.values()}) - 1)
+            travel = self._swipe(link, reading, step - top, budget)
             after, new = self._look(link)
             if new.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
             if self._same_picture(image, after, reading):
+                if self._looks_same(top, step, k):
+                    # every place in reach looks like this one: only the distance can tell
+                    shown = self._settle(after, new, step)
+                    image, reading = after, new
+                    continue
                 still += 1  # a swipe the phone dropped
                 continue
             still = 0
-            placed = self._place(link, self.rows, after, new, travel, target > top)
+            placed = self._place(link, self.rows, after, new, travel, step > top)
             if placed is None:
                 raise ScrollError("lost track of the board while scrolling it: run again")
             at, image, reading = placed

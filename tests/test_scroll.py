@@ -15,7 +15,7 @@ from assistant.scroll import BoardView, ScrollError
 from phonesim import apps
 from phonesim.harness import Harness
 from phonesim.phone import PRESETS, Faults, Phone
-from solver.numbermatch import Board, Pair
+from solver.numbermatch import Add, Board, Pair
 
 COLUMNS = 9
 
@@ -242,3 +242,52 @@ def test_a_board_that_never_settles_stops_with_a_clear_error_after_bounded_swipe
     with pytest.raises(ScrollError, match="did not settle after 40 swipes"):
         view.survey(Restless(link))
     assert view.swipes <= 40
+
+
+def test_pairs_on_a_board_of_repeated_rows_are_scrolled_to_and_tapped(harness):
+    # 27 numbers added to three times, no move yet: 216 numbers, 24 rows that are the same 3 rows
+    # over and over, so a swipe of 3, 6, 9... rows leaves the very same picture on screen (the
+    # score plan's start, where the view took a board that moved for a swipe the phone dropped)
+    vp, link = phone_with(harness, seed=5, size=27)
+    for _ in range(3):
+        link.tap(*centre(truth(vp)["add_button"]))
+    game = NumberMatch()
+    game.view, game.link = BoardView(alone=True), link
+    board, reading = game.view.survey(link)
+    assert len(board.cells) == 216 and truth(vp)["first_row"] == 11
+    rows = [tuple(board.cells[k:k + COLUMNS]) for k in range(0, 216, COLUMNS)]
+    assert rows[5:18] == rows[11:24]  # row 5 at the top looks just like the bottom of the board
+    up = next(p for p in board.pairs() if p.i // COLUMNS == p.j // COLUMNS == 5)
+    link.tap_all(game.taps(up, reading))
+    expected = board.copy()
+    expected.push(up)
+    assert truth(vp)["board"]["cells"] == expected.cells
+    # and back down from the top to a pair near the bottom, 9 rows further: the same picture again
+    board, _ = game.view.survey(link)
+    reading = game.view.show(link, [0])
+    assert truth(vp)["first_row"] == 0
+    down = next(p for p in board.pairs() if p.i // COLUMNS == p.j // COLUMNS == 21)
+    link.tap_all(game.taps(down, reading))
+    expected = board.copy()
+    expected.push(down)
+    assert truth(vp)["board"]["cells"] == expected.cells
+    game.view.survey(link)  # the board changed: read again, as the loop does after every move
+    check_screen(game.view.show(link, [21]), truth(vp))
+
+
+def test_survey_places_the_end_of_a_board_of_repeated_rows_after_each_add(harness):
+    # the score plan's opening: five adds in a row, 27 -> 864 numbers, 3 rows over and over;
+    # the last swipe of each survey stops short at the board's end by a multiple of 3 rows, which
+    # the rows alone cannot tell: the empty row under the fade and the expected board can
+    vp, link = phone_with(harness, seed=5, size=27)
+    view = BoardView(alone=True)
+    for adds in range(1, 6):
+        t = truth(vp)
+        link.tap(*centre(t["add_button"]))
+        view.expect = Board(t["board"]["cells"], adds_left=t["board"]["adds_left"])
+        view.expect.push(Add())
+        board, reading = view.survey(link)
+        t = truth(vp)
+        assert board.cells == t["board"]["cells"] and board.adds_left == 5 - adds
+        check_screen(reading, t)
+    assert len(board.cells) == 864 and not reading.more_below
