@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from assistant.options import non_negative_int, positive_float, positive_int
 from solver.errors import InputError
 
 MAX_RESTARTS = 10_000
@@ -34,7 +35,7 @@ class Result:
     optimal: bool = False
 
 
-def register(commands, parser_class, positive_float, non_negative_int) -> None:
+def register(commands, parser_class) -> None:
     """Add `bench numbermatch` to the command line (called by assistant.cli.build_parser)."""
     bench = commands.add_parser("bench", help="measure a solver on random boards")
     games = bench.add_subparsers(dest="game", metavar="GAME", parser_class=parser_class)
@@ -49,18 +50,6 @@ def register(commands, parser_class, positive_float, non_negative_int) -> None:
                     help="which of our objectives to run (default both)")
     nm.add_argument("--json", action="store_true", help="print the figures as JSON")
     nm.set_defaults(run=numbermatch)
-
-
-def positive_int(text: str) -> int:
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
-    return value
 
 
 def random_board(size: int, adds: int, rng: random.Random):

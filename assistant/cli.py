@@ -6,54 +6,9 @@ import argparse
 import json
 import sys
 
+from assistant.options import (card, non_negative_float, non_negative_int, positive_float, positive_int,
+                               probability)
 from solver.errors import InputError, TapsolveError
-
-
-def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative: give 0 or more")
-    return value
-
-
-def card(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a card (1-9)") from None
-    if not 1 <= value <= 9:
-        raise argparse.ArgumentTypeError(f"{value} is not a card: cards are 1-9")
-    return value
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
-
-
-def positive_int(text: str) -> int:
-    value = non_negative_int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative")
-    return value
 
 
 # -- solve ---------------------------------------------------------------------------------
@@ -188,16 +143,6 @@ def phone(args) -> int:
     return run_phone(args)
 
 
-def probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a probability from 0 to 1")
-    return value
-
-
 def add_phone_commands(commands) -> None:
     """`tapsolve devices` and `tapsolve phone` (the virtual phone)."""
     dev = commands.add_parser("devices", help="list phones with their state, model and screen size")
@@ -282,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_phone_commands(commands)
     from assistant import bench  # light to import: the solver loads only when a bench runs
-    bench.register(commands, Parser, positive_float, non_negative_int)
+    bench.register(commands, Parser)
     from assistant.read import add_commands as add_read_commands
     add_read_commands(commands)  # read, calibrate
     return parser

@@ -69,7 +69,7 @@ def run_calibrate(args) -> int:
 
 def add_commands(commands) -> None:
     """Register `read` and `calibrate` on the `tapsolve` subcommand parser."""
-    from assistant.cli import non_negative_int
+    from assistant.options import non_negative_int
 
     games = ("auto", "numbermatch", "flip9")
     read = commands.add_parser("read", help="read the board off a screenshot or a phone")

@@ -1,0 +1,32 @@
+"""Value types for the command line's options: each turns text into a number or a one-line error."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_high: str = "",
+                low_open: bool = False):
+    """An argparse type: `convert` the text, then check it against low/high (low excluded
+    when low_open), with the given messages ({} is the text)."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if low is not None and (value <= low if low_open else value < low):
+            raise argparse.ArgumentTypeError(too_low.format(text))
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(too_high.format(text))
+        return value
+    return parse
+
+
+non_negative_int = number_type(int, "a whole number", 0, too_low="{} is negative: give 0 or more")
+positive_int = number_type(int, "a whole number", 1, too_low="{} must be 1 or more")
+non_negative_float = number_type(float, "a number", 0, too_low="{} is negative")
+positive_float = number_type(float, "a number", 0, too_low="{} must be more than 0", low_open=True)
+card = number_type(int, "a card (1-9)", 1, 9, too_low="{} is not a card: cards are 1-9",
+                   too_high="{} is not a card: cards are 1-9")
+probability = number_type(float, "a number", 0, 1, too_low="{} is not a probability from 0 to 1",
+                          too_high="{} is not a probability from 0 to 1")
