@@ -62,7 +62,7 @@ def cell_lattice(reading):
     cols = reading.board.rules.columns
     px = py = None
     for k, (x, y) in rest:
-        r, c = divmod(k - k0, cols) if k0 % cols == 0 else (k // cols - k0 // cols, k % cols - k0 % cols)
+        r, c = k // cols - k0 // cols, k % cols - k0 % cols
         if c and px is None:
             px = (x - x0) / c
         if r and py is None:

@@ -60,32 +60,24 @@ class Layout:
             grid_top = sb + round(3.0 * cell)
             button_y = H - round(3.37 * cell)
             fade_end = button_y - round(1.25 * cell)
-            fade_start = fade_end - round(0.42 * cell)
-            return cls(
-                width=W, height=H, status_bar=sb, cell=cell,
-                line=max(1, round(cell / 40)), border=max(2, round(cell / 24)),
-                grid_x=grid_x, grid_top=grid_top, fade_start=fade_start, fade_end=fade_end,
-                rows_fit=(fade_start - grid_top) // cell,
-                toolbar_y=sb + round(0.9 * cell), score_y=grid_top - round(1.15 * cell),
-                label_y=grid_top - round(0.8 * cell), value_y=grid_top - round(0.38 * cell),
-                panel_top=None, style="2022",
-                add_center=(W // 2, button_y), hint_center=(W // 2 + round(2.9 * cell), button_y),
-                button_radius=round(0.72 * cell),
-            )
-        grid_top = sb + round(2.6 * cell)
-        button_y = panel_top - round(0.84 * cell) if tablet else H - round(3.2 * cell)
-        fade_end = button_y - round(1.45 * cell)
+            look = dict(toolbar_y=sb + round(0.9 * cell), score_y=grid_top - round(1.15 * cell),
+                        label_y=grid_top - round(0.8 * cell), value_y=grid_top - round(0.38 * cell),
+                        panel_top=None, style="2022", hint_center=(W // 2 + round(2.9 * cell), button_y),
+                        button_radius=round(0.72 * cell))
+        else:
+            grid_top = sb + round(2.6 * cell)
+            button_y = panel_top - round(0.84 * cell) if tablet else H - round(3.2 * cell)
+            fade_end = button_y - round(1.45 * cell)
+            look = dict(toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.13 * cell),
+                        label_y=grid_top - round(0.53 * cell), value_y=grid_top - round(0.23 * cell),
+                        panel_top=panel_top, style="current", hint_center=(W // 2 + 2 * cell, button_y),
+                        button_radius=round(0.54 * cell))
         fade_start = fade_end - round(0.42 * cell)
         return cls(
             width=W, height=H, status_bar=sb, cell=cell,
             line=max(1, round(cell / 40)), border=max(2, round(cell / 24)),
             grid_x=grid_x, grid_top=grid_top, fade_start=fade_start, fade_end=fade_end,
-            rows_fit=(fade_start - grid_top) // cell,
-            toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.13 * cell),
-            label_y=grid_top - round(0.53 * cell), value_y=grid_top - round(0.23 * cell), panel_top=panel_top,
-            style="current",
-            add_center=(W // 2, button_y), hint_center=(W // 2 + 2 * cell, button_y),
-            button_radius=round(0.54 * cell),
+            rows_fit=(fade_start - grid_top) // cell, add_center=(W // 2, button_y), **look,
         )
 
     def cell_rect(self, screen_row: int, column: int) -> list[int]:
