@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import signal
 import sys
 
 from solver.errors import TapsolveError
+from solver.numbermatch import Add
 from assistant.loop import Loop
 
 # A move whose taps are lost this many times in a row means the phone is ignoring taps.
@@ -56,21 +58,12 @@ class StopAfterMove:
         signal.signal(signal.SIGINT, self._old)
 
 
-def cell_lattice(reading):
-    """Screen centre of any board cell index, from the centres of the cells on screen."""
-    (k0, (x0, y0)), *rest = sorted(reading.cells.items())
-    cols = reading.board.rules.columns
-    px = py = None
-    for k, (x, y) in rest:
-        r, c = k // cols - k0 // cols, k % cols - k0 % cols
-        if c and px is None:
-            px = (x - x0) / c
-        if r and py is None:
-            py = (y - y0) / r
-    px = px or 0
-    py = py or px
-    r0, c0 = divmod(k0, cols)
-    return lambda k: (round(x0 + (k % cols - c0) * px), round(y0 + (k // cols - r0) * py))
+def cell_lattice(reading, columns: int):
+    """Screen centre of any board cell index, from one cell on screen and the reader's pitch."""
+    k0, (x0, y0) = min(reading.cells.items())
+    r0, c0 = divmod(k0, columns)
+    pitch = reading.pitch
+    return lambda k: (round(x0 + (k % columns - c0) * pitch), round(y0 + (k // columns - r0) * pitch))
 
 
 def dry_run(loop: Loop, say=print) -> int:
@@ -80,16 +73,17 @@ def dry_run(loop: Loop, say=print) -> int:
         raise TapsolveError("no board on screen to plan for")
     position = loop.position
     say(f"plan: {len(loop.plan.moves)} moves ({loop.plan.status})")
+    if loop.game.name == "numbermatch":
+        # the lattice is fixed on screen: rows that vanish move the cells, not the grid
+        cols = position.rules.columns
+        at = cell_lattice(reading, cols)
+        shown_rows = {k // cols for k in reading.cells}
     for step, move in enumerate(loop.plan.moves, 1):
         if loop.game.name == "numbermatch":
-            from solver.numbermatch import Add
-            at = cell_lattice(reading)
-            shown_rows = {k // position.rules.columns for k in reading.cells}
             cells = [] if isinstance(move, Add) else [move.i, move.j]
             taps = [reading.add_button] if isinstance(move, Add) else [at(k) for k in cells]
             # a cell on a row that is not on screen now is tapped after scrolling to it
-            notes = ["" if k // position.rules.columns in shown_rows
-                     else f" (row {k // position.rules.columns + 1} is off screen: scrolled to first)"
+            notes = ["" if k // cols in shown_rows else f" (row {k // cols + 1} is off screen: scrolled to first)"
                      for k in cells] or [""]
         else:
             taps = loop.game.taps(move, _with_must(reading, position.must))
@@ -97,23 +91,13 @@ def dry_run(loop: Loop, say=print) -> int:
         say(f"{step:3d}. {loop.game.describe(position, move):40s} taps "
             + " ".join(f"({x},{y}){note}" for (x, y), note in zip(taps, notes)))
         position = loop.game.after(position, move)
-        # after a Number Match move rows may vanish; the lattice follows the predicted board
-        if loop.game.name == "numbermatch":
-            reading = _shifted(reading, position)
     return 0
 
 
 def _with_must(reading, must):
-    import copy
+    """The reading as it will be when `must` is the card that must move."""
     shown = copy.copy(reading)
     shown.state = type(reading.state)(reading.state.cards, must)
-    return shown
-
-
-def _shifted(reading, board):
-    import copy
-    shown = copy.copy(reading)
-    shown.board = board
     return shown
 
 

@@ -66,7 +66,7 @@ def mark_button(image: np.ndarray, point, size: float, label: str = "") -> np.nd
 def draw_on_screen(image: np.ndarray, reading, move, game, header: list[str]) -> np.ndarray:
     """The screenshot with the move to make drawn over it, and a header panel."""
     if game.name == "numbermatch":
-        size = cell_pitch(reading.cells)
+        size = reading.pitch or cell_pitch(reading.cells)
         if isinstance(move, Add):
             marked = mark_button(image, reading.add_button, size, "+")
         else:
