@@ -1,9 +1,35 @@
-"""Test-wide set-up: profiles go to a private config folder, never the user's."""
+"""Test-wide set-up: a private config folder, the shared virtual-phone harness, the `tapsolve`
+subprocess helper, and the markers that split the fast set from the end-to-end phone tests.
+
+Fast inner loop:  python -m pytest -m "not phone and not slow"   (about a minute)
+Everything (CI):  python -m pytest
+"""
 
 import os
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Modules whose tests each start a virtual phone and a private adb server (or a whole demo):
+# end to end, so they are the `phone` marker's; everything else is in the fast set.
+PHONE_MODULES = {"test_assistant", "test_device", "test_phonesim_adb", "test_phonesim_games",
+                 "test_scroll"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "phone: starts phonesim and a private adb server (end to end)")
+    config.addinivalue_line("markers", "slow: takes many seconds without a phone (exhaustive checks)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module.__name__.rsplit(".", 1)[-1] in PHONE_MODULES or "harness" in item.fixturenames:
+            item.add_marker(pytest.mark.phone)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -18,3 +44,21 @@ def private_config_dir():
             os.environ.pop("XDG_CONFIG_HOME", None)
         else:
             os.environ["XDG_CONFIG_HOME"] = old
+
+
+@pytest.fixture(scope="module")
+def harness():
+    """A private adb server on a free port, shared by a module's phones; stopped by pid after."""
+    from phonesim.harness import Harness
+
+    with Harness() as h:
+        yield h
+
+
+def tapsolve(*args, port: int | None = None, env: dict | None = None, timeout: float = 120):
+    """Run `tapsolve ARGS` as a user would (a new process), against the adb server at ``port``."""
+    env = dict(env if env is not None else os.environ)
+    if port is not None:
+        env["ANDROID_ADB_SERVER_PORT"] = str(port)
+    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)

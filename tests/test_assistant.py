@@ -1,6 +1,5 @@
 """The assistant on phonesim through the real adb server: autoplay, faults, the guide, exports."""
 
-import json
 import os
 import subprocess
 import sys
@@ -18,18 +17,11 @@ from assistant.link import Link
 from assistant.loop import Loop
 from assistant.overlay import HIGHLIGHT
 from phonesim import apps
-from phonesim.harness import Harness
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import TapsolveError
 from solver.numbermatch import Board, Pair
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def harness():
-    with Harness() as h:
-        yield h
 
 
 def start(harness, game="numbermatch", preset="1080x2400", faults=None, objective="fast", **options):

@@ -1,21 +1,16 @@
 """`tapsolve solve` as a person runs it: answers, the Solution JSON, and one-line errors."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import tapsolve
 
 from solver.flip9 import State
 from solver.numbermatch import Board, move_from_json
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def tapsolve(*args):
-    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
 
 
 def test_numbermatch_json_follows_the_contract_and_replays():

@@ -1,14 +1,13 @@
 """The assistant's ADB link on phonesim through the real adb server: choosing a phone, capture, taps, errors."""
 
-import os
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+
+from conftest import tapsolve
 
 from assistant import device
 from phonesim.harness import Harness, free_port
@@ -25,15 +24,9 @@ def standin_phone(preset="1080x2400", **faults):
 
 @pytest.fixture
 def harness():
+    """A fresh adb server for each test: these tests count and stop the phones it knows."""
     with Harness() as h:
         yield h
-
-
-def tapsolve(harness_or_port, *args):
-    port = harness_or_port if isinstance(harness_or_port, int) else harness_or_port.adb_port
-    env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(port))
-    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
 
 
 def test_connect_times_both_captures_and_keeps_the_fastest(harness):
@@ -83,7 +76,7 @@ def test_black_screen_is_refused_with_the_reason(harness):
 def test_no_phone(harness):
     with pytest.raises(device.NoPhone, match="no phone found.*USB debugging"):
         device.connect(client=harness.client)
-    result = tapsolve(harness, "devices")
+    result = tapsolve("devices", port=harness.adb_port)
     assert result.returncode == 1
     assert result.stderr.startswith("tapsolve: error: no phone found") and "Traceback" not in result.stderr
 
@@ -110,7 +103,7 @@ def test_unauthorized_and_offline_phones_say_what_to_do(harness):
     with pytest.raises(device.PhoneNotReady, match="offline: unplug the phone"):
         device.connect(silent.serial, client=harness.client)
     good = harness.add(standin_phone("1440x3200"))
-    result = tapsolve(harness, "devices")
+    result = tapsolve("devices", port=harness.adb_port)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["SERIAL", "STATE", "MODEL", "SCREEN"]
@@ -168,7 +161,7 @@ def test_adb_server_not_reachable():
     port = free_port()
     with pytest.raises(device.AdbServerUnreachable, match=f"cannot reach the adb server at 127.0.0.1:{port}"):
         device.adb_client(port=port)
-    result = tapsolve(port, "devices")
+    result = tapsolve("devices", port=port)
     assert result.returncode == 1 and "cannot reach the adb server" in result.stderr
     assert "Traceback" not in result.stderr
 

@@ -23,12 +23,6 @@ def standin_phone(preset="1080x2400"):
 
 
 @pytest.fixture(scope="module")
-def harness():
-    with Harness() as h:
-        yield h
-
-
-@pytest.fixture(scope="module")
 def vp(harness):
     return harness.add(standin_phone())
 

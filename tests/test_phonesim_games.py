@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from assistant import device
-from phonesim.harness import Harness
 from phonesim.phone import PRESETS, Phone
 from solver import flip9, search
 from solver.numbermatch import Add, Board, Pair
@@ -20,12 +19,6 @@ from solver.numbermatch import Add, Board, Pair
 from phonesim import apps
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def harness():
-    with Harness() as h:
-        yield h
 
 
 def centre(rect):

@@ -13,17 +13,10 @@ from assistant.link import Link
 from assistant.loop import Loop
 from assistant.scroll import BoardView, ScrollError
 from phonesim import apps
-from phonesim.harness import Harness
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import Add, Board, Pair
 
 COLUMNS = 9
-
-
-@pytest.fixture(scope="module")
-def harness():
-    with Harness() as h:
-        yield h
 
 
 def quiet(*_):

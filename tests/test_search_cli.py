@@ -1,20 +1,15 @@
 """`tapsolve solve numbermatch --objective` and `tapsolve bench numbermatch` as a person runs them."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import tapsolve
+
 from solver.numbermatch import Board, move_from_json
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def tapsolve(*args):
-    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
 
 
 def replayed(out):

@@ -99,6 +99,7 @@ FLIP9_GROUPS = [("720x1600", "light"), ("1080x2400", "dark"), ("1440x3200", "lig
                 ("tablet-1600x2560", "dark"), ("1080x2340-2022", "light")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset,theme", FLIP9_GROUPS)
 def test_flip9_fixtures_read_exactly(preset, theme):
     profile = None
@@ -279,6 +280,7 @@ def test_templates_round_trip():
         Profile.from_json({"version": 1, "game": "chess"})
 
 
+@pytest.mark.phone
 def test_read_and_calibrate_from_a_phone(tmp_path):
     """`tapsolve calibrate --serial` and `tapsolve read --serial` on phonesim through real adb."""
     from phonesim import apps
