@@ -18,8 +18,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from assistant.options import non_negative_int, positive_float, positive_int
-from solver.errors import InputError
+from assistant.options import adds, bounded_int, non_negative_int, positive_float
+
+MAX_BOARDS = 100_000  # a day of solving at the default budget: more is a typo
+MAX_SIZE = 9 * 40  # start numbers: the tallest board phonesim deals
 
 MAX_RESTARTS = 10_000
 
@@ -41,10 +43,10 @@ def register(commands, parser_class) -> None:
     games = bench.add_subparsers(dest="game", metavar="GAME", parser_class=parser_class)
     games.required = True
     nm = games.add_parser("numbermatch", help="Number Match: our search against random playouts")
-    nm.add_argument("--boards", type=positive_int, default=100, help="random boards (default 100)")
-    nm.add_argument("--size", type=int, default=27, help="numbers on each board (default 27)")
-    nm.add_argument("--adds", type=non_negative_int, default=5, help="presses of + (default 5)")
-    nm.add_argument("--seed", type=int, default=1, help="random seed of the boards (default 1)")
+    nm.add_argument("--boards", type=bounded_int(1, MAX_BOARDS, "boards"), default=100, help="random boards (default 100)")
+    nm.add_argument("--size", type=bounded_int(2, MAX_SIZE, "board sizes"), default=27, help="numbers on each board (default 27)")
+    nm.add_argument("--adds", type=adds, default=5, help="presses of + (default 5)")
+    nm.add_argument("--seed", type=non_negative_int, default=1, help="random seed of the boards (default 1)")
     nm.add_argument("--budget", type=positive_float, default=1.0, help="seconds per board and solver (default 1)")
     nm.add_argument("--objective", choices=("fast", "score", "both"), default="both",
                     help="which of our objectives to run (default both)")
@@ -145,8 +147,6 @@ def numbermatch(args) -> int:
     from solver import search
     from solver.numbermatch import Board
 
-    if args.size < 2:
-        raise InputError(f"a board needs at least 2 numbers, not {args.size}")
     objectives = ("fast", "score") if args.objective == "both" else (args.objective,)
     t_cold = time.perf_counter()
     search.warm_up()

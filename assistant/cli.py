@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from assistant.options import (card, non_negative_float, non_negative_int, positive_float, positive_int,
-                               probability)
+from assistant.options import (adds, card, finite_seconds, non_negative_float, non_negative_int, port,
+                               positive_float, positive_int, probability)
 from solver.errors import InputError, TapsolveError
 
 
@@ -152,14 +152,14 @@ def add_phone_commands(commands) -> None:
                      "also 720x1600, 1440x3200, tablet-1600x2560)")
     sim.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
-    sim.add_argument("--port", type=non_negative_int, default=0, help="TCP port (default: a free one)")
+    sim.add_argument("--port", type=port, default=0, help="TCP port (default: a free one)")
     sim.add_argument("--theme", choices=("light", "dark"), default="light")
-    sim.add_argument("--tap-latency", type=float, default=0.0, metavar="S",
+    sim.add_argument("--tap-latency", type=finite_seconds, default=0.0, metavar="S",
                      help="seconds each tap takes, like a real phone (~0.2)")
     sim.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
                      help="probability that a tap is lost")
     sim.add_argument("--size", type=non_negative_int, default=27, help="Number Match start numbers (default 27)")
-    sim.add_argument("--adds", type=non_negative_int, default=5, help="Number Match adds (default 5)")
+    sim.add_argument("--adds", type=adds, default=5, help="Number Match adds (default 5)")
     sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
                      help='"live": adds go after the last live number (a rule variant)')
     sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
@@ -183,14 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tapsolve",
         description="Reads number puzzles off an Android phone, solves them, and guides or taps the moves.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    commands.required = True
 
     solve = commands.add_parser("solve", help="solve a board given as text")
     games = solve.add_subparsers(dest="game", metavar="GAME", parser_class=Parser)
     games.required = True
     nm = games.add_parser("numbermatch", help="Number Match: clear the board with the fewest adds")
     nm.add_argument("board", help='board text ("467956239 385113145 ...", "." = crossed out) or board JSON')
-    nm.add_argument("--adds", type=non_negative_int, default=None, help="presses of + left (default 5)")
+    nm.add_argument("--adds", type=adds, default=None, help="presses of + left (default 5)")
     nm.add_argument("--budget", type=positive_float, default=1.0,
                     help="seconds to search at most (default 1); score uses all of it")
     nm.add_argument("--objective", choices=("fast", "score"), default="fast",
@@ -219,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
     demo.add_argument("--seed", type=non_negative_int, default=1)
     demo.add_argument("--stages", type=positive_int, default=1)
-    demo.add_argument("--tap-latency", type=non_negative_float, default=0.05)
+    demo.add_argument("--tap-latency", type=finite_seconds, default=0.05)
     demo.add_argument("--objective", choices=("fast", "score"), default="fast",
                       help="Number Match: fewest adds and moves (default, a short show), or most points")
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
@@ -233,14 +232,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EVERYDAY = """\
+tapsolve reads number puzzles off an Android phone, solves them, and guides or taps the moves.
+
+  tapsolve demo                           watch it play on the built-in virtual phone
+  tapsolve devices                        list the phones connected over ADB
+  tapsolve guide                          show the next move over the phone's screen
+  tapsolve play                           tap the moves on the phone itself
+  tapsolve read SCREENSHOT.png            read a board off a screenshot
+  tapsolve solve numbermatch "467956239 385113145 967616278"
+  tapsolve solve flip9 315927486
+
+Every command: tapsolve --help; one command: tapsolve COMMAND --help"""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        print(EVERYDAY)
+        return 0
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return code
     except TapsolveError as exc:
         print(f"tapsolve: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        # the reader went away (`tapsolve solve ... | head -1`): stop quietly, as `cat` does;
+        # stdout now points at nothing so the exit flush cannot complain again
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("tapsolve: stopped", file=sys.stderr)
         return 130

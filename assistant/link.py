@@ -39,14 +39,17 @@ class Link:
         device's profile; later ones reuse it and store what they learn."""
         image = self.capture()
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
-            reading = store.read(image, self.device.model, game, repair=True, note=self.say)
+            reading = store.read(image, self.device.model, game, note=self.say)
         else:
             reading = vision.read(image, game, self.profile)
             if reading.profile_stale:
                 reading = store.read(image, self.device.model, game, rebuild=True, note=self.say)
+            elif reading.profile is not None and reading.profile.game != self.profile.game:
+                # the other game is on screen now: its own stored profile, not a blank one
+                reading = store.read(image, self.device.model, reading.game, note=self.say)
         if reading.profile is not None:
             self.profile = reading.profile
-            store.remember(self.profile)  # what play taught it is there for the next game
+            store.remember(self.profile, self.say)  # what play taught it is there for the next game
         return image, reading
 
     def tap(self, x: float, y: float) -> None:

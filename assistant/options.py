@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 
 def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_high: str = "",
@@ -14,6 +15,8 @@ def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_
             value = convert(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if isinstance(value, float) and not math.isfinite(value):  # nan passes every comparison
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}: give a finite number")
         if low is not None and (value <= low if low_open else value < low):
             raise argparse.ArgumentTypeError(too_low.format(text))
         if high is not None and value > high:
@@ -30,3 +33,21 @@ card = number_type(int, "a card (1-9)", 1, 9, too_low="{} is not a card: cards a
                    too_high="{} is not a card: cards are 1-9")
 probability = number_type(float, "a number", 0, 1, too_low="{} is not a probability from 0 to 1",
                           too_high="{} is not a probability from 0 to 1")
+
+
+def bounded_int(low: int, high: int, what: str):
+    """A whole number from low to high; `what` names it in the error."""
+    message = f"{{}} is out of range: {what} are {low} to {high}"
+    return number_type(int, "a whole number", low, high, too_low=message, too_high=message)
+
+
+def adds(text: str) -> int:
+    """Presses of "+" left: 0 to the most the solver takes (solver.numbermatch.MAX_ADDS)."""
+    from solver.numbermatch import MAX_ADDS
+
+    return bounded_int(0, MAX_ADDS, "adds")(text)
+
+
+port = bounded_int(0, 65535, "TCP ports")
+finite_seconds = number_type(float, "a number of seconds", 0, 60, too_low="{} is negative: give 0 or more seconds",
+                             too_high="{} is not a number of seconds from 0 to 60")

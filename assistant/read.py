@@ -43,7 +43,7 @@ def run_read(args) -> int:
             reading = vision.read(image, args.game, first_row=args.first_row)
     else:
         image, model, _ = capture(args.serial)
-        reading = store.read(image, model, args.game, repair=True, note=note)
+        reading = store.read(image, model, args.game, note=note)
     show(reading, args.json)
     return 0
 
@@ -56,9 +56,18 @@ def run_calibrate(args) -> int:
         image, model = vision.load_image(args.image), args.model or "image"
     else:
         image, model, _ = capture(args.serial)
-    reading = store.read(image, model, args.game, rebuild=True, note=note)
+    notes = []
+    reading = store.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile
+    if p is None:
+        raise TapsolveError(f"no board on the screen to calibrate from (it shows {reading.screen}): "
+                            "open a board and run again")
     path = store.profile_path(model, p.width, p.height, p.game, p.theme)
+    if p.changed:  # the store could not write it (and noted why)
+        raise TapsolveError(f"cannot store the profile in {path.parent}: make it writable or set "
+                            "XDG_CONFIG_HOME to a folder you can write")
+    for line in notes:
+        note(line)
     fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))
     print(f"calibrated {model} {p.width}x{p.height} {p.game} ({p.theme} theme): glyphs {fonts or 'none'}")
     print(f"profile stored in {path}")

@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 
 import vision
+from calibration import schema
 from solver.errors import TapsolveError
 from vision.image import background, check_image
 from vision.profile import Profile
@@ -42,64 +43,87 @@ def profile_path(model: str, width: int, height: int, game: str, theme: str) -> 
 
 
 def load(path: Path) -> Profile | None:
-    """The profile stored at ``path``; None when there is none; ProfileError when corrupt."""
+    """The profile stored at ``path``; None when there is none; ProfileError when it cannot be
+    read, is not JSON, or fails the schema check (the message names the file and the problem)."""
     try:
-        text = path.read_text()
-    except FileNotFoundError:
+        raw = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
         raise ProfileError(f"cannot read the stored profile {path}: {exc.strerror}") from None
     try:
-        return Profile.from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError, AttributeError):
-        raise ProfileError(f"the stored profile {path} is corrupt: delete it or run "
-                           f"`tapsolve calibrate` to rebuild it") from None
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError:  # binary garbage (UnicodeDecodeError) or broken JSON
+        raise ProfileError(f"the stored profile {path} is corrupt (not JSON)") from None
+    wrong = schema.problem(data)
+    if wrong:
+        raise ProfileError(f"the stored profile {path} is wrong ({wrong})")
+    return Profile.from_json(data)
 
 
-def save(profile: Profile, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(profile.to_json()))
-    tmp.replace(path)  # never leave a half-written profile behind
+# Folders that refused a profile: said once per run, then reading goes on without storing.
+_unwritable: set[Path] = set()
+
+
+def save(profile: Profile, path: Path, note: Callable[[str], None] | None = None) -> bool:
+    """Store a profile; False (said once per folder through ``note``) when the folder cannot be written."""
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(profile.to_json()))
+        tmp.replace(path)  # never leave a half-written profile behind
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        if path.parent not in _unwritable:
+            _unwritable.add(path.parent)
+            if note:
+                note(f"cannot store reading profiles in {path.parent} ({exc.strerror or exc}): going on "
+                     "without saving them (set XDG_CONFIG_HOME to a folder you can write)")
+        return False
     profile.changed = False
+    return True
 
 
-def remember(profile: Profile | None) -> None:
+def remember(profile: Profile | None, note: Callable[[str], None] | None = None) -> None:
     """Store a profile in use when a read learned something since it was stored (a digit first
     seen in play: without this the next game on the phone asks tesseract for it again)."""
     if profile is not None and profile.changed and profile.model:
-        save(profile, profile_path(profile.model, profile.width, profile.height, profile.game, profile.theme))
+        save(profile, profile_path(profile.model, profile.width, profile.height, profile.game, profile.theme), note)
 
 
 def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = False,
-         repair: bool = False, note: Callable[[str], None] | None = None) -> vision.Reading:
-    """Read a screenshot with the stored profile for this device (building and storing one on
-    first contact, or when ``rebuild``, or when the stored one no longer fits)."""
+         note: Callable[[str], None] | None = None) -> vision.Reading:
+    """Read a screenshot with the stored profiles for this device (building and storing one on
+    first contact, or when ``rebuild``, or when the stored one no longer fits or is wrong).
+
+    Every game's stored profile is offered to its own reader: which game is on screen is
+    decided by the screen, never by which profile happened to be stored first."""
     image = check_image(image)
     h, w = image.shape[:2]
     theme = theme_of(image)
-    games = ["numbermatch", "flip9"] if game == "auto" else [game]
-    profile, path = None, None
+    games = [g for g in vision.GAMES if g != "auto"] if game == "auto" else [game]
+    profiles = {}
     if not rebuild:
         for g in games:
-            p = profile_path(model, w, h, g, theme)
             try:
-                profile = load(p)
+                stored = load(profile_path(model, w, h, g, theme))
             except ProfileError as exc:
-                if not repair:
-                    raise
                 if note:
-                    note(f"{exc}; rebuilding it")
-                profile = None
-            if profile is not None:
-                path = p
-                break
-    reading = vision.read(image, game if profile is None else profile.game, profile)
+                    note(f"{exc}: rebuilding it")
+                stored = None
+            if stored is not None:
+                profiles[g] = stored
+    reading = vision.read(image, game, profiles=profiles)
+    new = reading.profile
+    if new is None:
+        return reading
+    path = profile_path(model, w, h, new.game, new.theme)
     if reading.profile_stale and note:
         note(f"the stored profile {path} no longer fits this screen: rebuilt it")
-    new = reading.profile
-    if new is not None:
-        new.model = model
-        if rebuild or reading.profile_stale or profile is None or new.changed:
-            save(new, profile_path(model, w, h, new.game, new.theme))
+    new.model = model
+    if rebuild or reading.profile_stale or new.game not in profiles or new.changed:
+        save(new, path, note)
     return reading

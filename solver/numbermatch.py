@@ -36,6 +36,28 @@ POINTS = {
     "clear": 150,  # the board cleared
 }
 
+# More presses of "+" than any version of the game gives (4 or 5) by far; it also keeps every
+# count the compiled search makes inside its 64-bit integers.
+MAX_ADDS = 99
+
+
+def check_adds(adds) -> int:
+    """The adds left, when a whole number from 0 to MAX_ADDS; BoardError otherwise."""
+    if not isinstance(adds, int) or isinstance(adds, bool) or not 0 <= adds <= MAX_ADDS:
+        raise BoardError(f"adds left must be a whole number from 0 to {MAX_ADDS}, not {adds!r}")
+    return adds
+
+
+def _optional_count(data: dict, key: str, low: int, default: int) -> int:
+    """A board JSON's optional whole-number field (null or absent: the default)."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value < 2 ** 31:
+        raise BoardError(f"the board JSON's {key} must be a whole number {low} or more, not {value!r}")
+    return value
+
+
 # The four directions a pair can be seen along, forward in reading order: right, down,
 # down-left, down-right. Reading order itself is checked separately.
 LINES = ((0, 1), (1, 0), (1, -1), (1, 1))
@@ -154,7 +176,7 @@ class Board:
     def parse(cls, text: str, adds_left: int | None = None, rules: Rules | None = None, **kw) -> "Board":
         """The board of the contract's board text."""
         rules = rules or Rules()
-        return cls(parse_cells(text), rules.adds if adds_left is None else adds_left, rules=rules, **kw)
+        return cls(parse_cells(text), rules.adds if adds_left is None else check_adds(adds_left), rules=rules, **kw)
 
     def format(self) -> str:
         """The contract's board text; ``Board.parse(b.format())`` gives the same cells back."""
@@ -178,11 +200,9 @@ class Board:
         if any(not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= 9 for c in cells):
             raise BoardError("board JSON cells must be 0 (crossed out) or 1-9")
         rules = rules or Rules()
-        adds = data.get("adds_left", rules.adds)
-        if not isinstance(adds, int) or adds < 0:
-            raise BoardError(f"adds_left must be a whole number 0 or more, not {adds!r}")
-        return cls(list(cells), adds, score=int(data.get("score", 0) or 0),
-                   stage=int(data.get("stage", 1) or 1), rules=rules)
+        adds = check_adds(data.get("adds_left", rules.adds))
+        return cls(list(cells), adds, score=_optional_count(data, "score", 0, 0),
+                   stage=_optional_count(data, "stage", 1, 1), rules=rules)
 
     def to_json(self) -> dict:
         return {"game": "numbermatch", "cells": list(self.cells), "adds_left": self.adds_left,

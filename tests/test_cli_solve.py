@@ -58,7 +58,7 @@ def test_flip9_swaps_sort_the_cards():
     (("solve", "numbermatch", "1203"), "'0'"),
     (("solve", "numbermatch", "12x"), "'x'"),
     (("solve", "numbermatch", " "), "empty"),
-    (("solve", "numbermatch", "19", "--adds", "-1"), "negative"),
+    (("solve", "numbermatch", "19", "--adds", "-1"), "out of range: adds are 0 to 99"),
     (("solve", "flip9", "112345678"), "each of 1-9 once"),
     (("solve", "flip9", "123456789", "--must", "10"), "cards are 1-9"),
     (("solve", "flip9", "123456789", "--must", "0"), "cards are 1-9"),

@@ -45,9 +45,9 @@ def test_human_output_says_when_to_press_plus():
     (("solve", "numbermatch", "19", "--budget", "0"), "must be more than 0"),
     (("solve", "numbermatch", "19", "--objective", "slow"), "invalid choice"),
     (("solve", "numbermatch", "... ..."), "no live number"),
-    (("bench", "numbermatch", "--size", "1"), "at least 2 numbers"),
+    (("bench", "numbermatch", "--size", "1"), "board sizes are 2 to 360"),
     (("bench", "numbermatch", "--budget", "-1"), "must be more than 0"),
-    (("bench", "numbermatch", "--boards", "0"), "1 or more"),
+    (("bench", "numbermatch", "--boards", "0"), "boards are 1 to 100000"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     run = tapsolve(*args)

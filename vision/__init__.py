@@ -32,11 +32,13 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
 
 
 def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
-         use_tesseract: bool = True, first_row: int = 0) -> Reading:
+         profiles: dict[str, Profile] | None = None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
     """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
 
     ``profile`` (from calibration) makes a read fast and is extended in place by what this read
     learns; ``reading.profile`` is the profile to store (a new one when none fitted).
+    ``profiles``: a profile per game, for a screen whose game is not known: each game's reader
+    gets only its own, so a stored profile never decides which game is on screen.
     ``first_row``: the board row at the top of the grid when the caller scrolled the board (the
     screen itself does not show it); cell indices count from it.
     """
@@ -44,31 +46,34 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
     if game not in GAMES:
         raise ReadError(f"unknown game {game!r}: use auto, numbermatch or flip9")
     image = check_image(image_rgb)
+    profiles = dict(profiles or {})
+    if profile is not None:
+        profiles.setdefault(profile.game, profile)
     bg = background(image)
-    dist = board_distance(image, bg, profile)
+    dist = board_distance(image, bg, profiles.get("numbermatch"))
     from vision import numbermatch
 
     if game != "auto":
         order = [game]
-    elif profile is not None and profile.game == "flip9":
-        order = ["flip9", "numbermatch"]  # the game the profile knows first, then the other
+    elif list(profiles) == ["flip9"]:
+        order = ["flip9", "numbermatch"]  # the only game with a profile first (a faster miss), then the other
     else:
         order = ["numbermatch", "flip9"]
     errors = []
     for g in order:
         try:
             if g == "numbermatch":
-                reading = numbermatch.read_numbermatch(image, bg, dist, profile, use_tesseract,
+                reading = numbermatch.read_numbermatch(image, bg, dist, profiles.get(g), use_tesseract,
                                                        first_row=first_row)
             else:
                 from vision import flip9
 
-                reading = flip9.read_flip9(image, bg, dist, profile, use_tesseract)
+                reading = flip9.read_flip9(image, bg, dist, profiles.get(g), use_tesseract)
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError as exc:
             errors.append(exc)
-            if profile is not None:
+            if "numbermatch" in profiles:
                 dist = distance(image, bg)  # the next game needs the whole screen
     if game in ("auto", "numbermatch"):
         from vision.screens import read_message_screen
