@@ -10,8 +10,14 @@ from solver.errors import TapsolveError
 from solver.numbermatch import Add
 from assistant.loop import Loop
 
-# A move whose taps are lost this many times in a row means the phone is ignoring taps.
-MAX_REPEATS = 6
+# Taps lost in a row (the screen unchanged after them): this many with none ever landed means
+# the phone ignores taps (a setting); once taps have landed, a phone that drops some is not
+# ignoring them, and only a far longer run stops play (one in 16 million at half the taps lost).
+MAX_IGNORED_TAPS = 6
+MAX_LOST_TAPS = 24
+# A move whose taps landed (the selection went where they went) but that the game refused this
+# many times is taken as a reading problem first (Loop.reading_is_doubtful).
+REFUSALS_BEFORE_RECHECK = 2
 
 
 class StatusLine:
@@ -112,7 +118,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
         loop.view.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     with StopAfterMove() as stop:
         loop.start()
-        repeats_in_a_row = 0
+        lost_in_a_row, landed, refusals, rechecked = 0, False, 0, False
         while not stop.asked:
             if show is not None and not show(loop):
                 stop.asked = True
@@ -132,21 +138,41 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
             move = loop.next_move
             if move is None:
                 raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
-            link.tap_all(loop.game.taps(move, reading))
+            taps = loop.game.taps(move, reading)
+            link.tap_all(taps)
             outcome = loop.judge(move)
             if outcome == "same":
-                repeats_in_a_row += 1
                 tally.repeats += 1
-                if repeats_in_a_row >= MAX_REPEATS:
-                    raise TapsolveError("the phone ignores taps: on some phones enable \"USB debugging "
-                                        "(security settings)\" in the developer options")
+                selected = loop.reading.selected
+                if selected is not None and selected != reading.selected and not rechecked:
+                    landed = True  # the selection moved: a tap landed
+                    lost_in_a_row = 0
+                    at_last_tap = loop.reading.cells.get(selected) == tuple(taps[-1]) if taps else False
+                    refusals += at_last_tap
+                    if refusals >= REFUSALS_BEFORE_RECHECK:
+                        rechecked = True
+                        if loop.reading_is_doubtful():
+                            refusals, rechecked = 0, False
+                    continue
+                lost_in_a_row += len(taps)
+                if lost_in_a_row >= (MAX_LOST_TAPS if landed else MAX_IGNORED_TAPS):
+                    raise TapsolveError(lost_taps(lost_in_a_row, tally.moves, landed))
                 continue
-            repeats_in_a_row = 0
+            lost_in_a_row, landed, refusals, rechecked = 0, True, 0, False
             if outcome == "done":
                 status(status_line(loop))
     game = loop.game.name if loop.game else "numbermatch"
     say(("stopped: " if stop.asked else "done: ") + tally.summary(game))
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
+
+
+def lost_taps(count: int, moves: int, landed: bool) -> str:
+    """Why play stops when taps keep getting lost, with how many."""
+    if not landed:
+        return (f"the phone ignores taps ({count} in a row, none landed): on some phones enable "
+                "\"USB debugging (security settings)\" in the developer options")
+    return (f"{count} taps in a row were lost after {moves} move{'s' if moves != 1 else ''} landed: the "
+            "phone drops taps; check the cable or Wi-Fi and that nothing covers the game, then run again")
 
 
 def status_line(loop: Loop) -> str:

@@ -52,6 +52,10 @@ class Link:
             store.remember(self.profile, self.say)  # what play taught it is there for the next game
         return image, reading
 
+    def rebuild_profile(self, image, game: str) -> None:
+        """Build this phone's profile for the game afresh from a screenshot, and store it."""
+        self.profile = store.read(image, self.device.model, game, rebuild=True, note=self.say).profile
+
     def tap(self, x: float, y: float) -> None:
         self.tap_all([(x, y)])
 

@@ -173,6 +173,27 @@ class Loop:
         self.replan()
         return "other"
 
+    def reading_is_doubtful(self) -> bool:
+        """A move the game refuses, that the reading said was legal, is first a reading problem:
+        read the same screenshot again without the stored profile (tesseract alone). When the
+        two disagree the profile misled: it is rebuilt, the board read again and the plan made
+        again (True). When they agree the reading stands (False)."""
+        import vision
+
+        game = self.game.name
+        try:
+            fresh = vision.read(self.image, game, None)
+            with_profile = vision.read(self.image, game, self.link.profile)
+        except ReadError:
+            return False
+        if (fresh.board, fresh.state) == (with_profile.board, with_profile.state):
+            return False
+        self.say("the stored reading profile misread the board (a fresh read differs): rebuilt it")
+        self.link.rebuild_profile(self.image, game)
+        self.look_until_known()
+        self.replan()
+        return True
+
     def advance(self, position):
         """The planned move happened: the plan moves one step on."""
         self.position = position

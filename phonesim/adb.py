@@ -51,6 +51,11 @@ AUTH_TOKEN, AUTH_SIGNATURE, AUTH_RSAPUBLICKEY = 1, 2, 3
 
 VERSION = 0x01000001  # skips payload checksums
 MAX_PAYLOAD = 1 << 20  # 1 MiB, what current adbd offers
+RECV_CHUNK = 1 << 16  # a payload is read as it arrives, never set aside whole from its header
+# Clients at once (an adb server is one; tests open a few more): more are refused, not each
+# given a thread. Streams per client likewise (a service runs in a thread of its own).
+MAX_CLIENTS = 32
+MAX_STREAMS = 64
 HEADER = struct.Struct("<6I")
 
 # The emulator console/adb ports: the adb server probes them on its own, so a phone there
@@ -162,15 +167,15 @@ class Connection:
 
     # -- receiving -------------------------------------------------------------------------
     def _read_exact(self, n: int) -> bytes:
-        buffer = bytearray(n)
-        view = memoryview(buffer)
-        got = 0
+        """n bytes, in chunks as they come: a header's length alone reserves no memory."""
+        chunks, got = [], 0
         while got < n:
-            count = self.sock.recv_into(view[got:], n - got)
-            if count == 0:
+            chunk = self.sock.recv(min(n - got, RECV_CHUNK))
+            if not chunk:
                 raise EOFError("client went away")
-            got += count
-        return bytes(buffer)
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
 
     def _read_message(self) -> tuple[int, int, int, bytes]:
         command, arg0, arg1, length, _check, magic = HEADER.unpack(self._read_exact(HEADER.size))
@@ -240,7 +245,9 @@ class Connection:
             return
         name = payload.rstrip(b"\0").decode("utf-8", "replace")
         service = self.server.service(name)
-        if service is None:
+        with self._streams_lock:
+            full = len(self.streams) >= MAX_STREAMS
+        if service is None or full:
             self.send(A_CLSE, 0, remote_id)
             return
         with self._streams_lock:
@@ -288,7 +295,7 @@ class Connection:
 
 
 class AdbServer:
-    """A virtual phone's adbd listening on 127.0.0.1: serves any number of clients in threads.
+    """A virtual phone's adbd listening on 127.0.0.1: serves up to MAX_CLIENTS clients in threads.
 
     >>> server = AdbServer(phone).start()      # doctest: +SKIP
     >>> server.serial                            # what `adb connect` takes  # doctest: +SKIP
@@ -345,6 +352,10 @@ class AdbServer:
                 if self._stopping.is_set():
                     sock.close()
                     break
+                if len(self._connections) >= MAX_CLIENTS:
+                    log.warning("refused client %s: %d clients already", address, MAX_CLIENTS)
+                    sock.close()
+                    continue
                 self._connections.add(connection)
             threading.Thread(target=connection.run, daemon=True,
                              name=f"phonesim-conn-{address[1]}").start()

@@ -9,6 +9,8 @@ from phonesim.adb import EMULATOR_PORTS, AdbServer
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import InputError, TapsolveError
 
+MAX_TAP_LATENCY = 60.0  # seconds: a tap slower than this is a phone that has hung
+
 
 def build_phone(args) -> Phone:
     """The Phone the options describe: preset, game app, faults."""
@@ -16,8 +18,8 @@ def build_phone(args) -> Phone:
         raise InputError(f"unknown preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
     if not 0 <= args.drop_taps <= 1:
         raise InputError(f"--drop-taps is a probability from 0 to 1, not {args.drop_taps:g}")
-    if args.tap_latency < 0:
-        raise InputError(f"--tap-latency must be 0 or more seconds, not {args.tap_latency:g}")
+    if not 0 <= args.tap_latency <= MAX_TAP_LATENCY:  # also refuses nan, which every comparison fails
+        raise InputError(f"--tap-latency is seconds from 0 to {MAX_TAP_LATENCY:g}, not {args.tap_latency:g}")
     preset = PRESETS[args.preset]
     try:
         from phonesim import apps

@@ -128,17 +128,52 @@ def cache_dir() -> Path:
     return Path(base) / "tapsolve"
 
 
+# States whose stored distance is checked against their neighbours' when the table is loaded:
+# a wrong file (all zeros, another version, bit rot) fails the first few.
+SPOT_CHECKS = 64
+
+
+def table_is_sound(table: np.ndarray) -> bool:
+    """Whether a distance table can be trusted: its size, zero exactly at the sorted order (with
+    any card that must move), one for every order a swap from it, every state reachable, and
+    for a sample of states the step of a shortest line: a state's distance is one more than the
+    least after any legal swap."""
+    if table.shape != (kernel.STATES,) or table.dtype != np.uint8:
+        return False
+    if np.count_nonzero(table == 0) != 10 or table[:10].any() or (table == kernel.UNKNOWN).any():
+        return False
+    for a in range(1, 10):  # one swap away from sorted, before the first swap: distance 1
+        for b in range(a + 1, 10):
+            cards = list(GOAL)
+            cards[a - 1], cards[b - 1] = b, a
+            if table[kernel.index_of(np.array(cards, np.int64) - 1, 0)] != 1:
+                return False
+    order = np.empty(9, np.int64)
+    for s in np.random.default_rng(9).integers(10, kernel.STATES, SPOT_CHECKS):
+        kernel.unrank(s // 10, order)
+        state = State(tuple(int(v) + 1 for v in order), int(s % 10) or None)
+        after = []
+        for swap in state.legal_swaps():
+            state.push(swap)
+            after.append(table[kernel.index_of(np.array(state.cards, np.int64) - 1, state.must)])
+            state.pop()
+        if table[s] != 1 + min(after):
+            return False
+    return True
+
+
 def distance_table() -> np.ndarray:
-    """dist[rank * 10 + must] = fewest swaps to sort (must 0 = none yet); built once, cached."""
+    """dist[rank * 10 + must] = fewest swaps to sort (must 0 = none yet); built once, cached on
+    disk, and checked when loaded (a file that fails ``table_is_sound`` is built again)."""
     global _TABLE
     if _TABLE is not None:
         return _TABLE
     path = cache_dir() / f"flip9-distances-v{kernel.TABLE_VERSION}.npy"
     try:
-        table = np.load(path)
-        if table.shape != (kernel.STATES,) or table.dtype != np.uint8:
-            raise ValueError("stale table")
-    except (OSError, ValueError):
+        table = np.load(path, allow_pickle=False)
+        if not table_is_sound(table):
+            raise ValueError("a wrong table")
+    except (OSError, ValueError, EOFError):
         table = kernel.build_distances()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

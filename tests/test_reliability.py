@@ -177,3 +177,146 @@ def test_the_wheel_takes_every_package():
             package = ".".join(init.parent.relative_to(ROOT).parts)
             assert package in shipped, package
     assert not any(p.startswith(("tests", "benchmarks")) for p in shipped)
+
+
+# -- caches and the virtual phone -------------------------------------------------------------
+
+def test_an_all_zero_flip9_table_is_rebuilt(tmp_path):
+    """It made `solve flip9` answer "0 swaps (optimal)" for any cards."""
+    import numpy as np
+
+    from solver import _flip9_kernel as kernel
+
+    cache = tmp_path / "tapsolve"
+    cache.mkdir()
+    path = cache / f"flip9-distances-v{kernel.TABLE_VERSION}.npy"
+    np.save(path, np.zeros(kernel.STATES, np.uint8))
+    run = tapsolve("solve", "flip9", "315927486", env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "6 swaps (optimal)"
+    from solver.flip9 import table_is_sound
+
+    assert table_is_sound(np.load(path))  # the rebuilt table replaced the wrong one
+
+
+def test_a_wrong_flip9_table_fails_the_check():
+    import numpy as np
+
+    from solver import flip9
+
+    table = flip9.distance_table()
+    assert flip9.table_is_sound(table)
+    assert not flip9.table_is_sound(table[:-10])
+    assert not flip9.table_is_sound(np.zeros_like(table))
+    off_by_one = table.copy()
+    off_by_one[10:] += 1
+    assert not flip9.table_is_sound(off_by_one)
+
+
+def test_phonesim_caps_its_clients():
+    import socket
+
+    from phonesim import adb
+    from phonesim.apps import create
+    from phonesim.phone import PRESETS, Phone
+
+    preset = PRESETS["720x1600"]
+    with adb.AdbServer(Phone(preset, create("flip9", preset))) as server:
+        socks = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(adb.MAX_CLIENTS + 4)]
+        try:
+            # the refused ones are closed by the phone: they read end of stream at once
+            refused = 0
+            for s in socks[adb.MAX_CLIENTS:]:
+                s.settimeout(10)
+                refused += s.recv(1) == b""
+            assert refused == 4 and server.clients == adb.MAX_CLIENTS
+        finally:
+            for s in socks:
+                s.close()
+
+
+def test_phonesim_sets_nothing_aside_for_a_payload_that_does_not_come():
+    """A header may promise 1 MiB; memory is taken only as bytes arrive."""
+    import socket
+    import tracemalloc
+
+    from phonesim import adb
+
+    ours, theirs = socket.socketpair()
+    connection = adb.Connection(server=None, sock=theirs, address="test")
+    ours.sendall(b"x" * 1000)
+    ours.close()
+    tracemalloc.start()
+    try:
+        with pytest.raises(EOFError):
+            connection._read_exact(adb.MAX_PAYLOAD)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        theirs.close()
+    assert peak < adb.MAX_PAYLOAD // 4
+
+
+# -- play on the virtual phone ----------------------------------------------------------------
+
+def start_play(harness, faults=None, model_profile=None, **options):
+    """A phone on the harness's adb server and a loop that plays Number Match on it."""
+    from assistant.device import connect
+    from assistant.link import Link
+    from assistant.loop import Loop
+    from phonesim import apps
+    from phonesim.phone import PRESETS, Faults, Phone
+
+    preset = PRESETS["1080x2400"]
+    phone = Phone(preset, apps.create("numbermatch", preset, **options), faults or Faults())
+    vp = harness.add(phone)
+    said = []
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
+    loop = Loop(link, game="numbermatch", objective="fast", say=said.append, wait_unknown=5)
+    return vp, phone, loop, said
+
+
+def test_a_phone_that_drops_half_the_taps_is_not_ignoring_them(harness, config):
+    """--drop-taps 0.5 on seed 1 stopped with "phone ignores taps" after 11 taps had landed."""
+    from assistant import autoplay
+    from phonesim.phone import Faults
+
+    vp, phone, loop, said = start_play(harness, Faults(drop_taps=0.5, seed=1), seed=1)
+    assert autoplay.play(loop, say=said.append) == 0
+    assert phone.app.truth()["screen"] == "stage_complete"
+    assert phone.taps_dropped > 10 and loop.tally.repeats > 10
+    vp.stop()
+
+
+def test_a_phone_that_drops_every_tap_ignores_taps_and_says_how_many(harness, config):
+    from assistant import autoplay
+    from phonesim.phone import Faults
+    from solver.errors import TapsolveError
+
+    vp, phone, loop, said = start_play(harness, Faults(drop_taps=1.0), seed=1)
+    with pytest.raises(TapsolveError, match=r"ignores taps \(6 in a row, none landed\)"):
+        autoplay.play(loop, say=said.append)
+    assert phone.taps_done == 0
+    vp.stop()
+
+
+def test_a_profile_with_two_templates_swapped_is_caught_in_play(harness, config):
+    """The game refuses a pair the profile's reading called legal: a fresh read without the
+    profile disagrees, so the profile is rebuilt and play goes on (not "phone ignores taps")."""
+    from assistant import autoplay
+
+    vp, phone, loop, said = start_play(harness, seed=1)
+    loop.look()  # builds and stores the phone's profile
+    path = next(config.glob("*_numbermatch_light.json"))
+    data = json.loads(path.read_text())
+    cell = data["fonts"]["cell"]
+    cell["2"], cell["3"] = cell["3"], cell["2"]  # (1 and 9, or 4 and 5 here, keep every pair a pair)
+    path.write_text(json.dumps(data))
+    assert schema.problem(data) is None  # well formed: only play can tell
+    vp.stop()
+
+    vp, phone, loop, said = start_play(harness, seed=1)
+    assert autoplay.play(loop, say=said.append) == 0
+    assert phone.app.truth()["screen"] == "stage_complete"
+    assert any("misread the board" in line for line in said), said
+    vp.stop()
