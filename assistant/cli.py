@@ -97,6 +97,8 @@ def open_loop(args, objective: str, say=print):
 def run_guide(args) -> int:
     from assistant import guide
 
+    if args.export:
+        guide.export_folder(args.export)  # a bad folder is said before the phone is looked for
     loop = open_loop(args, "fast")
     if args.export:
         return guide.export(loop, args.export)

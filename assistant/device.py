@@ -7,11 +7,13 @@ buffer: adbutils' plain ``shell()`` grows a bytes object 4 KiB at a time, which 
 
 from __future__ import annotations
 
+import atexit
 import os
 import socket
 import statistics
 import struct
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -97,33 +99,90 @@ def _reachable(host: str, port: int) -> bool:
         return False
 
 
+class QuietConnection(adbutils.AdbConnection):
+    """adbutils' connection without its fallback: when no server answers, adbutils runs `adb
+    start-server` itself, which prints "daemon started successfully" into our output and leaves
+    a server running after we exit. Whether to start one is tapsolve's call (start_server)."""
+
+    def _safe_connect(self):
+        return self._create_socket()
+
+
+class Client(adbutils.AdbClient):
+    """An adb server client whose connections never start a server on their own."""
+
+    def __init__(self, host: str, port: int, socket_timeout: float = COMMAND_TIMEOUT):
+        super().__init__(host=host, port=port, socket_timeout=socket_timeout)
+        self.timeout = socket_timeout
+
+    def make_connection(self, timeout: float | None = None) -> adbutils.AdbConnection:
+        try:
+            connection = QuietConnection(self.host, self.port)
+        except TimeoutError:
+            raise adbutils.AdbTimeout("connect to adb server timeout") from None
+        connection.conn.settimeout(timeout or self.timeout)
+        return connection
+
+
+# adb servers this tapsolve started (ports): stopped when it exits; a server that was already
+# running when tapsolve came is the user's and is left alone.
+_started: list[int] = []
+
+
+def start_server(port: int) -> bool:
+    """Start a local adb server on ``port`` (quietly) and stop it again when tapsolve exits."""
+    from adbutils._utils import adb_path
+
+    try:
+        subprocess.run([adb_path(), "-P", str(port), "start-server"], timeout=20,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    if not _reachable(DEFAULT_HOST, port):
+        return False
+    if not _started:
+        atexit.register(stop_started_servers)
+    if port not in _started:
+        _started.append(port)
+    print(f"tapsolve: started an adb server on port {port} (none was running); it stops when "
+          "tapsolve does", file=sys.stderr, flush=True)
+    return True
+
+
+def stop_started_servers() -> None:
+    """Stop the adb servers this tapsolve started (by their port, never any other)."""
+    from adbutils._utils import adb_path
+
+    while _started:
+        port = _started.pop()
+        try:
+            subprocess.run([adb_path(), "-P", str(port), "kill-server"], timeout=10,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            pass
+
+
+def is_local(host: str) -> bool:
+    return host in ("127.0.0.1", "localhost", "::1")
+
+
 def adb_client(host: str | None = None, port: int | None = None,
-               start_server: bool | None = None) -> adbutils.AdbClient:
+               start: bool | None = None) -> Client:
     """A client of the adb server (ANDROID_ADB_SERVER_HOST/PORT, default 127.0.0.1:5037).
 
-    Like the adb command, start the default local server when none runs (start_server defaults
-    to: no host, port or ANDROID_ADB_SERVER_PORT given); a server we cannot reach gives
-    AdbServerUnreachable. We check ourselves first because adbutils would otherwise start a
-    server on adb's default port whatever port was asked for.
+    Like the adb command, start the default local server when none runs (``start`` defaults
+    to: no host, port or ANDROID_ADB_SERVER_PORT given), say so, and stop it on exit; a server
+    we cannot reach gives AdbServerUnreachable. The client never starts one by itself.
     """
-    if start_server is None:
-        start_server = host is None and port is None and not os.environ.get("ANDROID_ADB_SERVER_PORT") \
+    if start is None:
+        start = host is None and port is None and not os.environ.get("ANDROID_ADB_SERVER_PORT") \
             and not os.environ.get("ANDROID_ADB_SERVER_HOST")
     host, port = _server_address(host, port)
-    if not _reachable(host, port):
-        if start_server:
-            from adbutils._utils import adb_path
-            try:
-                subprocess.run([adb_path(), "-P", str(port), "start-server"], timeout=20,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-            except (OSError, subprocess.SubprocessError):
-                pass
-        if not _reachable(host, port):
-            raise AdbServerUnreachable(
-                f"cannot reach the adb server at {host}:{port}: start it with `adb start-server` "
-                "(Android platform-tools), or set ANDROID_ADB_SERVER_PORT to the port it uses")
-    return adbutils.AdbClient(host=host, port=port, socket_timeout=COMMAND_TIMEOUT)
+    if not _reachable(host, port) and not (start and start_server(port)):
+        raise AdbServerUnreachable(
+            f"cannot reach the adb server at {host}:{port}: start it with `adb start-server` "
+            "(Android platform-tools), or set ANDROID_ADB_SERVER_PORT to the port it uses")
+    return Client(host, port)
 
 
 # -- the phones the server knows ---------------------------------------------------------------
@@ -223,7 +282,8 @@ class Device:
     """A phone in state "device": shell commands, taps and swipes, and its Screen."""
 
     def __init__(self, client: adbutils.AdbClient, serial: str):
-        self.client = client
+        # never adbutils' own client: its connections start servers that print into our output
+        self.client = client if isinstance(client, Client) else Client(client.host, client.port)
         self.serial = serial
         self.adb = adbutils.AdbDevice(client, serial=serial)  # for anything else adbutils offers
         self.screen = Screen(self)
@@ -267,6 +327,7 @@ class Device:
     def reconnect(self, timeout: float = 30.0, poll: float = 0.25) -> None:
         """Wait until the phone is back in state "device" (after PhoneLost), or raise PhoneLost.
 
+        A local adb server that died is started again (said, and stopped when tapsolve exits).
         The adb server reconnects a phone over TCP on its own; we also ask it to (`adb connect`)
         in case it forgot the phone, e.g. after its own restart."""
         deadline = time.monotonic() + timeout
@@ -276,6 +337,8 @@ class Device:
             state = self.state()
             if state == "device":
                 return
+            if state is None and not _reachable(self.client.host, self.client.port) and is_local(self.client.host):
+                start_server(self.client.port)  # the server died (or was killed) under us
             now = time.monotonic()
             if now > deadline:
                 raise PhoneLost(f"the phone {self.serial} did not come back within {timeout:g} s "

@@ -12,7 +12,7 @@ import numpy as np
 
 from assistant import overlay
 from assistant.loop import Loop
-from solver.errors import TapsolveError
+from solver.errors import InputError, TapsolveError
 
 WINDOW = "tapsolve guide"
 KEYS = "q quit   space pause   n/p next/previous step"
@@ -143,13 +143,19 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
     return 0
 
 
-def export(loop: Loop, folder: str | Path, say=print) -> int:
-    """Write the whole plan as step PNGs and an index.html that pages through them."""
+def export_folder(folder: str | Path) -> Path:
+    """The folder an export goes to, made if needed; a path that cannot be one is bad input."""
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise TapsolveError(f"cannot write to {folder}: {exc.strerror}") from None
+        raise InputError(f"cannot write the export to {folder}: {exc.strerror}; give a folder you can write") from None
+    return folder
+
+
+def export(loop: Loop, folder: str | Path, say=print) -> int:
+    """Write the whole plan as step PNGs and an index.html that pages through them."""
+    folder = export_folder(folder)
     reading = loop.start()
     if reading.screen != "board" or loop.plan is None:
         raise TapsolveError("no board on the phone to plan for")

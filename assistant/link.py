@@ -4,7 +4,7 @@ phone that drops off the cable for a moment."""
 from __future__ import annotations
 
 import vision
-from assistant.device import Device, PhoneLost
+from assistant.device import AdbServerUnreachable, Device, PhoneLost
 from calibration import store
 
 
@@ -24,7 +24,7 @@ class Link:
         """Run action; if the phone is lost, wait (bounded) for it to come back and run it once more."""
         try:
             return action()
-        except PhoneLost as exc:
+        except (PhoneLost, AdbServerUnreachable) as exc:
             self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
             self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
             self.reconnects += 1
@@ -64,7 +64,7 @@ class Link:
         sent again: the screen, read next, tells whether they landed."""
         try:
             self.device.taps(points)
-        except PhoneLost:
+        except (PhoneLost, AdbServerUnreachable):
             self._again(lambda: None)
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:

@@ -320,3 +320,119 @@ def test_a_profile_with_two_templates_swapped_is_caught_in_play(harness, config)
     assert phone.app.truth()["screen"] == "stage_complete"
     assert any("misread the board" in line for line in said), said
     vp.stop()
+
+
+@pytest.mark.phone
+def test_an_adb_server_that_dies_mid_play_is_restarted_quietly_and_stopped_after(tmp_path):
+    """adbutils used to start a new server itself: "daemon started successfully" in our output,
+    and the server kept running after tapsolve. Now tapsolve starts it, says so, stops it."""
+    import signal
+
+    from phonesim import apps
+    from phonesim.harness import Harness, _reachable, adb_binary
+    from phonesim.phone import PRESETS, Faults, Phone
+
+    preset = PRESETS["1080x2400"]
+    with Harness() as h:
+        vp = h.add(Phone(preset, apps.create("numbermatch", preset, seed=1), Faults(tap_latency=0.1)))
+        env = dict(h.env, XDG_CONFIG_HOME=str(tmp_path), ADB_LIBUSB="0", ADB_MDNS_AUTO_CONNECT="0",
+                   PYTHONUNBUFFERED="1")
+        play = subprocess.Popen([sys.executable, "-m", "assistant", "play", "--serial", vp.serial,
+                                 "--objective", "fast"], cwd=ROOT, env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            out = []
+            for line in play.stdout:  # play is under way once a move has landed
+                out.append(line)
+                if "[1/" in line:
+                    break
+            os.kill(h.pid, signal.SIGKILL)  # the user's server dies under tapsolve
+            h._process.wait(timeout=10)
+            rest, err = play.communicate(timeout=300)
+        finally:
+            if play.poll() is None:
+                play.kill()
+        out = "".join(out) + rest
+        assert play.returncode == 0, err
+        assert "daemon" not in out + err and "Traceback" not in err
+        assert f"started an adb server on port {h.adb_port}" in err
+        assert "done: " in out
+        left_running = _reachable(h.adb_port)
+        if left_running:  # clean up after a failure: that server is ours to stop, by its port
+            subprocess.run([adb_binary(), "-P", str(h.adb_port), "kill-server"], timeout=10)
+        assert not left_running  # the server tapsolve started went with it
+
+
+# -- the sweep: bad input over every command -----------------------------------------------------
+
+def run_main(argv, capsys):
+    """`tapsolve ARGV` in this process (a sweep of subprocesses would cost a minute): (exit
+    code, stdout, stderr). An exception escaping main is the traceback a user would see."""
+    from assistant.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def sweep_cases(tmp: Path):
+    """(argv, exit code) for bad input (2) and a failed device (1), over every command; the
+    files they name are made by make_sweep_files."""
+    text, board_json, a_file = tmp / "notes.png", tmp / "board.json", tmp / "a-file"
+    png = str(SHOTS / "numbermatch_fresh.png")
+    bad = [
+        ("solve",), ("solve", "chess", "123"), ("solve", "numbermatch", "12a"),
+        ("solve", "numbermatch", "123", "--adds", "-1"), ("solve", "numbermatch", "123", "--adds", str(2 ** 63)),
+        ("solve", "numbermatch", "123", "--budget", "nan"), ("solve", "numbermatch", "123", "--budget", "0"),
+        ("solve", "numbermatch", "{not json"), ("solve", "numbermatch", str(tmp / "missing.json")),
+        ("solve", "numbermatch", str(board_json)), ("solve", "numbermatch", '{"cells": [1, 9], "adds_left": true}'),
+        ("solve", "numbermatch", '{"cells": [1, 9], "score": -3}'), ("solve", "numbermatch", "[1, 9]"),
+        ("solve", "flip9", "12345678"), ("solve", "flip9", "3159274869"), ("solve", "flip9", "x"),
+        ("solve", "flip9", "315927486", "--must", "10"), ("solve", "flip9", "315927486", "--must", "1e99"),
+        ("read",), ("read", str(tmp / "missing.png")), ("read", str(text)), ("read", str(tmp)),
+        ("read", png, "--serial", "x"), ("read", png, "--first-row", "-1"), ("read", png, "--game", "chess"),
+        ("calibrate", "--image", str(tmp / "missing.png")), ("calibrate", "--image", str(text)),
+        ("calibrate", "--game", "chess"),
+        ("play", "--dry-run", "--budget", "0"), ("play", "--dry-run", "--budget", "inf"),
+        ("play", "--dry-run", "--stages", "0"), ("play", "--dry-run", "--game", "chess"),
+        ("guide", "--export", str(a_file / "steps")), ("guide", "--budget", "-1", "--export", str(tmp)),
+        ("phone", "--port", "99999"), ("phone", "--port", "5560"), ("phone", "--preset", "nokia"),
+        ("phone", "--drop-taps", "2"), ("phone", "--drop-taps", "nan"), ("phone", "--tap-latency", "inf"),
+        ("phone", "--size", "1"), ("phone", "--adds", "100"), ("phone", "--seed", "-1"),
+        ("bench",), ("bench", "numbermatch", "--boards", "0"), ("bench", "numbermatch", "--size", "1"),
+        ("bench", "numbermatch", "--adds", "1000"), ("bench", "numbermatch", "--budget", "-1"),
+        ("bench", "numbermatch", "--seed", "x"), ("nonsense",),
+    ]
+    device = [
+        ("read", "--serial", "emulator-5554"), ("calibrate",), ("play", "--dry-run"), ("play",),
+        ("guide", "--export", str(tmp / "steps")), ("devices",),
+    ]
+    return [(argv, 2) for argv in bad] + [(argv, 1) for argv in device]
+
+
+def make_sweep_files(tmp: Path) -> None:
+    (tmp / "notes.png").write_text("not an image")
+    (tmp / "board.json").write_text('{"game": "numbermatch", "cells": [1, 9], "stage": "two"}')
+    (tmp / "a-file").write_text("")
+
+
+SWEEP = sweep_cases(Path("TMP"))  # for the ids; each test makes its cases in its own folder
+
+
+@pytest.mark.parametrize("index", range(len(SWEEP)), ids=[" ".join(a[:4]).replace(str(SHOTS), "SHOTS") for a, _ in SWEEP])
+def test_bad_input_sweep(index, tmp_path, monkeypatch, capsys):
+    """No traceback, one line on stderr, exit 2 for bad input and 1 for a failed device (here:
+    no adb server where ANDROID_ADB_SERVER_PORT points)."""
+    from phonesim.harness import free_port
+
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(free_port()))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    make_sweep_files(tmp_path)
+    argv, expected = sweep_cases(tmp_path)[index]
+    code, out, err = run_main(argv, capsys)
+    assert code == expected, (code, err)
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("tapsolve") and "Traceback" not in err
