@@ -74,7 +74,7 @@ def config(tmp_path, monkeypatch):
 def test_a_phone_that_played_one_game_can_play_the_other(config):
     """A stored Flip 9 profile must not make a Number Match screen unreadable, nor the reverse."""
     for name, game in [("flip9_buttons_fresh", "flip9"), ("numbermatch_fresh", "numbermatch"),
-                       ("flip9_buttons_fresh", "flip9"), ("numbermatch_fresh", "numbermatch")]:
+                       ("flip9_buttons_fresh", "flip9")]:
         run = tapsolve("read", str(SHOTS / f"{name}.png"), "--model", "Pixel 7", "--json")
         assert run.returncode == 0, run.stderr
         out, truth = json.loads(run.stdout), json.loads((SHOTS / f"{name}.json").read_text())
@@ -85,15 +85,27 @@ def test_a_phone_that_played_one_game_can_play_the_other(config):
                                                          "pixel-7_1080x2400_numbermatch_light.json"]
 
 
-def stored_profile(config) -> tuple[Path, dict]:
-    image = vision.load_image(SHOTS / "numbermatch_fresh.png")
-    store.read(image, "Pixel 7", "numbermatch")
+@pytest.fixture(scope="module")
+def good_profile(tmp_path_factory) -> dict:
+    """The profile JSON a read of numbermatch_fresh.png stores (built once: tesseract is slow)."""
+    with pytest.MonkeyPatch.context() as mp:
+        folder = tmp_path_factory.mktemp("config")
+        mp.setenv("XDG_CONFIG_HOME", str(folder))
+        store.read(vision.load_image(SHOTS / "numbermatch_fresh.png"), "Pixel 7", "numbermatch")
+        return json.loads((folder / "tapsolve/profiles/pixel-7_1080x2400_numbermatch_light.json").read_text())
+
+
+@pytest.fixture
+def stored(config, good_profile) -> tuple[Path, dict]:
+    """That profile stored in this test's folder, and a copy of its JSON to change."""
     path = config / "pixel-7_1080x2400_numbermatch_light.json"
-    return path, json.loads(path.read_text())
+    config.mkdir(parents=True)
+    path.write_text(json.dumps(good_profile))
+    return path, json.loads(json.dumps(good_profile))
 
 
-def test_the_stored_profiles_pass_the_schema(config):
-    path, data = stored_profile(config)
+def test_the_stored_profiles_pass_the_schema(stored):
+    path, data = stored
     assert schema.problem(data) is None
     data["points"] = {"touching": 1, "row_break": 2, "gap": 4, "row": 10, "clear": 150}
     assert schema.problem(data) is None  # the points table learned in play belongs in a profile
@@ -130,22 +142,30 @@ WRONG = {
 
 
 @pytest.mark.parametrize("name", list(WRONG))
-def test_a_wrong_but_well_formed_profile_is_rebuilt_with_one_line(config, name):
-    path, data = stored_profile(config)
+def test_a_wrong_but_well_formed_profile_fails_the_check_on_load(stored, name):
+    path, data = stored
     WRONG[name](data)
     path.write_text(json.dumps(data))
-    assert schema.problem(data)
+    with pytest.raises(store.ProfileError, match="is wrong"):
+        store.load(path)
+
+
+def test_a_wrong_profile_is_rebuilt_with_one_line(stored):
+    """A pitch of "x" (or 0) crashed read and play; now the profile is rebuilt, and said."""
+    path, data = stored
+    data["geometry"]["pitch"] = "x"
+    path.write_text(json.dumps(data))
     run = tapsolve("read", str(SHOTS / "numbermatch_fresh.png"), "--model", "Pixel 7", "--json")
     assert run.returncode == 0, run.stderr
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and "is wrong" in lines[0] and lines[0].endswith("rebuilding it"), run.stderr
+    assert run.stderr.strip() == (f"tapsolve: the stored profile {path} is wrong (geometry.pitch is 'x', "
+                                  "not a number): rebuilding it")
     truth = json.loads((SHOTS / "numbermatch_fresh.json").read_text())
     assert json.loads(run.stdout)["board"]["cells"] == truth["board"]["cells"]
     assert schema.problem(json.loads(path.read_text())) is None  # the rebuilt one replaced it
 
 
-def test_a_profile_of_binary_garbage_is_rebuilt(config):
-    path, _ = stored_profile(config)
+def test_a_profile_of_binary_garbage_is_rebuilt(stored):
+    path, _ = stored
     path.write_bytes(bytes(range(256)) * 4)
     run = tapsolve("read", str(SHOTS / "numbermatch_fresh.png"), "--model", "Pixel 7")
     assert run.returncode == 0 and "corrupt (not JSON): rebuilding it" in run.stderr
@@ -436,3 +456,18 @@ def test_bad_input_sweep(index, tmp_path, monkeypatch, capsys):
     assert code == expected, (code, err)
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("tapsolve") and "Traceback" not in err
+
+
+def test_play_goes_on_when_profiles_cannot_be_stored(harness, tmp_path, monkeypatch):
+    """A config folder that cannot be written crashed play before any tap."""
+    from assistant import autoplay
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocked))
+    store._unwritable.clear()
+    vp, phone, loop, said = start_play(harness, seed=2)
+    assert autoplay.play(loop, say=said.append) == 0
+    assert phone.app.truth()["screen"] == "stage_complete"
+    assert sum("going on without saving" in line for line in said) == 1
+    vp.stop()
