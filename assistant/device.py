@@ -250,9 +250,9 @@ def choose(phones: list[PhoneInfo], serial: str | None) -> PhoneInfo:
 def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = None,
             log: Callable[[str], None] | None = None) -> "Device":
     """The phone to play on, its capture method chosen by timing; one-line errors otherwise."""
-    client = client or adb_client()
-    phone = choose(list_phones(client), serial)
-    device = Device(client, phone.serial)
+    device = Device(client or adb_client(), serial or "")
+    phone = choose(list_phones(device.client), serial)
+    device.serial = phone.serial
     device.screen.choose()
     if log:
         log(f"phone {phone.serial}: {device.model}, {device.size[0]}x{device.size[1]}; "
@@ -285,10 +285,14 @@ class Device:
         # never adbutils' own client: its connections start servers that print into our output
         self.client = client if isinstance(client, Client) else Client(client.host, client.port)
         self.serial = serial
-        self.adb = adbutils.AdbDevice(client, serial=serial)  # for anything else adbutils offers
         self.screen = Screen(self)
         self._model: str | None = None
         self._input_size: tuple[int, int] | None = None
+
+    @property
+    def adb(self) -> adbutils.AdbDevice:
+        """adbutils' device, for anything else adbutils offers."""
+        return adbutils.AdbDevice(self.client, serial=self.serial)
 
     # -- commands --------------------------------------------------------------------------
     def run(self, command: str, service: str = "shell", expect: int = 0,
