@@ -16,7 +16,8 @@ from assistant.loop import Loop
 MAX_IGNORED_TAPS = 6
 MAX_LOST_TAPS = 24
 # A move whose taps landed (the selection went where they went) but that the game refused this
-# many times is taken as a reading problem first (Loop.reading_is_doubtful).
+# many times is taken as a reading problem first (Loop.reading_is_doubtful); refused as often
+# again after the reading was confirmed, it stops play.
 REFUSALS_BEFORE_RECHECK = 2
 
 
@@ -118,7 +119,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
         loop.view.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     with StopAfterMove() as stop:
         loop.start()
-        lost_in_a_row, landed, refusals, rechecked = 0, False, 0, False
+        lost_in_a_row, landed, refusals = 0, False, 0
         while not stop.asked:
             if show is not None and not show(loop):
                 stop.asked = True
@@ -144,21 +145,22 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
             if outcome == "same":
                 tally.repeats += 1
                 selected = loop.reading.selected
-                if selected is not None and selected != reading.selected and not rechecked:
-                    landed = True  # the selection moved: a tap landed
-                    lost_in_a_row = 0
-                    at_last_tap = loop.reading.cells.get(selected) == tuple(taps[-1]) if taps else False
-                    refusals += at_last_tap
-                    if refusals >= REFUSALS_BEFORE_RECHECK:
-                        rechecked = True
-                        if loop.reading_is_doubtful():
-                            refusals, rechecked = 0, False
+                if selected is not None and selected != reading.selected:
+                    landed, lost_in_a_row = True, 0  # the selection moved: a tap landed
+                    refusals += bool(taps) and loop.reading.cells.get(selected) == tuple(taps[-1])
+                    if refusals == REFUSALS_BEFORE_RECHECK and loop.reading_is_doubtful():
+                        refusals = 0
+                    elif refusals >= 2 * REFUSALS_BEFORE_RECHECK:
+                        raise TapsolveError(
+                            f"the game refuses {loop.game.describe(loop.position, move)} ({refusals} times) though "
+                            "the board reads the same without the stored profile: it may play a rule "
+                            "otherwise than tapsolve knows; please report the screenshot")
                     continue
                 lost_in_a_row += len(taps)
                 if lost_in_a_row >= (MAX_LOST_TAPS if landed else MAX_IGNORED_TAPS):
                     raise TapsolveError(lost_taps(lost_in_a_row, tally.moves, landed))
                 continue
-            lost_in_a_row, landed, refusals, rechecked = 0, True, 0, False
+            lost_in_a_row, landed, refusals = 0, True, 0
             if outcome == "done":
                 status(status_line(loop))
     game = loop.game.name if loop.game else "numbermatch"
