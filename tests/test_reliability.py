@@ -190,13 +190,21 @@ def test_the_wheel_takes_every_package():
     left phonesim.apps out: `tapsolve demo` crashed when installed with `pip install .`)."""
     from setuptools import find_packages
 
-    find = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
-    shipped = set(find_packages(str(ROOT), include=find["include"]))
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    shipped = set(packages) if isinstance(packages, list) else \
+        set(find_packages(str(ROOT), include=packages["find"]["include"]))
     for top in ("assistant", "calibration", "phonesim", "solver", "vision"):
         for init in (ROOT / top).rglob("__init__.py"):
             package = ".".join(init.parent.relative_to(ROOT).parts)
             assert package in shipped, package
     assert not any(p.startswith(("tests", "benchmarks")) for p in shipped)
+
+
+def test_the_schema_example_holds():
+    import doctest
+
+    result = doctest.testmod(schema)
+    assert result.attempted > 0 and result.failed == 0
 
 
 # -- caches and the virtual phone -------------------------------------------------------------
