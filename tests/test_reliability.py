@@ -479,3 +479,11 @@ def test_play_goes_on_when_profiles_cannot_be_stored(harness, tmp_path, monkeypa
     assert phone.app.truth()["screen"] == "stage_complete"
     assert sum("going on without saving" in line for line in said) == 1
     vp.stop()
+
+
+def test_a_server_the_user_had_running_is_left_alone(harness):
+    from phonesim.harness import _reachable
+
+    run = tapsolve("devices", port=harness.adb_port)
+    assert "started an adb server" not in run.stderr and "Traceback" not in run.stderr
+    assert _reachable(harness.adb_port) and harness._process.poll() is None
