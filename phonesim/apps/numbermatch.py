@@ -13,6 +13,7 @@ import random
 import time
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from phonesim.apps import draw
@@ -657,7 +658,7 @@ class NumberMatchApp:
         offset = round(m["offset"] + (self.offset - m["offset"]) * collapsed)
         removed, c = m["removed"], self.layout.cell
         lift = [collapsed * c * sum(r < row for r in removed) for row in range(-(-len(m["cells"]) // COLUMNS))]
-        # rows going away fade out as the rows below slide over them
+        # rows going away shrink as the rows below slide over them
         vanish = {r: collapsed for r in removed}
         return m["cells"], m["ghost"], offset, lift, len(m["cells"]), m["pair"], faded, vanish
 
@@ -696,8 +697,11 @@ class NumberMatchApp:
                     tile = grown
                 if index + 1 > written:  # being written in
                     tile = self._mix(self._tile(0, "live"), tile, written - index)
-                if row in vanish:
-                    tile = self._mix(tile, self._tile(0, "live"), vanish[row])
+                if row in vanish:  # squashed towards its top edge as the rows below slide up
+                    tall = max(1, round(tile.shape[0] * (1 - vanish[row])))
+                    squashed = self._tile(0, "live").copy()
+                    squashed[:tall] = cv2.resize(tile, (tile.shape[1], tall), interpolation=cv2.INTER_AREA)
+                    tile = squashed
                 inner = tile.shape[0]
                 a, z = max(top, y0), min(top + inner, y1)  # rows cut by the top border or the fade's end
                 if a < z:
