@@ -31,6 +31,7 @@ ANIMATIONS = {
     "add": 'after "+", the copied numbers are written in one after another',
     "slide": "after the last pair's animation, the stage-complete screen slides in from below",
 }
+SEED_SQUARE = 0.3  # the selection's highlight starts as a square this part of the cell, and grows
 BANNER_DP = 50  # a standard banner ad is 320x50 dp
 
 
@@ -450,10 +451,17 @@ class NumberMatchApp:
             self._message_key = key
         slide = self._slide(now)
         if slide is not None:
-            # the board as its last pair leaves it, the stage-complete screen sliding up over it
+            # the board as its last pair leaves it, the stage-complete sheet sliding up over it
+            # (its top edge casts a shadow; a banner ad stays on top)
             frame, sb, H = self._render_board(now), self.layout.status_bar, self.layout.height
             shift = round((1 - slide) * (H - sb))
             frame[sb + shift:] = self._message[sb:H - shift]
+            shadow = max(2, round(0.12 * self.layout.cell))
+            edge = frame[max(sb, sb + shift - shadow):sb + shift]
+            edge[...] = (edge * np.float32(0.8)).astype(np.uint8)
+            if self.banner:
+                x, y, w, h = self.banner_rect()
+                frame[y:y + h] = self._board_static()[y:y + h]
             return frame
         return self._message.copy()
 
@@ -690,9 +698,10 @@ class NumberMatchApp:
                     crossed = self._tile(value, "crossed")
                     tile = self._mix(self._tile(value, "live"), crossed, faded) if faded < 1 else crossed
                 elif state == "selected" and lit < 1:
-                    # the highlight grows out from the cell's centre
+                    # the highlight grows out from a small square at the cell's centre
                     grown, inner = self._tile(value, "live").copy(), tile.shape[0]
-                    a, z = round(inner * (1 - lit) / 2), inner - round(inner * (1 - lit) / 2)
+                    margin = round(inner * (1 - SEED_SQUARE) * (1 - lit) / 2)
+                    a, z = margin, inner - margin
                     grown[a:z, a:z] = tile[a:z, a:z]
                     tile = grown
                 if index + 1 > written:  # being written in
