@@ -57,8 +57,11 @@ class App(Protocol):
 
     def tap(self, x: int, y: int) -> None: ...
 
-    def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) would land on now: one of the TAP_TARGETS."""
+    # Optional (an app may leave them out; the phone then logs its taps as "unknown", never
+    # wrong, and its frames as still):
+    #   landed(x, y) -> str: what a tap at (x, y) would land on now, one of the TAP_TARGETS
+    #   animate(durations, banner): play the animations for these lengths, with a banner ad or not
+    #   motion() -> str | None: the animation playing now
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int) -> None: ...
 
@@ -70,9 +73,11 @@ class App(Protocol):
 
 # What a tap can land on (the tap log's words). A tap on anything but a live cell, "+" or a
 # known button, or on a cell while it animates, is a wrong tap.
-TAP_TARGETS = ("live", "crossed", "empty", "animating", "add", "button", "ad", "nothing", "dropped")
+TAP_TARGETS = ("live", "crossed", "empty", "animating", "add", "button", "ad", "nothing", "dropped", "unknown")
 RIGHT_TAPS = {"live", "add", "button"}
-# (a "dropped" tap never reached the app: the phone lost it, the player did nothing wrong)
+# neither right nor wrong: a "dropped" tap never reached the app (the phone lost it); an
+# "unknown" one reached an app that cannot say what lies under a finger
+UNJUDGED_TAPS = {"dropped", "unknown"}
 
 
 @dataclass(frozen=True)
@@ -146,7 +151,7 @@ class Tap:
 
     @property
     def wrong(self) -> bool:
-        return self.target not in RIGHT_TAPS and self.target != "dropped"
+        return self.target not in RIGHT_TAPS | UNJUDGED_TAPS
 
 
 @dataclass
@@ -279,7 +284,7 @@ class Phone:
             return
         with self._lock:
             self.taps_done += 1
-            self._log(x, y, self.app.landed(x, y) if hasattr(self.app, "landed") else "nothing")
+            self._log(x, y, self.app.landed(x, y) if hasattr(self.app, "landed") else "unknown")
             self.app.tap(x, y)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:

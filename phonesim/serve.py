@@ -56,7 +56,8 @@ def run_phone(args) -> int:
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     p = phone.preset
     print(f"phonesim: {p.model} ({p.width}x{p.height}, {p.density} dpi), {args.game}, seed {args.seed}, "
-          f"{args.theme} theme" + (", unauthorized" if args.unauthorized else ""), flush=True)
+          f"{args.theme} theme, {phone.realism.name} realism" + (", unauthorized" if args.unauthorized else ""),
+          flush=True)
     print(f"serial: {server.serial}", flush=True)
     print(f"connect: adb connect {server.serial}", flush=True)
     print("Ctrl-C stops the phone.", flush=True)

@@ -448,6 +448,8 @@ class NumberMatchApp:
         key = (self.screen, self.board.stage, self.board.score)
         if self._message_key != key:
             self._message = self._render_ad() if self.screen == "ad" else self._render_message()
+            if self.banner and self.screen != "ad":
+                self._banner(self._message)
             self._message_key = key
         slide = self._slide(now)
         if slide is not None:
