@@ -75,7 +75,4 @@ def run(args) -> int:
         wall = time.monotonic() - start
         if args.json:
             print(json.dumps(summary(loop, phone, wall)), flush=True)
-        else:
-            say(f"phone: {phone.wrong_taps} wrong taps of {len(phone.tap_log)}; {wall:.1f} s wall, "
-                f"{phone.floor_s(loop.tally.moves):.1f} s of it the phone's own floor")
         return code
