@@ -208,8 +208,9 @@ def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness,
 
 
 @pytest.mark.slow
-def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness):
-    vp, phone, loop = start(harness, "1080x2400", scale=0.3, faults=Faults(drop_taps=0.2, seed=11), seed=6)
+@pytest.mark.parametrize("preset", ["1080x2400", "720x1600"])
+def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, preset):
+    vp, phone, loop = start(harness, preset, scale=0.3, faults=Faults(drop_taps=0.2, seed=11), seed=6)
     assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
     assert loop.tally.stages == 2
     assert phone.taps_dropped > 0 and loop.tally.repeats > 0
