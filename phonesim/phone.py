@@ -96,6 +96,7 @@ class Realism:
     slow_frame_s: tuple[float, float] = (0.0, 0.0)  # ... this much longer
     fling_speed: float = 0.0  # px/ms: a swipe faster than this flings on (0: never flings)
     fling_ms: float = 0.0  # ms the board keeps its release speed for, past the finger's end
+    timed_swipes: bool = False  # a swipe takes its duration (the fast profile answers at once)
     # the apps' animations, seconds (see phonesim.apps.numbermatch.ANIMATIONS for each's look)
     animations: tuple[tuple[str, float], ...] = ()
     banner: bool = False  # a banner ad strip under the board
@@ -109,18 +110,20 @@ class Realism:
         return {name: seconds * self.scale for name, seconds in self.animations}
 
 
-# Sources of the "real" figures (a mid-range phone over USB 2):
-# - `input tap` starts a Java VM per call (scrcpy issue #231); measured 300-400 ms on a phone
-#   (quamotion/madb issue #56); ALAS and MAA quote 0.3-0.6 s per ADB tap on mid-range phones.
-# - `screencap -p`: 0.3-0.5 s on an accelerated emulator (Appium Pro edition 83), 0.3-0.55 s at
-#   1080x2400 in ALAS/MAA's screenshot-method benchmarks, 1-3 s on slow phones; one frame in a
-#   while stalls (GC, thermal): the occasional 1-2 s frame.
+# Sources of the "real" figures (a mid-range phone over USB 2). The ranges are DESIGN.md's
+# ("What a real phone costs", gathered from ALAS, MAA and uiautomator2), checked against:
+# - `input tap` starts a Java VM per call (Genymobile/scrcpy issue #231); 300-400 ms measured
+#   on a phone (quamotion/madb issue #56): 0.3-0.6 s.
+# - `screencap -p`: "0.3 to 0.5 seconds" even on an accelerated emulator (Appium Pro, edition
+#   83); 0.66-3 s at 1440x3120 (elliotgao2.github.io/handsets, "Why adb screencap is slow"):
+#   0.3-0.55 s at 1080x2400, and now and then (SLOW_FRAME, our guess) a frame 1-2 s late.
 # - raw `screencap` is bound by moving its ~10 MB (1080x2400x4) over the cable: 17.5 MB took
-#   ~675 ms (elliotgao2.github.io/handsets, "Why adb screencap is slow"), about 26 MB/s.
-# - a swipe's start costs a tap's Java VM; the finger then moves for its duration. Android flings
-#   a list released faster than its minimum fling velocity; a game's board released at more than
-#   ~1.5 px/ms (at 420 dpi) travels on for ~100 ms at that speed.
-# - animations as recorded off the real Number Match (DESIGN.md, "What a real phone costs").
+#   ~675 ms (the same handsets page), about 26 MB/s.
+# - a swipe's start costs a tap's Java VM, then the finger moves for its duration. A list
+#   released at speed flings on; the threshold and the carry (FLING_*) are our choice, above the
+#   1 px/ms that assistant.scroll drags at so that its swipes stop with the finger.
+# - the animations' lengths are issue 11's (~0.25 s fade, ~0.3 s collapse, ~0.5 s add); the
+#   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses.
 TAP_S = (0.3, 0.6)
 PNG_S = (0.3, 0.55)
 RAW_START_S = 0.15
@@ -135,7 +138,7 @@ REALISM = {
     "fast": Realism("fast"),
     "real": Realism("real", tap=TAP_S, png=PNG_S, raw_start=RAW_START_S, usb_bytes_per_s=USB_BYTES_PER_S,
                     slow_frame=SLOW_FRAME, slow_frame_s=SLOW_FRAME_S, fling_speed=FLING_SPEED,
-                    fling_ms=FLING_MS, animations=REAL_ANIMATIONS, banner=True),
+                    fling_ms=FLING_MS, timed_swipes=True, animations=REAL_ANIMATIONS, banner=True),
 }
 DEFAULT_REALISM = "fast"
 
@@ -288,13 +291,13 @@ class Phone:
             self.app.tap(x, y)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        if self._lost("swipe", max(ms, 0) / 1000):
+        if self._lost("swipe", max(ms, 0) / 1000 if self.realism.timed_swipes else 0.0):
             return
         r = self.realism
         distance = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
         if r.fling_speed and ms > 0 and distance / ms > r.fling_speed:
-            # released at speed: the board travels on past the finger's end
-            on = (distance / ms) * r.fling_ms / distance
+            # released at speed: the board carries on at that speed for fling_ms
+            on = r.fling_ms / ms
             x2, y2 = round(x2 + (x2 - x1) * on), round(y2 + (y2 - y1) * on)
         with self._lock:
             self.app.swipe(x1, y1, x2, y2, ms)
