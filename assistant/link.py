@@ -90,12 +90,14 @@ class Link:
         returned. When nothing was sent to the phone since the last settled screen, one capture
         equal to that screen is enough."""
         image, at = self._grab()
+        first = at
         previous = None if self._touched else self._still
-        deadline = at + self.settle_timeout
         while previous is None or not still(previous, image):
             if previous is not None:
                 self.unsettled += 1
-            if time.monotonic() > deadline:
+            # frames are taken when a capture is asked for: the screen changed across this span
+            # (not the captures' own time, which a slow phone may stretch by seconds)
+            if at - first > self.settle_timeout:
                 raise ScreenNotSettling(
                     f"the phone's screen kept changing for {self.settle_timeout:g} s (an animation "
                     "that does not end, a video ad?): close what moves on the phone and run again")
