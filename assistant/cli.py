@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from assistant.options import (adds, card, finite_seconds, non_negative_float, non_negative_int, port,
+from assistant.options import (adds, card, finite_seconds, non_negative_int, port,
                                positive_float, positive_int, probability)
 from solver.errors import InputError, TapsolveError
 
@@ -145,6 +145,20 @@ def phone(args) -> int:
     return run_phone(args)
 
 
+def add_fault_options(parser, tap_latency: float) -> None:
+    """phonesim's realism profile and faults, on `tapsolve phone` and `tapsolve demo`."""
+    parser.add_argument("--realism", choices=("fast", "real"), default="fast",
+                        help="real: every command costs what it costs on a mid-range phone (a tap "
+                             "0.3-0.6 s, a screenshot 0.3-0.55 s), the game animates, a banner ad "
+                             "shows (default fast)")
+    parser.add_argument("--time-scale", type=positive_float, default=1.0, metavar="K",
+                        help="multiply every cost and animation of --realism by K (default 1)")
+    parser.add_argument("--tap-latency", type=finite_seconds, default=tap_latency, metavar="S",
+                        help=f"seconds more each tap takes (default {tap_latency:g})")
+    parser.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
+                        help="probability that a tap is lost")
+
+
 def add_phone_commands(commands) -> None:
     """`tapsolve devices` and `tapsolve phone` (the virtual phone)."""
     dev = commands.add_parser("devices", help="list phones with their state, model and screen size")
@@ -156,10 +170,7 @@ def add_phone_commands(commands) -> None:
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
     sim.add_argument("--port", type=port, default=0, help="TCP port (default: a free one)")
     sim.add_argument("--theme", choices=("light", "dark"), default="light")
-    sim.add_argument("--tap-latency", type=finite_seconds, default=0.0, metavar="S",
-                     help="seconds each tap takes, like a real phone (~0.2)")
-    sim.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
-                     help="probability that a tap is lost")
+    add_fault_options(sim, tap_latency=0.0)
     sim.add_argument("--size", type=non_negative_int, default=27, help="Number Match start numbers (default 27)")
     sim.add_argument("--adds", type=adds, default=5, help="Number Match adds (default 5)")
     sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
@@ -220,7 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
     demo.add_argument("--seed", type=non_negative_int, default=1)
     demo.add_argument("--stages", type=positive_int, default=1)
-    demo.add_argument("--tap-latency", type=finite_seconds, default=0.05)
+    add_fault_options(demo, tap_latency=0.05)
+    demo.add_argument("--json", action="store_true",
+                      help="print the run summary as one JSON object, last")
     demo.add_argument("--objective", choices=("fast", "score"), default="fast",
                       help="Number Match: fewest adds and moves (default, a short show), or most points")
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import time
+
 import cv2
 
 from assistant import autoplay, guide
@@ -30,16 +33,27 @@ class WindowView:
         cv2.waitKey(1)
 
 
+def summary(loop: Loop, phone, wall: float) -> dict:
+    """The run summary (DESIGN.md, "Run summary"): what the loop did, what the phone counted."""
+    tally, link = loop.tally, loop.link
+    return {"cleared_stages": tally.stages, "moves": tally.moves, "taps": link.taps,
+            "wrong_taps": phone.wrong_taps, "repeats": tally.repeats, "replans": tally.replans,
+            "swipes": link.swipes, "captures": link.captures, "score": tally.score,
+            "wall_s": round(wall, 3), "phone_floor_s": round(phone.floor_s(tally.moves), 3)}
+
+
 def run(args) -> int:
     from phonesim import apps
     from phonesim.harness import Harness
     from phonesim.phone import PRESETS, Faults, Phone
+    from phonesim.serve import realism
 
     if args.preset not in PRESETS:
         raise InputError(f"no preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
     preset = PRESETS[args.preset]
     app = apps.create(args.game, preset, seed=args.seed)
-    phone = Phone(preset, app, Faults(tap_latency=args.tap_latency))
+    phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed),
+                  realism=realism(args))
     view = None
     line = autoplay.StatusLine()
     say = line.say
@@ -51,8 +65,14 @@ def run(args) -> int:
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
         if not args.no_window and guide.has_display():
             view = WindowView()
+        phone.clear_log()  # connecting timed both capture methods: not part of the run
+        start = time.monotonic()
         try:
-            return autoplay.play(loop, stages=args.stages, say=say, show=view, status=line)
+            code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line)
         finally:
             if view:
                 view.close()
+        wall = time.monotonic() - start
+        if args.json:
+            print(json.dumps(summary(loop, phone, wall)), flush=True)
+        return code

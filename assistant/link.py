@@ -1,11 +1,51 @@
-"""The assistant's hold on one phone: capture and read with its profile, tap, and ride out a
-phone that drops off the cable for a moment."""
+"""The assistant's hold on one phone: capture a settled screen and read it with its profile,
+tap, and ride out a phone that drops off the cable for a moment."""
 
 from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
 
 import vision
 from assistant.device import AdbServerUnreachable, Device, PhoneLost
 from calibration import store
+from solver.errors import TapsolveError
+
+# A still screen: two captures at least SETTLE_INTERVAL apart whose compared region differs in at
+# most STILL_PIXELS pixels (by more than PIXEL_NOISE in a channel) show no animation under way.
+SETTLE_INTERVAL = 0.05
+STILL_PIXELS = 16
+PIXEL_NOISE = 10
+# A game's animations last well under a second; a screen changing for longer is not settling.
+SETTLE_TIMEOUT = 5.0
+# The compared region leaves out the status bar (its clock ticks) and the band at the bottom
+# where free games show a banner ad (a 50 dp banner is under 1/12 of a phone's height), whose
+# pictures may move all the time.
+STATUS_BAR_PART = 1 / 20
+BANNER_PART = 1 / 12
+
+
+class ScreenNotSettling(TapsolveError):
+    """The screen kept changing for longer than any animation of the game."""
+
+
+def changed_pixels(a, b) -> int:
+    """How many pixels differ by more than PIXEL_NOISE in some channel between two same-sized images."""
+    # all in OpenCV and uint8: a quarter of the time of numpy's int16 difference, every look
+    r, g, b_ = cv2.split(cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b)))
+    strongest = cv2.max(cv2.max(r, g), b_)
+    return cv2.countNonZero(cv2.threshold(strongest, PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1])
+
+
+def still(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two captures show the same picture where the game draws (see BANNER_PART)."""
+    if a.shape != b.shape:
+        return False
+    h = a.shape[0]
+    y0, y1 = int(h * STATUS_BAR_PART), int(h * (1 - BANNER_PART))
+    return changed_pixels(a[y0:y1], b[y0:y1]) <= STILL_PIXELS
 
 
 class Link:
@@ -16,6 +56,12 @@ class Link:
         self.reconnect_timeout = reconnect_timeout
         self.profile = None
         self.reconnects = 0
+        self.settle_timeout = SETTLE_TIMEOUT
+        # what this link sent and took, for the run's summary
+        self.taps = self.swipes = self.captures = 0
+        self.unsettled = 0  # captures that showed the screen still changing (an animation)
+        self._still: np.ndarray | None = None  # the last settled screen ...
+        self._touched = True  # ... unless a tap or swipe was sent since
         if verbose:
             w, h = device.size
             say(f"phone {device.serial}: {device.model}, {w}x{h}; {device.screen.describe()}")
@@ -31,8 +77,37 @@ class Link:
             self.say("the phone is back: going on from what its screen shows")
             return action()
 
+    def _grab(self):
+        """A capture and when it was asked for."""
+        self.captures += 1
+        at = time.monotonic()
+        return self._again(self.device.capture), at
+
     def capture(self):
-        return self._again(self.device.capture)
+        """The screen once it has stopped changing: captures until two in a row, a short
+        interval apart, show the same picture. A capture taken during an animation (a pair
+        fading, rows collapsing, an add writing its numbers, a screen sliding in) is never
+        returned. When nothing was sent to the phone since the last settled screen, one capture
+        equal to that screen is enough."""
+        image, at = self._grab()
+        first = at
+        previous = None if self._touched else self._still
+        while previous is None or not still(previous, image):
+            if previous is not None:
+                self.unsettled += 1
+            # frames are taken when a capture is asked for: the screen changed across this span
+            # (not the captures' own time, which a slow phone may stretch by seconds)
+            if at - first > self.settle_timeout:
+                raise ScreenNotSettling(
+                    f"the phone's screen kept changing for {self.settle_timeout:g} s (an animation "
+                    "that does not end, a video ad?): close what moves on the phone and run again")
+            wait = SETTLE_INTERVAL - (time.monotonic() - at)
+            if wait > 0:
+                time.sleep(wait)
+            previous = image
+            image, at = self._grab()
+        self._still, self._touched = image, False
+        return image
 
     def look(self, game: str = "auto"):
         """Capture and read the screen: (image, reading). The first read builds or loads the
@@ -61,11 +136,18 @@ class Link:
 
     def tap_all(self, points) -> None:
         """Several taps in one shell call. A lost phone is waited for, but the taps are not
-        sent again: the screen, read next, tells whether they landed."""
+        sent again: the screen, read next, tells whether they landed. The call returns once
+        the phone has run every `input tap` (each costs a real phone 0.3-0.6 s), so a screen
+        captured after it can judge whether they landed."""
+        points = list(points)
+        self.taps += len(points)
+        self._touched = True
         try:
             self.device.taps(points)
         except (PhoneLost, AdbServerUnreachable):
             self._again(lambda: None)
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
+        self.swipes += 1
+        self._touched = True
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))

@@ -87,14 +87,21 @@ class Loop:
             self.reading = self.view.show(self.link, [move.i // columns, move.j // columns])
             self.image = self.view.image
 
-    def look_until_known(self):
-        """Read until the screen is a board or a stage-complete screen; pause on anything else."""
+    def look_until_known(self, ending: bool = False):
+        """Read until the screen is a board or a stage-complete screen; pause on anything else.
+
+        ``ending``: the move just made clears the board, so a screen with no board is most likely
+        the game between its emptied grid and the stage-complete screen: waited for quietly."""
         reading = self.look()
         deadline = time.monotonic() + self.wait_unknown
         told = False
         while reading.screen not in ("board", "stage_complete"):
             if reading.screen == "game_over":
                 raise TapsolveError("the game is over on the phone (no pair and no add left): start a new game")
+            if ending and reading.screen == "unknown" and time.monotonic() < deadline:
+                time.sleep(0.1)
+                reading = self.look()
+                continue
             if not told:
                 self.say("paused: the phone shows something that is not a board (an ad, a dialog?); "
                          "close it on the phone and I will go on")
@@ -146,17 +153,18 @@ class Loop:
         given): "done" (as predicted), "same" (nothing happened), "other" (re-planned)."""
         before = self.position
         expected = self.game.after(before, move)
+        ending = getattr(expected, "is_cleared", lambda: False)()
         if reading is None and self.view is not None and self.game.name == "numbermatch":
             # the screen alone cannot place a board of repeated rows at its end: the prediction
             # chooses among the places the screen allows (and is still compared below)
             self.view.expect = expected
             try:
-                reading = self.look_until_known()
+                reading = self.look_until_known(ending)
             finally:
                 self.view.expect = None
-        reading = reading or self.look_until_known()
+        reading = reading or self.look_until_known(ending)
         if reading.screen == "stage_complete":
-            if getattr(expected, "is_cleared", lambda: False)():
+            if ending:
                 self.advance(expected)
                 return "done"
             raise TapsolveError("the stage ended before the plan did: the game plays otherwise than predicted")

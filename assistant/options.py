@@ -27,7 +27,6 @@ def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_
 
 non_negative_int = number_type(int, "a whole number", 0, too_low="{} is negative: give 0 or more")
 positive_int = number_type(int, "a whole number", 1, too_low="{} must be 1 or more")
-non_negative_float = number_type(float, "a number", 0, too_low="{} is negative")
 positive_float = number_type(float, "a number", 0, too_low="{} must be more than 0", low_open=True)
 card = number_type(int, "a card (1-9)", 1, 9, too_low="{} is not a card: cards are 1-9",
                    too_high="{} is not a card: cards are 1-9")

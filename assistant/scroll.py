@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import copy
 
-import cv2
 import numpy as np
 
 import vision
+from assistant.link import changed_pixels
 from solver.errors import TapsolveError
 from solver.numbermatch import Board
 from vision import ReadError, Reading
@@ -58,14 +58,6 @@ def screen_rows(reading: Reading) -> list[tuple[int, ...]]:
     """The board rows on screen, top first (the last may be partial)."""
     cells = reading.board.cells
     return [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
-
-
-def changed_pixels(a, b) -> int:
-    """How many pixels differ by more than 10 in some channel between two same-sized images."""
-    # all in OpenCV and uint8: a quarter of the time of numpy's int16 difference, every look
-    r, g, b_ = cv2.split(cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b)))
-    strongest = cv2.max(cv2.max(r, g), b_)
-    return cv2.countNonZero(cv2.threshold(strongest, 10, 255, cv2.THRESH_BINARY)[1])
 
 
 def goes_on_below(image, reading: Reading) -> bool | None:

@@ -79,6 +79,12 @@ class VirtualPhone:
     def serial(self) -> str:
         return self.server.serial
 
+    @property
+    def wrong_taps(self) -> int:
+        """Taps that landed on anything but a live cell, "+" or a known button, or on a cell
+        while it animated (phonesim's own count; ``phone.tap_log`` has every tap)."""
+        return self.phone.wrong_taps
+
     def stop(self) -> None:
         """Stop the phone (as if unplugged): the adb server lists it offline, commands fail."""
         self.server.stop()

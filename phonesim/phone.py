@@ -2,8 +2,9 @@
 
 The ADB side (``phonesim.adb``) talks only to a ``Phone``: it asks for the screen, the
 properties and sizes, and passes on taps, swipes and key events. The apps draw and play the
-games; the phone adds the status bar's device, the latency and dropped taps, and the secure
-window.
+games; the phone adds the status bar's device, the latency and dropped taps, the secure
+window, what every command costs under a realism profile (``REALISM``), and the tap log that
+counts wrong taps.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -56,12 +57,104 @@ class App(Protocol):
 
     def tap(self, x: int, y: int) -> None: ...
 
+    # Optional (an app may leave them out; the phone then logs its taps as "unknown", never
+    # wrong, and its frames as still):
+    #   landed(x, y) -> str: what a tap at (x, y) would land on now, one of the TAP_TARGETS
+    #   animate(durations, banner): play the animations for these lengths, with a banner ad or not
+    #   motion() -> str | None: the animation playing now
+
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int) -> None: ...
 
     def keyevent(self, key: str) -> None: ...
 
     def truth(self) -> dict:
         """Ground truth of what is on screen (the fixtures' JSON)."""
+
+
+# What a tap can land on (the tap log's words). A tap on anything but a live cell, "+" or a
+# known button, or on a cell while it animates, is a wrong tap.
+TAP_TARGETS = ("live", "crossed", "empty", "animating", "add", "button", "ad", "nothing", "dropped", "unknown")
+RIGHT_TAPS = {"live", "add", "button"}
+# neither right nor wrong: a "dropped" tap never reached the app (the phone lost it); an
+# "unknown" one reached an app that cannot say what lies under a finger
+UNJUDGED_TAPS = {"dropped", "unknown"}
+
+
+@dataclass(frozen=True)
+class Realism:
+    """What the phone's commands cost and how its apps animate: a named profile.
+
+    Costs are seconds, drawn per command from the phone's seeded random stream, and slept for
+    real (times ``scale``, which shrinks every cost and animation alike, for short tests)."""
+
+    name: str
+    tap: tuple[float, float] = (0.0, 0.0)  # `input tap` (also the start cost of a swipe, a key)
+    png: tuple[float, float] = (0.0, 0.0)  # `screencap -p` at 1080x2400, encoding included
+    raw_start: float = 0.0  # plain `screencap` before its bytes flow
+    usb_bytes_per_s: float = 0.0  # the cable's rate for raw screencap's bytes (0: unbounded)
+    slow_frame: float = 0.0  # probability that a capture stalls ...
+    slow_frame_s: tuple[float, float] = (0.0, 0.0)  # ... this much longer
+    fling_speed: float = 0.0  # px/ms: a swipe faster than this flings on (0: never flings)
+    fling_ms: float = 0.0  # ms the board keeps its release speed for, past the finger's end
+    timed_swipes: bool = False  # a swipe takes its duration (the fast profile answers at once)
+    # the apps' animations, seconds (see phonesim.apps.numbermatch.ANIMATIONS for each's look)
+    animations: tuple[tuple[str, float], ...] = ()
+    banner: bool = False  # a banner ad strip under the board
+    scale: float = 1.0
+
+    def scaled(self, scale: float) -> "Realism":
+        return replace(self, scale=scale)
+
+    def durations(self) -> dict[str, float]:
+        """The apps' animation lengths, scaled."""
+        return {name: seconds * self.scale for name, seconds in self.animations}
+
+
+# Sources of the "real" figures (a mid-range phone over USB 2). The ranges are DESIGN.md's
+# ("What a real phone costs", gathered from ALAS, MAA and uiautomator2), checked against:
+# - `input tap` starts a Java VM per call (Genymobile/scrcpy issue #231); 300-400 ms measured
+#   on a phone (quamotion/madb issue #56): 0.3-0.6 s.
+# - `screencap -p`: "0.3 to 0.5 seconds" even on an accelerated emulator (Appium Pro, edition
+#   83); 0.66-3 s at 1440x3120 (elliotgao2.github.io/handsets, "Why adb screencap is slow"):
+#   0.3-0.55 s at 1080x2400, and now and then (SLOW_FRAME, our guess) a frame 1-2 s late.
+# - raw `screencap` is bound by moving its ~10 MB (1080x2400x4) over the cable: 17.5 MB took
+#   ~675 ms (the same handsets page), about 26 MB/s.
+# - a swipe's start costs a tap's Java VM, then the finger moves for its duration. A list
+#   released at speed flings on; the threshold and the carry (FLING_*) are our choice, above the
+#   1 px/ms that assistant.scroll drags at so that its swipes stop with the finger.
+# - the animations' lengths are issue 11's (~0.25 s fade, ~0.3 s collapse, ~0.5 s add); the
+#   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses.
+TAP_S = (0.3, 0.6)
+PNG_S = (0.3, 0.55)
+RAW_START_S = 0.15
+USB_BYTES_PER_S = 26e6
+SLOW_FRAME = 0.03
+SLOW_FRAME_S = (1.0, 2.0)
+FLING_SPEED = 1.5
+FLING_MS = 100.0
+REAL_ANIMATIONS = (("select", 0.12), ("fade", 0.25), ("collapse", 0.3), ("add", 0.5), ("slide", 0.4))
+
+REALISM = {
+    "fast": Realism("fast"),
+    "real": Realism("real", tap=TAP_S, png=PNG_S, raw_start=RAW_START_S, usb_bytes_per_s=USB_BYTES_PER_S,
+                    slow_frame=SLOW_FRAME, slow_frame_s=SLOW_FRAME_S, fling_speed=FLING_SPEED,
+                    fling_ms=FLING_MS, timed_swipes=True, animations=REAL_ANIMATIONS, banner=True),
+}
+DEFAULT_REALISM = "fast"
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap in the phone's log: when (monotonic seconds), where, and what it landed on."""
+
+    t: float
+    x: int
+    y: int
+    target: str
+
+    @property
+    def wrong(self) -> bool:
+        return self.target not in RIGHT_TAPS | UNJUDGED_TAPS
 
 
 @dataclass
@@ -81,6 +174,7 @@ class Phone:
     preset: Preset
     app: App
     faults: Faults = field(default_factory=Faults)
+    realism: Realism = REALISM[DEFAULT_REALISM]
     serial: str = "phonesim"
     taps_dropped: int = 0
     taps_done: int = 0
@@ -88,6 +182,65 @@ class Phone:
     def __post_init__(self):
         self._lock = threading.RLock()
         self._random = random.Random(self.faults.seed)
+        # costs draw from their own stream, so a profile does not change which taps are dropped
+        self._costs = random.Random(f"realism:{self.faults.seed}")
+        self._costs_lock = threading.Lock()
+        self.tap_log: list[Tap] = []
+        self.capture_log: list[tuple[float, str | None]] = []
+        # seconds charged per kind of command ("tap", "swipe", "capture"), as slept (scaled)
+        self.charged: dict[str, list[float]] = {"tap": [], "swipe": [], "capture": []}
+        if hasattr(self.app, "animate"):
+            self.app.animate(self.realism.durations(), banner=self.realism.banner)
+
+    # -- what commands cost ------------------------------------------------------------------
+    def _draw(self, span: tuple[float, float]) -> float:
+        with self._costs_lock:
+            return self._costs.uniform(*span) if span[1] > 0 else 0.0
+
+    def _charge(self, kind: str, seconds: float, spent: float = 0.0) -> None:
+        """Note a command's cost (``seconds`` of the profile, scaled) and sleep what of it is
+        not already ``spent``."""
+        cost = seconds * self.realism.scale
+        with self._costs_lock:
+            self.charged[kind].append(cost)
+        if cost - spent > 0:
+            time.sleep(cost - spent)
+
+    def capture_cost(self, nbytes: int, as_png: bool) -> float:
+        """What one screencap costs under the profile (drawn now): PNG encoding or the cable."""
+        r = self.realism
+        if as_png:
+            cost = self._draw(r.png)
+        else:
+            cost = (r.raw_start + nbytes / r.usb_bytes_per_s) if r.usb_bytes_per_s else 0.0
+        with self._costs_lock:
+            stalls = r.slow_frame > 0 and self._costs.random() < r.slow_frame
+        return cost + (self._draw(r.slow_frame_s) if stalls else 0.0)
+
+    def charge_capture(self, nbytes: int, as_png: bool, spent: float) -> None:
+        """A screencap of ``nbytes`` was made in ``spent`` seconds: wait out the rest of its cost."""
+        self._charge("capture", self.capture_cost(nbytes, as_png), spent)
+
+    def clear_log(self) -> None:
+        """Forget the taps and charges so far (a run's counts start here)."""
+        with self._costs_lock:
+            self.tap_log.clear()
+            self.capture_log.clear()
+            for charges in self.charged.values():
+                charges.clear()
+
+    @property
+    def wrong_taps(self) -> int:
+        with self._costs_lock:
+            return sum(tap.wrong for tap in self.tap_log)
+
+    def floor_s(self, moves: int) -> float:
+        """The phone's own unavoidable costs of a run: every tap and swipe charged, plus one
+        capture per move at the run's mean capture charge."""
+        with self._costs_lock:
+            captures = self.charged["capture"]
+            mean = sum(captures) / len(captures) if captures else 0.0
+            return sum(self.charged["tap"]) + sum(self.charged["swipe"]) + moves * mean
 
     @property
     def size(self) -> tuple[int, int]:
@@ -102,32 +255,55 @@ class Phone:
         }
 
     def screen(self) -> np.ndarray:
-        """The screen as RGB, or all black behind a secure window."""
+        """The screen as RGB, or all black behind a secure window. Each frame is logged with the
+        animation it caught (``capture_log``: (monotonic time, animation name or None))."""
         if self.faults.secure:
             return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
         with self._lock:
-            return self.app.render()
+            motion = self.app.motion() if hasattr(self.app, "motion") else None
+            frame = self.app.render()
+        with self._costs_lock:
+            self.capture_log.append((time.monotonic(), motion))
+        return frame
 
-    def _lost(self) -> bool:
-        if self.faults.tap_latency:
+    def _lost(self, kind: str = "tap", extra: float = 0.0) -> bool:
+        """Charge a command's start (a Java VM: the tap cost, plus ``extra``), then say whether
+        the phone loses it."""
+        self._charge(kind, self._draw(self.realism.tap) + extra)
+        if self.faults.tap_latency:  # a fault on top of the profile, in plain seconds
+            with self._costs_lock:
+                self.charged[kind][-1] += self.faults.tap_latency
             time.sleep(self.faults.tap_latency)
         return self.faults.drop_taps > 0 and self._random.random() < self.faults.drop_taps
+
+    def _log(self, x: int, y: int, target: str) -> None:
+        with self._costs_lock:
+            self.tap_log.append(Tap(time.monotonic(), x, y, target))
 
     def tap(self, x: int, y: int) -> None:
         if self._lost():
             self.taps_dropped += 1
+            self._log(x, y, "dropped")
             return
         with self._lock:
             self.taps_done += 1
+            self._log(x, y, self.app.landed(x, y) if hasattr(self.app, "landed") else "unknown")
             self.app.tap(x, y)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        if self._lost():
+        if self._lost("swipe", max(ms, 0) / 1000 if self.realism.timed_swipes else 0.0):
             return
+        r = self.realism
+        distance = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+        if r.fling_speed and ms > 0 and distance / ms > r.fling_speed:
+            # released at speed: the board carries on at that speed for fling_ms
+            on = r.fling_ms / ms
+            x2, y2 = round(x2 + (x2 - x1) * on), round(y2 + (y2 - y1) * on)
         with self._lock:
             self.app.swipe(x1, y1, x2, y2, ms)
 
     def keyevent(self, key: str) -> None:
+        self._charge("tap", self._draw(self.realism.tap))
         with self._lock:
             self.app.keyevent(key)
 

@@ -6,7 +6,7 @@ import signal
 import threading
 
 from phonesim.adb import EMULATOR_PORTS, AdbServer
-from phonesim.phone import PRESETS, Faults, Phone
+from phonesim.phone import PRESETS, REALISM, Faults, Phone
 from solver.errors import InputError, TapsolveError
 
 MAX_TAP_LATENCY = 60.0  # seconds: a tap slower than this is a phone that has hung
@@ -27,9 +27,20 @@ def build_phone(args) -> Phone:
         raise TapsolveError("phonesim's game apps (phonesim.apps) are not installed in this checkout") from None
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
                       adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads)
-    faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure,
-                    seed=args.seed)
-    return Phone(preset, app, faults)
+    faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps,
+                    secure=getattr(args, "secure", False), seed=args.seed)
+    return Phone(preset, app, faults, realism=realism(args))
+
+
+def realism(args):
+    """The realism profile the options name, at their time scale."""
+    name = getattr(args, "realism", "fast")
+    if name not in REALISM:
+        raise InputError(f"unknown realism {name!r}: choose one of {', '.join(REALISM)}")
+    scale = getattr(args, "time_scale", 1.0)
+    if not scale > 0:
+        raise InputError(f"--time-scale must be more than 0, not {scale:g}")
+    return REALISM[name].scaled(scale)
 
 
 def run_phone(args) -> int:
@@ -47,7 +58,8 @@ def run_phone(args) -> int:
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     p = phone.preset
     print(f"phonesim: {p.model} ({p.width}x{p.height}, {p.density} dpi), {args.game}, seed {args.seed}, "
-          f"{args.theme} theme" + (", unauthorized" if args.unauthorized else ""), flush=True)
+          f"{args.theme} theme, {phone.realism.name} realism" + (", unauthorized" if args.unauthorized else ""),
+          flush=True)
     print(f"serial: {server.serial}", flush=True)
     print(f"connect: adb connect {server.serial}", flush=True)
     print("Ctrl-C stops the phone.", flush=True)

@@ -128,8 +128,13 @@ class Shell:
         if rest:
             raise Usage("screencap: writing to a file is not supported on phonesim; "
                         "use stdout (exec-out screencap -p)")
+        # the frame is the one on screen when the command starts; the profile's cost (encoding,
+        # or the cable for raw bytes) passes before its bytes arrive
+        start = time.monotonic()
         screen = self.phone.screen()
-        write(png(screen) if as_png else raw(screen))
+        data = png(screen) if as_png else raw(screen)
+        self.phone.charge_capture(len(data), as_png, spent=time.monotonic() - start)
+        write(data)
         return 0
 
     def cmd_input(self, args: list[str], write: Write) -> int:

@@ -89,6 +89,11 @@ class Flip9App:
                     self.press(int(name))
                 return
 
+    def landed(self, x: int, y: int) -> str:
+        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a button or nothing."""
+        hit = any(bx <= x < bx + bw and by <= y < by + bh for bx, by, bw, bh in self.buttons().values())
+        return "button" if hit else "nothing"
+
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
         pass  # nothing scrolls
 

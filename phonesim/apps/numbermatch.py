@@ -2,14 +2,18 @@
 
 The rules are ``solver.numbermatch.Board``'s; this module only decides what a tap means (select,
 cross out, move the selection, add) and draws the screens: the board, stage complete, game over
-and the interstitial "ad".
+and the interstitial "ad". Under a real-phone profile the game animates as the real one does
+(``ANIMATIONS``): the game's state changes at once, the picture follows over the animation's
+time, and a screenshot shows the frame of that moment.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from phonesim.apps import draw
@@ -19,6 +23,16 @@ from solver.numbermatch import Add, Board, Pair, Rules
 
 COLUMNS = 9
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}
+# The animations the real game plays, by the names a realism profile gives their lengths:
+ANIMATIONS = {
+    "select": "a tapped number's highlight grows out from the cell's centre",
+    "fade": "a pair's two numbers fade from live to crossed out",
+    "collapse": "after the fade, rows left with no number shrink away and the rows below slide up",
+    "add": 'after "+", the copied numbers are written in one after another',
+    "slide": "after the last pair's animation, the stage-complete screen slides in from below",
+}
+SEED_SQUARE = 0.3  # the selection's highlight starts as a square this part of the cell, and grows
+BANNER_DP = 50  # a standard banner ad is 320x50 dp
 
 
 @dataclass(frozen=True)
@@ -125,6 +139,20 @@ class NumberMatchApp:
         self._message_key: tuple | None = None
         self._message: np.ndarray | None = None
         self.digit_size = cap_size(preset.font, 0.59 * self.layout.cell)  # digits 0.59 of a cell tall
+        self.clock = time.monotonic
+        self.durations: dict[str, float] = {}  # no animation: the fast profile
+        self.banner = False
+        self._motion: dict | None = None  # the last move's animation (see _animate_move)
+        self._selected_at = 0.0
+        self._ended_at = 0.0  # when the stage-complete screen starts sliding in
+
+    def animate(self, durations: dict[str, float], banner: bool = False) -> None:
+        """Play the ANIMATIONS for these lengths (seconds; missing or 0: none), with a banner ad
+        under the board or not (a realism profile's)."""
+        self.durations = {name: float(durations.get(name, 0.0)) for name in ANIMATIONS}
+        if banner != self.banner:
+            self.banner = banner
+            self._static.pop("board", None)
 
     # -- the game --------------------------------------------------------------------------
 
@@ -141,6 +169,7 @@ class NumberMatchApp:
         self._board = board
         self.ghost = [v or 1 + (7 * k) % 9 for k, v in enumerate(board.cells)]
         self.selected, self.hinted = None, None
+        self._motion = None
         self.scroll(0)
 
     def start_stage(self, stage: int, score: int) -> None:
@@ -155,10 +184,101 @@ class NumberMatchApp:
         self.scroll(0)
         self.check_end()
 
+    def _animate_move(self, before, pair=(), removed=(), added=0) -> None:
+        """Start the picture's way from the board ``before`` (cells, ghost digits, scroll) to the
+        board now: a pair fades (then its empty rows collapse), or an add writes its numbers."""
+        d = self.durations
+        fade = d.get("fade", 0.0) if pair else 0.0
+        collapse = d.get("collapse", 0.0) if removed else 0.0
+        write = d.get("add", 0.0) if added else 0.0
+        if fade + collapse + write <= 0:
+            self._motion = None
+            return
+        cells, ghost, offset = before
+        self._motion = {"t0": self.clock(), "fade": fade, "collapse": collapse, "write": write,
+                        "cells": cells, "ghost": ghost, "offset": offset, "pair": tuple(pair),
+                        "removed": sorted(removed), "added": added}
+
+    def _moving(self, now: float) -> dict | None:
+        """The last move's animation while it plays, else None."""
+        m = self._motion
+        if m is None:
+            return None
+        if now - m["t0"] >= m["fade"] + m["collapse"] + m["write"]:
+            self._motion = None
+            return None
+        return m
+
+    def _slide(self, now: float) -> float | None:
+        """How far the stage-complete screen has slid in (0..1), None once it is in place."""
+        seconds = self.durations.get("slide", 0.0)
+        if self.screen != "stage_complete" or seconds <= 0 or now >= self._ended_at + seconds:
+            return None
+        return max(0.0, (now - self._ended_at) / seconds)
+
+    def motion(self, now: float | None = None) -> str | None:
+        """The animation playing now (a name from ANIMATIONS), None when the screen is still."""
+        now = self.clock() if now is None else now
+        if self.screen == "stage_complete" and self._slide(now) is not None:
+            m = self._moving(now)
+            if m is None:
+                return "slide"
+        else:
+            m = self._moving(now)
+        if m is not None:
+            t = now - m["t0"]
+            return "add" if m["added"] else "fade" if t < m["fade"] else "collapse"
+        if (self.screen == "board" and self.selected is not None
+                and now - self._selected_at < self.durations.get("select", 0.0)):
+            return "select"
+        return None
+
+    def animating(self, index: int, now: float | None = None) -> bool:
+        """Whether board cell ``index`` (as the game stands) is moving or changing its look now."""
+        now = self.clock() if now is None else now
+        if index == self.selected and now - self._selected_at < self.durations.get("select", 0.0):
+            return True
+        m = self._moving(now)
+        if m is None:
+            return False
+        if m["added"]:
+            return index >= len(m["cells"])
+        return index in m["pair"] or bool(m["removed"]) and index >= m["removed"][0] * COLUMNS
+
+    def landed(self, x: int, y: int) -> str:
+        """What a tap at (x, y) lands on now (phonesim.phone.TAP_TARGETS)."""
+        now = self.clock()
+        if self.screen == "board":
+            L = self.layout
+            index = self.cell_at(x, y)
+            if index is not None:
+                if self.animating(index, now):
+                    return "animating"
+                return "live" if self.board.cells[index] else "crossed"
+            if L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.fade_end:
+                return "empty"  # the grid past the board's last cell
+            if self._inside(L.button_rect(L.add_center), x, y):
+                return "add"
+            if self._inside(L.button_rect(L.hint_center), x, y):
+                return "button"
+            if self.banner and self._inside(self.banner_rect(), x, y):
+                return "ad"
+            return "nothing"
+        if any(self._inside(rect, x, y) for rect in self.buttons().values()):
+            return "animating" if self.screen == "stage_complete" and self._slide(now) is not None else "button"
+        return "nothing"
+
+    def banner_rect(self) -> list[int]:
+        L = self.layout
+        h = round(BANNER_DP * self.preset.density / 160)
+        return [0, L.height - h, L.width, h]
+
     def check_end(self) -> None:
         """Show stage complete when the board is cleared, game over when nothing can be played."""
         if self.board.is_cleared():
             self.screen = "stage_complete"
+            m = self._motion  # the screen slides in once the last pair's animation is over
+            self._ended_at = m["t0"] + m["fade"] + m["collapse"] + m["write"] if m else self.clock()
         elif not any(self.board.pairs()) and not self.board.can_add():
             self.screen = "game_over"
 
@@ -170,6 +290,7 @@ class NumberMatchApp:
         self.hinted = None
         if self.selected is None:
             self.selected = index
+            self._selected_at = self.clock()
         elif self.selected == index:
             self.selected = None
         else:
@@ -178,16 +299,22 @@ class NumberMatchApp:
                 # the digits stay on screen, faded, until their row goes: follow the rows removed
                 crossed = board.copy()
                 crossed.cells[i] = crossed.cells[j] = 0
-                for r in crossed.emptied_rows(i, j):
+                before = (list(board.cells), list(self.ghost), self.offset)
+                removed = crossed.emptied_rows(i, j)
+                for r in reversed(removed):
                     del self.ghost[r * COLUMNS:(r + 1) * COLUMNS]
                 board.push(Pair(i, j))
+                self._animate_move(before, pair=(i, j), removed=removed)
                 self._after_move()
             else:
                 self.selected = index
+                self._selected_at = self.clock()
 
     def press_add(self) -> None:
         if self.board.can_add():
+            before = (list(self.board.cells), list(self.ghost), self.offset)
             self.board.push(Add())
+            self._animate_move(before, added=len(self.board.cells) - len(before[0]))
             cells = self.board.cells
             self.ghost = [cells[k] or (self.ghost[k] if k < len(self.ghost) else 0) for k in range(len(cells))]
             self._after_move()
@@ -257,6 +384,8 @@ class NumberMatchApp:
                 self.press_hint()
             return
         buttons = self.buttons()
+        if self.screen == "stage_complete" and self._slide(self.clock()) is not None:
+            return  # the screen is still sliding in: the button is not where it will be
         if self.screen == "stage_complete" and self._inside(buttons["continue"], x, y):
             if self.ads:
                 self.screen = "ad"
@@ -312,13 +441,30 @@ class NumberMatchApp:
     # -- drawing ---------------------------------------------------------------------------
 
     def render(self) -> np.ndarray:
+        now = self.clock()
         if self.screen == "board":
-            return self._render_board()
+            return self._render_board(now)
         # the other screens change only with the stage and score: keep the last one drawn
         key = (self.screen, self.board.stage, self.board.score)
         if self._message_key != key:
             self._message = self._render_ad() if self.screen == "ad" else self._render_message()
+            if self.banner and self.screen != "ad":
+                self._banner(self._message)
             self._message_key = key
+        slide = self._slide(now)
+        if slide is not None:
+            # the board as its last pair leaves it, the stage-complete sheet sliding up over it
+            # (its top edge casts a shadow; a banner ad stays on top)
+            frame, sb, H = self._render_board(now), self.layout.status_bar, self.layout.height
+            shift = round((1 - slide) * (H - sb))
+            frame[sb + shift:] = self._message[sb:H - shift]
+            shadow = max(2, round(0.12 * self.layout.cell))
+            edge = frame[max(sb, sb + shift - shadow):sb + shift]
+            edge[...] = (edge * np.float32(0.8)).astype(np.uint8)
+            if self.banner:
+                x, y, w, h = self.banner_rect()
+                frame[y:y + h] = self._board_static()[y:y + h]
+            return frame
         return self._message.copy()
 
     def _blank(self) -> np.ndarray:
@@ -344,6 +490,8 @@ class NumberMatchApp:
                 mix = 0.25 * (1 - k / shade)
                 row = np.float32(t.rgb("panel")) * (1 - mix) + np.float32((120, 130, 150)) * mix
                 screen[L.panel_top + k] = np.round(row)
+        if self.banner:
+            self._banner(screen)
         # toolbar: back arrow, then coins (current) or the title (2022), settings gear
         k = 1.35 if L.style == "2022" else 1.0  # that build's icons are larger
         s = round(0.36 * c * k)
@@ -396,6 +544,24 @@ class NumberMatchApp:
         screen.setflags(write=False)
         self._static["board"] = screen
         return screen
+
+    def _banner(self, screen) -> None:
+        """A banner ad across the bottom of the screen, as free games show under the board."""
+        x, y, w, h = self.banner_rect()
+        family = self.preset.font
+        draw.fill_rect(screen, x, y, w, h, (236, 240, 246))
+        draw.fill_rect(screen, x, y, w, max(1, h // 60), (200, 206, 216))
+        tag = round(0.22 * h)
+        draw.fill_rect(screen, x + 4, y + 4, round(1.4 * tag), tag, (250, 190, 40))
+        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.4 * tag), "Ad",
+                               x + 4 + round(0.7 * tag), y + 4 + tag // 2, (60, 40, 0))
+        draw.put_text(screen, family, "medium", cap_size(family, 0.2 * h), "Solitaire Kings - play free",
+                      x + round(0.5 * h), y + h // 2, (40, 50, 70), valign="middle")
+        bw = round(1.6 * h)
+        draw.put_rounded_rect(screen, x + w - bw - round(0.2 * h), y + round(0.22 * h), bw, round(0.56 * h),
+                              round(0.28 * h), (26, 115, 232))
+        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.17 * h), "INSTALL",
+                               x + w - bw // 2 - round(0.2 * h), y + h // 2, (255, 255, 255))
 
     def _gear(self, screen, cx, cy, r, stroke, color) -> None:
         """The settings gear: an outlined wheel of eight teeth around an outlined hole."""
@@ -481,31 +647,77 @@ class NumberMatchApp:
             self._static[key] = lattice
         return self._static[key]
 
-    def _render_board(self) -> np.ndarray:
+    @staticmethod
+    def _mix(a: np.ndarray, b: np.ndarray, progress: float) -> np.ndarray:
+        """A tile on its way from looking like ``a`` to looking like ``b``."""
+        return np.round(a * np.float32(1 - progress) + b * np.float32(progress)).astype(np.uint8)
+
+    def _frame_cells(self, now: float):
+        """What the grid shows at ``now``: cells, ghost digits, scroll (px), each row's extra lift
+        (px), how many cells are written, the pair fading and how far, the rows fading away and
+        how far (the last move's animation playing, or the game as it stands)."""
+        board, m = self.board, self._moving(now)
+        if m is None:
+            return board.cells, self.ghost, self.offset, None, len(board.cells), (), 1.0, {}
+        t = now - m["t0"]
+        if m["added"]:  # (a fraction: the number being written fades in)
+            written = len(m["cells"]) + m["added"] * t / m["write"]
+            return board.cells, self.ghost, self.offset, None, written, (), 1.0, {}
+        faded = min(1.0, t / m["fade"]) if m["fade"] else 1.0
+        collapsed = min(1.0, max(0.0, (t - m["fade"]) / m["collapse"])) if m["collapse"] else 0.0
+        offset = round(m["offset"] + (self.offset - m["offset"]) * collapsed)
+        removed, c = m["removed"], self.layout.cell
+        lift = [collapsed * c * sum(r < row for r in removed) for row in range(-(-len(m["cells"]) // COLUMNS))]
+        # rows going away shrink as the rows below slide over them
+        vanish = {r: collapsed for r in removed}
+        return m["cells"], m["ghost"], offset, lift, len(m["cells"]), m["pair"], faded, vanish
+
+    def _render_board(self, now: float | None = None) -> np.ndarray:
         L, t, family, board = self.layout, self.theme, self.preset.font, self.board
         c = L.cell
+        now = self.clock() if now is None else now
+        cells, ghost, offset, lift, written, pair, faded, vanish = self._frame_cells(now)
         screen = self._board_static().copy()
         x0, y0, x1, y1 = self._grid_span()
-        screen[y0:y1, x0:x1] = self._lattice(self.offset % c)
+        screen[y0:y1, x0:x1] = self._lattice(offset % c)
         hinted = set(self.hinted or ())
-        n = len(board.cells)
-        row = self.offset // c
-        while row * COLUMNS < n and self.row_top(row) < y1:
-            top = self.row_top(row) + L.border
+        select = self.durations.get("select", 0.0)
+        lit = min(1.0, (now - self._selected_at) / select) if select else 1.0
+        n = min(len(cells), int(np.ceil(written)))
+        for row in range(offset // c, -(-n // COLUMNS)):
+            top = L.grid_top + row * c - offset - round(lift[row] if lift else 0) + L.border
+            if top >= y1:
+                break
             for col in range(COLUMNS):
                 index = row * COLUMNS + col
                 if index >= n:
                     break
-                value = board.cells[index]
+                value = cells[index]
                 state = ("selected" if index == self.selected else "hint" if index in hinted
                          else "live" if value else "crossed")
-                tile = self._tile(value or self.ghost[index], state)
+                tile = self._tile(value or ghost[index], state)
+                if index in pair:
+                    crossed = self._tile(value, "crossed")
+                    tile = self._mix(self._tile(value, "live"), crossed, faded) if faded < 1 else crossed
+                elif state == "selected" and lit < 1:
+                    # the highlight grows out from a small square at the cell's centre
+                    grown, inner = self._tile(value, "live").copy(), tile.shape[0]
+                    margin = round(inner * (1 - SEED_SQUARE) * (1 - lit) / 2)
+                    a, z = margin, inner - margin
+                    grown[a:z, a:z] = tile[a:z, a:z]
+                    tile = grown
+                if index + 1 > written:  # being written in
+                    tile = self._mix(self._tile(0, "live"), tile, written - index)
+                if row in vanish:  # squashed towards its top edge as the rows below slide up
+                    tall = max(1, round(tile.shape[0] * (1 - vanish[row])))
+                    squashed = self._tile(0, "live").copy()
+                    squashed[:tall] = cv2.resize(tile, (tile.shape[1], tall), interpolation=cv2.INTER_AREA)
+                    tile = squashed
                 inner = tile.shape[0]
                 a, z = max(top, y0), min(top + inner, y1)  # rows cut by the top border or the fade's end
                 if a < z:
                     x = L.grid_x + col * c + L.border
                     screen[a:z, x:x + inner] = tile[a - top:z - top]
-            row += 1
         # the grid fades out towards the buttons, over whatever is drawn there
         region = screen[L.fade_start:L.fade_end, x0:x1].astype(np.float32)
         screen[L.fade_start:L.fade_end, x0:x1] = np.round(region * (1 - self._fade) + self._fade_to)

@@ -1,0 +1,286 @@
+"""phonesim's real-phone profile (costs, flings, animations, the tap log) and the loop that judges
+only a settled screen; the end-to-end tests play through the real adb server."""
+
+import json
+
+import numpy as np
+import pytest
+
+from assistant import autoplay
+from assistant.device import connect
+from assistant.link import Link, ScreenNotSettling
+from assistant.loop import Loop
+from conftest import tapsolve
+from phonesim import apps
+from phonesim.phone import PNG_S, PRESETS, REALISM, TAP_S, Faults, Phone
+from solver.numbermatch import Board
+
+# animations long enough that the first capture after a move is sure to fall inside one
+LONG = {"select": 0.6, "fade": 0.6, "collapse": 0.6, "add": 0.6, "slide": 0.6}
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def app_with_clock(board=None, durations=None, preset="1080x2400"):
+    app = apps.create("numbermatch", PRESETS[preset], seed=1)
+    app.clock = Clock()
+    app.animate(durations if durations is not None else REALISM["real"].durations(), banner=True)
+    if board is not None:
+        app.board = board
+    return app
+
+
+def centre(app, index):
+    x, y, w, h = app.layout.cell_rect(index // 9 - app.first_row, index % 9)
+    return x + w // 2, y + h // 2
+
+
+def grid(app, frame):
+    L = app.layout
+    return frame[L.grid_top:L.fade_start, L.grid_x:L.grid_x + 9 * L.cell]
+
+
+# -- the profile, without a phone ------------------------------------------------------------
+
+def test_real_costs_fall_in_the_published_ranges_and_repeat_under_a_seed():
+    def costs(seed):
+        p = PRESETS["1080x2400"]
+        phone = Phone(p, apps.create("numbermatch", p), Faults(seed=seed), realism=REALISM["real"].scaled(1e-4))
+        for _ in range(30):
+            phone.tap(1, 1)
+        pngs = [phone.capture_cost(2_000_000, as_png=True) for _ in range(200)]
+        raws = [phone.capture_cost(1080 * 2400 * 4 + 16, as_png=False) for _ in range(200)]
+        return [c / 1e-4 for c in phone.charged["tap"]], pngs, raws
+
+    taps, pngs, raws = costs(3)
+    assert all(TAP_S[0] <= t <= TAP_S[1] for t in taps)
+    # most frames cost 0.3-0.55 s; an occasional one stalls 1-2 s more
+    assert sum(PNG_S[0] <= c <= PNG_S[1] for c in pngs) >= 180
+    assert any(c >= PNG_S[0] + 1.0 for c in pngs)
+    assert all(c <= PNG_S[1] + 2.0 for c in pngs)
+    assert min(raws) > 0.5  # ~10 MB over the cable
+    assert costs(3) == (taps, pngs, raws)
+    assert costs(4)[0] != taps
+
+
+def test_a_fast_swipe_flings_past_the_finger_and_a_slow_one_stops_with_it():
+    p = PRESETS["1080x2400"]
+    rows = Board.parse("123456789" * 40, adds_left=0)
+
+    def travel(ms, realism="real"):
+        app = apps.create("numbermatch", p)
+        app.board = rows.copy()
+        phone = Phone(p, app, realism=REALISM[realism].scaled(1e-4))
+        phone.swipe(540, 1500, 540, 1500 - 3 * app.layout.cell, ms)
+        return app.offset // app.layout.cell
+
+    assert travel(336) == 3            # 1 px/ms: where the finger stopped
+    assert travel(60) > 3              # 5.6 px/ms: it flings on
+    assert travel(60, "fast") == 3     # the fast profile never flings
+
+
+def test_the_tap_log_names_what_each_tap_landed_on_and_counts_the_wrong_ones():
+    p = PRESETS["1080x2400"]
+    app = app_with_clock(Board.parse("19....... 345678223 5", adds_left=3))
+    phone = Phone(p, app, realism=REALISM["fast"])  # costs nothing, and ...
+    app.animate(REALISM["real"].durations(), banner=True)  # ... animates on the test's clock
+    L = app.layout
+    phone.tap(*centre(app, 2))                        # a crossed-out cell
+    phone.tap(*centre(app, 25))                       # the grid past the board's last cell
+    phone.tap(*L.hint_center)
+    x, y, w, h = app.banner_rect()
+    phone.tap(x + w // 2, y + h // 2)                 # the banner ad
+    phone.tap(5, L.status_bar + 5)                    # nothing
+    phone.tap(*centre(app, 0))                        # 1: selected
+    app.clock.t += 0.05
+    phone.tap(*centre(app, 0))                        # while its highlight still fills in
+    app.clock.t += 1
+    phone.tap(*centre(app, 0))                        # selected again
+    app.clock.t += 1
+    phone.tap(*centre(app, 1))                        # 1 + 9: the pair fades, its row collapses
+    app.clock.t += 0.1
+    phone.tap(*centre(app, 3))                        # a live cell of a row sliding up
+    app.clock.t += 2
+    phone.tap(*L.add_center)
+    assert [t.target for t in phone.tap_log] == ["crossed", "empty", "button", "ad", "nothing", "live",
+                                                  "animating", "live", "live", "animating", "add"]
+    assert phone.wrong_taps == 6
+
+
+@pytest.mark.parametrize("kind", ["select", "fade", "collapse", "add", "slide"])
+def test_a_frame_mid_animation_is_neither_the_board_before_nor_after(kind):
+    """Each animation renders its progress at the capture's time, and ends on the still board."""
+    board = Board.parse("19....... 345678223 5", adds_left=2) if kind != "slide" else Board.parse("55", adds_left=2)
+    app = app_with_clock(board)
+    before = grid(app, app.render())
+    if kind == "add":
+        app.tap(*app.layout.add_center)
+    else:
+        app.tap(*centre(app, 0))
+        if kind != "select":
+            app.clock.t += 1
+            app.tap(*centre(app, 1))
+    d = app.durations
+    at = {"select": 0.5 * d["select"], "fade": 0.5 * d["fade"], "collapse": d["fade"] + 0.5 * d["collapse"],
+          "add": 0.5 * d["add"], "slide": d["fade"] + d["collapse"] + 0.5 * d["slide"]}[kind]
+    app.clock.t += at
+    assert app.motion() == kind
+    middle = app.render()
+    app.clock.t += 5
+    assert app.motion() is None
+    after = app.render()
+    still = app_with_clock(app.board.copy() if kind != "slide" else None, durations={})
+    if kind == "slide":
+        assert not np.array_equal(middle, after)
+        still.board, still.screen = app.board, "stage_complete"
+    else:
+        assert not np.array_equal(grid(app, middle), before)
+        assert not np.array_equal(grid(app, middle), grid(app, after))
+        still.board, still.selected = app.board, app.selected
+        still.ghost = app.ghost
+    assert np.array_equal(after, still.render())  # the animation ends on the still picture
+
+
+def test_a_screen_that_never_settles_stops_with_a_clear_message():
+    class Flicker:
+        serial = "flicker"
+
+        def __init__(self):
+            self.n = 0
+
+        def capture(self):
+            self.n += 1
+            return np.full((200, 100, 3), self.n % 2 * 200, np.uint8)
+
+    link = Link(Flicker(), say=lambda _: None)
+    link.settle_timeout = 0.3
+    with pytest.raises(ScreenNotSettling, match="kept changing"):
+        link.capture()
+
+
+def test_a_settled_screen_needs_two_equal_captures_and_one_when_nothing_was_sent():
+    frames = [np.full((200, 100, 3), v, np.uint8) for v in (10, 90, 90, 90)]
+
+    class Settling:
+        serial = "settling"
+
+        def capture(self):
+            return frames.pop(0)
+
+    link = Link(Settling(), say=lambda _: None)
+    assert link.capture()[0, 0, 0] == 90 and link.captures == 3 and link.unsettled == 1
+    assert link.capture()[0, 0, 0] == 90 and link.captures == 4
+
+
+# -- end to end, through the real adb server -----------------------------------------------------
+
+def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, seed=5, **options):
+    p = PRESETS[preset]
+    phone = Phone(p, apps.create("numbermatch", p, seed=seed, **options), faults or Faults(seed=seed),
+                  realism=REALISM[realism].scaled(scale))
+    vp = harness.add(phone)
+    said = []
+    link = Link(connect(vp.serial, client=harness.client), say=said.append)
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
+    loop.said = said
+    phone.clear_log()
+    return vp, phone, loop
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset, scale", [("1080x2400", 1.0), ("720x1600", 0.3)])
+def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale):
+    vp, phone, loop = start(harness, preset, scale=scale)
+    assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
+    assert loop.tally.stages == 2 and phone.app.board.stage == 2
+    assert vp.wrong_taps == 0
+    assert len(phone.tap_log) == loop.link.taps
+    assert loop.tally.repeats == 0 and loop.tally.replans == 0
+    vp.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["1080x2400", "720x1600"])
+def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, preset):
+    vp, phone, loop = start(harness, preset, scale=0.3, faults=Faults(drop_taps=0.2, seed=11), seed=6)
+    assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
+    assert loop.tally.stages == 2
+    assert phone.taps_dropped > 0 and loop.tally.repeats > 0
+    assert vp.wrong_taps == 0
+    vp.stop()
+
+
+def test_captures_during_every_animation_are_waited_out_never_judged(harness):
+    """Animations of 0.6 s on a phone that answers at once: the first captures after each move fall
+    inside them. The loop reads only the settled frame: its moves all land as predicted."""
+    vp, phone, loop = start(harness, realism="fast", size=10, seed=0)
+    phone.app.animate(LONG)
+    link = loop.link
+    grabbed, returned = [], []
+    grab, settled = link.device.capture, link.capture
+
+    def counting_grab():
+        grabbed.append(len(phone.capture_log))
+        return grab()
+
+    def recording_capture():
+        image = settled()
+        returned.append(len(phone.capture_log) - 1)  # the phone's log entry of the frame returned
+        return image
+
+    link.device.capture, link.capture = counting_grab, recording_capture
+    # the selection's highlight: one tap, a look, and the tap again to drop the selection
+    loop.start()
+    first = loop.next_move
+    link.tap(*loop.reading.cells[first.i])
+    loop.look()
+    assert phone.app.selected == first.i
+    link.tap(*loop.reading.cells[first.i])
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    caught = {motion for _, motion in phone.capture_log}
+    assert {"select", "fade", "collapse", "add", "slide"} <= caught
+    assert link.unsettled > 0
+    read_moving = [(k, phone.capture_log[k - 1:k + 1]) for k in returned if phone.capture_log[k][1]]
+    assert not read_moving  # only settled frames were read
+    assert loop.tally.replans == 0 and loop.tally.repeats == 0        # nothing half-drawn was judged
+    assert vp.wrong_taps == 0
+    vp.stop()
+
+
+def test_a_tap_on_a_crossed_out_cell_through_adb_is_counted_wrong(harness):
+    vp, phone, _ = start(harness, realism="real", scale=0.05)
+    phone.app.board = Board.parse("19.456783 5", adds_left=3)
+    x, y = centre(phone.app, 2)
+    vp.device.shell(f"input tap {x} {y}")
+    assert [t.target for t in phone.tap_log] == ["crossed"]
+    assert vp.wrong_taps == 1
+    vp.device.shell("input tap {} {}".format(*centre(phone.app, 0)))
+    assert vp.wrong_taps == 1
+    vp.stop()
+
+
+@pytest.mark.phone
+def test_demo_json_prints_the_run_summary_last():
+    result = tapsolve("demo", "--no-window", "--json", "--realism", "real", "--time-scale", "0.1",
+                      "--seed", "3", "--drop-taps", "0.1", timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert set(summary) == {"cleared_stages", "moves", "taps", "wrong_taps", "repeats", "replans", "swipes",
+                            "captures", "score", "wall_s", "phone_floor_s"}
+    assert summary["cleared_stages"] == 1 and summary["wrong_taps"] == 0
+    assert summary["taps"] >= 2 * (summary["moves"] - 5) and summary["captures"] >= summary["moves"]
+    assert summary["phone_floor_s"] > 0 and summary["score"] > 0
+
+
+def test_demo_rejects_a_bad_fault_option_in_one_line():
+    result = tapsolve("demo", "--no-window", "--drop-taps", "2")
+    assert result.returncode == 2 and "not a probability" in result.stderr
+    assert "Traceback" not in result.stderr
