@@ -108,11 +108,12 @@ def _with_must(reading, must):
     return shown
 
 
-def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
+def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_moves: int | None = None) -> int:
     """Play until `stages` boards are cleared (Number Match) or the cards are sorted (Flip 9).
 
     ``show(loop)``, when given, is called after every read (the demo's window); returning False
-    stops the play like Ctrl-C. ``status`` shows progress after each move (default: say)."""
+    stops the play like Ctrl-C. ``status`` shows progress after each move (default: say).
+    ``max_moves``: stop (code 0) once that many moves are made."""
     link, tally = loop.link, loop.tally
     status = status or say
     if loop.view is not None:
@@ -121,6 +122,9 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
         loop.start()
         lost_in_a_row, landed, refusals = 0, False, 0
         while not stop.asked:
+            if max_moves is not None and tally.moves >= max_moves:
+                say(f"stopped after {tally.moves} moves, as asked")
+                break
             if show is not None and not show(loop):
                 stop.asked = True
                 break

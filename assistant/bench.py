@@ -1,4 +1,5 @@
-"""`tapsolve bench numbermatch`: our solver against random playouts on the same random boards.
+"""`tapsolve bench numbermatch`: our solver against random playouts on the same random boards;
+`tapsolve bench play`: one game played on the virtual phone, timed against the phone's own costs.
 
 The baseline plays as the public random solvers do: a random legal pair until none is left,
 then "+", and on getting stuck restarts from the start, up to 10,000 restarts; it gets the same
@@ -52,6 +53,22 @@ def register(commands, parser_class) -> None:
                     help="which of our objectives to run (default both)")
     nm.add_argument("--json", action="store_true", help="print the figures as JSON")
     nm.set_defaults(run=numbermatch)
+    from assistant.cli import add_fault_options
+
+    pl = games.add_parser("play", help="play one Number Match game on the virtual phone through real adb "
+                                       "and time it against the phone's own costs")
+    pl.add_argument("--preset", default="1080x2400", help="virtual phone model (default 1080x2400)")
+    pl.add_argument("--size", type=bounded_int(2, MAX_SIZE, "board sizes"), default=27,
+                    help="start numbers (default 27)")
+    pl.add_argument("--adds", type=adds, default=5, help="presses of + (default 5)")
+    pl.add_argument("--objective", choices=("fast", "score"), default="fast",
+                    help="fewest adds and moves (default), or most points")
+    pl.add_argument("--seed", type=non_negative_int, default=1, help="board and phone seed (default 1)")
+    pl.add_argument("--max-moves", type=bounded_int(1, 100_000, "move counts"), default=None, metavar="K",
+                    help="stop after K moves (a score game on a big board runs to hundreds)")
+    add_fault_options(pl, tap_latency=0.0)
+    pl.add_argument("--json", action="store_true", help="print the run summary as one JSON object, last")
+    pl.set_defaults(run=play, game="numbermatch", stages=1)
 
 
 def random_board(size: int, adds: int, rng: random.Random):
@@ -192,6 +209,29 @@ def numbermatch(args) -> int:
     print(f"boards the baseline clears and we do not: {missed}")
     print(f"kernel load {load:.2f} s, peak memory {peak_memory_mib():.0f} MiB")
     return 0
+
+
+def play(args) -> int:
+    """One game on the virtual phone; the demo's run summary plus wall / floor and moves a minute."""
+    from assistant import demo
+
+    def speed(summary: dict) -> dict:
+        wall, floor = summary["wall_s"], summary["phone_floor_s"]
+        return {"wall_per_floor": round(wall / floor, 3) if floor else None,
+                "moves_per_min": round(60 * summary["moves"] / wall, 1) if wall else None,
+                "swipes_per_move": round(summary["swipes"] / summary["moves"], 3) if summary["moves"] else None,
+                "captures_per_move": round(summary["captures"] / summary["moves"], 3) if summary["moves"] else None}
+
+    code, figures = demo.play_virtual(args, size=args.size, adds=args.adds, max_moves=args.max_moves)
+    figures.update(speed(figures))
+    if args.json:
+        print(json.dumps(figures), flush=True)
+        return code
+    print(f"{figures['moves']} moves, {figures['taps']} taps, {figures['swipes']} swipes, "
+          f"{figures['captures']} captures, {figures['wrong_taps']} wrong taps; wall {figures['wall_s']:.1f} s, "
+          f"phone floor {figures['phone_floor_s']:.1f} s, wall / floor {figures['wall_per_floor']}, "
+          f"{figures['moves_per_min']} moves a minute")
+    return code
 
 
 def warm_playouts() -> None:

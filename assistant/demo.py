@@ -43,6 +43,17 @@ def summary(loop: Loop, phone, wall: float) -> dict:
 
 
 def run(args) -> int:
+    """`tapsolve demo`: one game on a virtual phone, shown in a window when there is a display."""
+    code, figures = play_virtual(args, window=not args.no_window and guide.has_display())
+    if args.json:
+        print(json.dumps(figures), flush=True)
+    return code
+
+
+def play_virtual(args, window: bool = False, size: int = 27, adds: int = 5,
+                 max_moves: int | None = None) -> tuple[int, dict]:
+    """Play on a virtual phone of ``args``' preset, realism and faults behind a private adb
+    server: the exit code and the run summary."""
     from phonesim import apps
     from phonesim.harness import Harness
     from phonesim.phone import PRESETS, Faults, Phone
@@ -51,7 +62,7 @@ def run(args) -> int:
     if args.preset not in PRESETS:
         raise InputError(f"no preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
     preset = PRESETS[args.preset]
-    app = apps.create(args.game, preset, seed=args.seed)
+    app = apps.create(args.game, preset, seed=args.seed, size=size, adds=adds)
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed),
                   realism=realism(args))
     view = None
@@ -63,16 +74,13 @@ def run(args) -> int:
             f"on a private adb server at port {harness.adb_port}")
         link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say)
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
-        if not args.no_window and guide.has_display():
+        if window:
             view = WindowView()
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()
         try:
-            code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line)
+            code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line, max_moves=max_moves)
         finally:
             if view:
                 view.close()
-        wall = time.monotonic() - start
-        if args.json:
-            print(json.dumps(summary(loop, phone, wall)), flush=True)
-        return code
+        return code, summary(loop, phone, time.monotonic() - start)

@@ -157,11 +157,11 @@ class Loop:
         if reading is None and self.view is not None and self.game.name == "numbermatch":
             # the screen alone cannot place a board of repeated rows at its end: the prediction
             # chooses among the places the screen allows (and is still compared below)
-            self.view.expect = expected
+            self.view.expect, self.view.before = expected, before
             try:
                 reading = self.look_until_known(ending)
             finally:
-                self.view.expect = None
+                self.view.expect = self.view.before = None
         reading = reading or self.look_until_known(ending)
         if reading.screen == "stage_complete":
             if ending:

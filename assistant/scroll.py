@@ -134,6 +134,8 @@ class BoardView:
         # the board the loop expects after its move (autoplay), to choose among places on a board
         # of repeated rows that the screen alone cannot tell apart; None: the screen alone
         self.expect: Board | None = None
+        # the board before that move: a screen that still shows it (a lost tap) needs no survey
+        self.before: Board | None = None
 
     # -- looking ---------------------------------------------------------------------------
 
@@ -258,6 +260,9 @@ class BoardView:
                 return None, reading
             if self._unchanged(image):
                 return self.board, self.reading  # nothing moved since the last look: no swipes
+            confirmed = self._confirm(image, reading)
+            if confirmed is not None:
+                return confirmed
             room = capacity(reading)
             if not reading.more_below and (self.first_row == 0 or (room and reading.rows_visible < room)):
                 # the whole board is on screen: from the top, or shorter than the grid
@@ -302,6 +307,30 @@ class BoardView:
                 if known is not None and known < span:  # a row to spare for a short scroll
                     break
         return self._read(link, image) if moved else (image, reading)
+
+    def _confirm(self, image, reading: Reading):
+        """The whole board without a swipe, when the screen agrees with a board the loop thinks
+        possible (the one it predicts, then the one before its move): the rows on screen and the
+        header match that board at some place, the nearest to where the board stood. The rows
+        off screen are that board's. None when the screen agrees with neither: survey again."""
+        if self.first_row is None or not reading.cells:
+            return None
+        for board in (self.expect, self.before):
+            if board is None or board.adds_left != reading.board.adds_left \
+                    or None not in (board.stage, reading.board.stage) and board.stage != reading.board.stage:
+                continue
+            rows = [tuple(board.cells[k:k + COLUMNS]) for k in range(0, len(board.cells), COLUMNS)]
+            seen = screen_rows(reading)
+            fits = [f for f in range(len(rows)) if rows[f:f + len(seen)] == seen
+                    and (reading.more_below or f + len(seen) == len(rows))]
+            if not fits:
+                continue
+            at = min(fits, key=lambda f: (abs(f - self.first_row), f))
+            self.rows = rows
+            self.board = Board(list(board.cells), adds_left=reading.board.adds_left,
+                               score=reading.board.score, stage=reading.board.stage)
+            return self.board, self._whole(self._settle(image, reading, at), self.board)
+        return None
 
     def _read_down(self, link, image, reading: Reading, budget: Budget):
         image, reading = self._to_top(link, image, reading, budget)
