@@ -9,6 +9,7 @@ import sys
 from solver.errors import TapsolveError
 from solver.numbermatch import Add
 from assistant.loop import Loop
+from assistant.scroll import BoardChanged
 
 # Taps lost in a row (the screen unchanged after them): this many with none ever landed means
 # the phone ignores taps (a setting); once taps have landed, a phone that drops some is not
@@ -143,8 +144,17 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
             move = loop.next_move
             if move is None:
                 raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
-            taps = loop.game.taps(move, reading)
-            link.tap_all(taps)
+            try:
+                taps = loop.game.taps(move, reading)
+            except BoardChanged as exc:
+                # a row that came on screen is not what the plan thought: read the board again
+                say(f"{exc}: reading it again and re-planning")
+                loop.view.first_row = None
+                loop.look_until_known()
+                loop.replan()
+                continue
+            kind = getattr(loop.game, "animation", lambda *_: "tap")(loop.position, move)
+            link.tap_all(taps, kind=kind)
             outcome = loop.judge(move)
             if outcome == "same":
                 tally.repeats += 1

@@ -105,6 +105,12 @@ class NumberMatch:
         link.tap(*shown.cells[move.i])  # the app keeps the selection while the board scrolls
         return [view.show(link, [move.j // cols]).cells[move.j]]
 
+    def animation(self, board: Board, move) -> str:
+        """What the game animates after the move (the link learns each one's length)."""
+        if isinstance(move, Add):
+            return "add"
+        return "pair, rows go" if len(self.after(board, move).cells) < len(board.cells) else "pair"
+
     def describe(self, board: Board, move) -> str:
         return board.describe(move)
 
@@ -145,6 +151,9 @@ class Flip9:
         if must == b:
             return [buttons[str(a)]]
         return [buttons[str(a)], buttons[str(b)]]
+
+    def animation(self, state: flip9.State, move) -> str:
+        return "swap"
 
     def describe(self, state: flip9.State, move) -> str:
         return f"swap {move[0]} and {move[1]}"

@@ -20,6 +20,11 @@ STILL_PIXELS = 16
 PIXEL_NOISE = 10
 # A game's animations last well under a second; a screen changing for longer is not settling.
 SETTLE_TIMEOUT = 5.0
+# A glance (one capture taken as the settled screen when it shows what was predicted) waits the
+# phone's animation time for that kind of touch, learned from settled captures: the earliest time
+# after such a touch at which a frame already showed the still screen (so a glance never falls
+# inside an animation seen before). At most ANIMATION_MAX, so a stalled frame is not learned.
+ANIMATION_MAX = 1.5
 # The compared region leaves out the status bar (its clock ticks) and the band at the bottom
 # where free games show a banner ad (a 50 dp banner is under 1/12 of a phone's height), whose
 # pictures may move all the time.
@@ -62,6 +67,10 @@ class Link:
         self.unsettled = 0  # captures that showed the screen still changing (an animation)
         self._still: np.ndarray | None = None  # the last settled screen ...
         self._touched = True  # ... unless a tap or swipe was sent since
+        self._glanced = None  # (image, time) of a glance not accepted
+        self._touched_at: float | None = None  # when the last tap or swipe returned ...
+        self._kind = "tap"  # ... and what kind of touch it was
+        self.animation: dict[str, float] = {}  # per kind of touch, the earliest seconds after it seen still
         if verbose:
             w, h = device.size
             say(f"phone {device.serial}: {device.model}, {w}x{h}; {device.screen.describe()}")
@@ -83,15 +92,46 @@ class Link:
         at = time.monotonic()
         return self._again(self.device.capture), at
 
+    def glance(self):
+        """One capture once this kind of touch's animation time has passed, not proved settled:
+        for a caller that accepts it only when it shows just what was predicted (``accept``).
+        Until that time is learned, a settled capture."""
+        wait = self.animation.get(self._kind) if self._touched and self._touched_at is not None else None
+        if wait is None:
+            return self.capture()
+        wait -= time.monotonic() - self._touched_at
+        if wait > 0:
+            time.sleep(wait)
+        image, at = self._grab()
+        self._glanced = image, at  # the first frame of the settled capture that may follow
+        return image
+
+    def accept(self, image) -> None:
+        """A glance showed the predicted screen: it stands for the settled one."""
+        self._still, self._touched, self._glanced = image, False, None
+
+    def shows(self, image) -> bool:
+        """Whether ``image`` is the settled screen and nothing was sent to the phone since."""
+        return not self._touched and self._still is image
+
     def capture(self):
         """The screen once it has stopped changing: captures until two in a row, a short
         interval apart, show the same picture. A capture taken during an animation (a pair
         fading, rows collapsing, an add writing its numbers, a screen sliding in) is never
         returned. When nothing was sent to the phone since the last settled screen, one capture
         equal to that screen is enough."""
-        image, at = self._grab()
-        first = at
-        previous = None if self._touched else self._still
+        glanced, self._glanced = self._glanced, None
+        if glanced is not None and self._touched:
+            # the glance is this capture's first frame
+            previous, at = glanced
+            image, at2 = self._grab()
+            first, times = at, [at, at2]
+            at = at2
+        else:
+            image, at = self._grab()
+            first = at
+            times = [at]
+            previous = None if self._touched else self._still
         while previous is None or not still(previous, image):
             if previous is not None:
                 self.unsettled += 1
@@ -106,13 +146,21 @@ class Link:
                 time.sleep(wait)
             previous = image
             image, at = self._grab()
+            times.append(at)
+        if self._touched and self._touched_at is not None and (
+                len(times) > 2 or self._still is not None and not still(self._still, image)):
+            # the last two frames show the still screen: it was still by the first of them (learned
+            # only from a touch that changed the screen: a lost tap shows no animation's end)
+            seen = min(ANIMATION_MAX, times[-2] - self._touched_at)
+            self.animation[self._kind] = min(self.animation.get(self._kind, seen), seen)
         self._still, self._touched = image, False
         return image
 
-    def look(self, game: str = "auto"):
+    def look(self, game: str = "auto", glance: bool = False):
         """Capture and read the screen: (image, reading). The first read builds or loads the
-        device's profile; later ones reuse it and store what they learn."""
-        image = self.capture()
+        device's profile; later ones reuse it and store what they learn. ``glance``: one
+        capture, maybe unsettled (see ``glance``)."""
+        image = self.glance() if glance else self.capture()
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = store.read(image, self.device.model, game, note=self.say)
         else:
@@ -134,20 +182,23 @@ class Link:
     def tap(self, x: float, y: float) -> None:
         self.tap_all([(x, y)])
 
-    def tap_all(self, points) -> None:
+    def tap_all(self, points, kind: str = "tap") -> None:
         """Several taps in one shell call. A lost phone is waited for, but the taps are not
         sent again: the screen, read next, tells whether they landed. The call returns once
         the phone has run every `input tap` (each costs a real phone 0.3-0.6 s), so a screen
-        captured after it can judge whether they landed."""
+        captured after it can judge whether they landed. ``kind`` names what the taps make
+        the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)
-        self._touched = True
+        self._touched, self._kind = True, kind
         try:
             self.device.taps(points)
         except (PhoneLost, AdbServerUnreachable):
             self._again(lambda: None)
+        self._touched_at = time.monotonic()
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
-        self._touched = True
+        self._touched, self._kind = True, "swipe"
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
+        self._touched_at = time.monotonic()

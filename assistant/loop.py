@@ -154,6 +154,11 @@ class Loop:
         before = self.position
         expected = self.game.after(before, move)
         ending = getattr(expected, "is_cleared", lambda: False)()
+        if reading is None and not ending:
+            seen = self.glance(expected)
+            if seen is not None:
+                self.advance(seen)
+                return "done"
         if reading is None and self.view is not None and self.game.name == "numbermatch":
             # the screen alone cannot place a board of repeated rows at its end: the prediction
             # chooses among the places the screen allows (and is still compared below)
@@ -180,6 +185,33 @@ class Loop:
             self.tally.notes.append(note)
         self.replan()
         return "other"
+
+    def glance(self, expected):
+        """One capture once the move's animation time has passed: the position when it shows
+        just the predicted board (rows off screen taken from the prediction), else None and the
+        move is judged on a settled screen. A frame caught mid-animation does not read as the
+        predicted board, so it is never acted on."""
+        try:
+            image, reading = self.link.look(self.game.name, glance=True)
+        except ReadError:
+            return None
+        if reading.screen != "board" or reading.unsure:
+            return None
+        if self.view is not None and self.game.name == "numbermatch":
+            self.view.expect = expected
+            try:
+                confirmed = self.view.confirm(image, reading)
+            finally:
+                self.view.expect = None
+            if confirmed is None:
+                return None
+            reading = confirmed[1]
+        seen = self.game.position(reading)
+        if not self.game.same(seen, expected):
+            return None
+        self.link.accept(image)
+        self.image, self.reading = image, reading
+        return seen
 
     def reading_is_doubtful(self) -> bool:
         """A move the game refuses, that the reading said was legal, is first a reading problem:

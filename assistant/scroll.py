@@ -35,10 +35,18 @@ MIN_MS = 300
 # swipes that must leave the picture unchanged before the board counts as at its end (one
 # dropped swipe must not pass for the end of the board)
 UNCHANGED = 2
+# unchanged swipes in a row where the board is known to go on (digits below the fade, or rows of
+# the known board still to come): only dropped swipes, retried up to this many (one in 16
+# million at half the swipes lost) before the phone is taken to ignore swipes
+MAX_DROPPED_SWIPES = 24
 
 
 class ScrollError(TapsolveError):
     """The board would not scroll as a list does, or could not be placed."""
+
+
+class BoardChanged(ScrollError):
+    """Rows brought on screen differ from the board known: the board must be read again."""
 
 
 class _Misplaced(Exception):
@@ -260,7 +268,7 @@ class BoardView:
                 return None, reading
             if self._unchanged(image):
                 return self.board, self.reading  # nothing moved since the last look: no swipes
-            confirmed = self._confirm(image, reading)
+            confirmed = self.confirm(image, reading)
             if confirmed is not None:
                 return confirmed
             room = capacity(reading)
@@ -308,13 +316,14 @@ class BoardView:
                     break
         return self._read(link, image) if moved else (image, reading)
 
-    def _confirm(self, image, reading: Reading):
+    def confirm(self, image, reading: Reading):
         """The whole board without a swipe, when the screen agrees with a board the loop thinks
         possible (the one it predicts, then the one before its move): the rows on screen and the
         header match that board at some place, the nearest to where the board stood. The rows
         off screen are that board's. None when the screen agrees with neither: survey again."""
-        if self.first_row is None or not reading.cells:
+        if self.first_row is None or not reading.cells or reading.screen != "board":
             return None
+        self._ends(image, reading)
         for board in (self.expect, self.before):
             if board is None or board.adds_left != reading.board.adds_left \
                     or None not in (board.stage, reading.board.stage) and board.stage != reading.board.stage:
@@ -344,7 +353,8 @@ class BoardView:
         # the board ends where the row cut by the fade is empty (see goes_on_below); where that
         # cannot be seen, where it stops short of the finger, or where swiping no longer changes
         # the picture (a few times: a dropped swipe must not cut the board short)
-        while reading.more_below and still < self.unchanged + 2:
+        while reading.more_below and still < (MAX_DROPPED_SWIPES if goes_on_below(image, reading)
+                                              else self.unchanged + 2):
             travel = self._swipe(link, reading, len(screen_rows(reading)) - 2, budget)
             after, new = self._look(link)
             if new.screen != "board":
@@ -456,7 +466,10 @@ class BoardView:
         if self.board is None or self.first_row is None:
             self.survey(link)
         placed = None
-        image = link.capture()
+        if self.left is not None and getattr(link, "shows", lambda _: False)(self.left):
+            image = self.left  # nothing sent to the phone since this screen: no capture needed
+        else:
+            image = link.capture()
         if self._unchanged(image):  # just as the last survey left it: no need to read it again
             placed = self.first_row, image, self.raw
         for _ in range(0 if placed else 2):  # where the board stands now; read it again if it changed
@@ -486,7 +499,7 @@ class BoardView:
             target = max(0, min(target, len(self.rows) - k))
             if target == top:
                 break  # as far as the board goes
-            if still > self.unchanged + 1:
+            if still > MAX_DROPPED_SWIPES:  # the known board goes on: an unchanged screen is a drop
                 raise ScrollError("the board does not scroll: are swipes reaching the phone?")
             step = self._step(top, target, k, len({y for _, y in reading.cells.values()}) - 1)
             travel = self._swipe(link, reading, step - top, budget)
@@ -504,7 +517,7 @@ class BoardView:
             still = 0
             placed = self._place(link, self.rows, after, new, travel, step > top)
             if placed is None:
-                raise ScrollError("lost track of the board while scrolling it: run again")
+                raise BoardChanged("rows brought on screen differ from the board read before")
             at, image, reading = placed
             shown = self._settle(image, reading, at)
         return self._whole(shown, self.board)
