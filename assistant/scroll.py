@@ -335,6 +335,8 @@ class BoardView:
             if not fits:
                 continue
             at = min(fits, key=lambda f: (abs(f - self.first_row), f))
+            if board is self.expect:
+                self.selected = None  # a move made leaves nothing selected but what the screen shows
             self.rows = rows
             self.board = Board(list(board.cells), adds_left=reading.board.adds_left,
                                score=reading.board.score, stage=reading.board.stage)

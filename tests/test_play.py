@@ -1,0 +1,86 @@
+"""Fast play on a tall board: the screen checked against the prediction instead of read whole
+again, a difference off screen found when its row comes on screen, and `tapsolve bench play`."""
+
+import json
+
+import pytest
+
+from assistant import autoplay
+from assistant.device import connect
+from assistant.link import Link
+from assistant.loop import Loop
+from conftest import tapsolve
+from phonesim import apps
+from phonesim.phone import PRESETS, Faults, Phone
+from test_scroll import quiet, sparse_tall_board, truth
+
+COLUMNS = 9
+
+
+def tall_phone(harness, board, faults=None):
+    p = PRESETS["720x1600"]
+    app = apps.create("numbermatch", p)
+    app.board = board
+    phone = Phone(p, app, faults or Faults())
+    vp = harness.add(phone)
+    link = Link(connect(vp.serial, client=harness.client), say=quiet)
+    return vp, phone, Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+
+
+def test_a_tall_board_is_played_with_a_bounded_number_of_swipes_per_move(harness):
+    # 22 rows on a screen of about 12: before, every move read the board again from the top
+    vp, phone, loop = tall_phone(harness, sparse_tall_board(22))
+    swipes_at = []
+    autoplay.play(loop, say=quiet, status=lambda _: swipes_at.append(loop.link.swipes))
+    assert truth(vp)["screen"] == "stage_complete" and vp.wrong_taps == 0
+    moves = loop.tally.moves
+    assert moves == len(swipes_at) >= 20
+    first_survey = swipes_at[0]
+    # after the first survey: the pairs are one screen apart at most, so a move needs at most a
+    # swipe or two to bring its cells on screen, and the board is never read again from the top
+    assert swipes_at[-1] - first_survey <= moves
+    assert max(b - a for a, b in zip(swipes_at, swipes_at[1:])) <= 2
+    assert loop.tally.replans == 0
+
+
+def test_a_row_changed_off_screen_is_found_when_it_comes_on_screen_before_any_tap_on_it(harness):
+    board = sparse_tall_board(22)
+    board.cells[4 * COLUMNS + 7], board.cells[4 * COLUMNS + 8] = 1, 9  # a second pair in row 4
+    vp, phone, loop = tall_phone(harness, board)
+    changed = []
+
+    def change_once(_):
+        # after the first move (which scrolls to the bottom), row 4's second pair is crossed out
+        # on the phone behind the loop's back: tapping either cell now is a wrong tap
+        if changed:
+            return
+        t = truth(vp)
+        cells = phone.app.board.cells
+        row = next(r for r in range(len(cells) // COLUMNS) if sum(map(bool, cells[r * COLUMNS:(r + 1) * COLUMNS])) == 4)
+        assert row not in {int(k) // COLUMNS for k in t["cells"]}  # off screen
+        cells[row * COLUMNS + 7] = cells[row * COLUMNS + 8] = 0
+        changed.append(row)
+
+    said = []
+    autoplay.play(loop, say=said.append, status=change_once)
+    assert changed and truth(vp)["screen"] == "stage_complete"
+    assert any("differ from the board read before" in line for line in said), said
+    assert loop.tally.replans >= 1  # the difference was seen and the plan made again
+    assert vp.wrong_taps == 0  # found before any tap on the changed row
+
+
+@pytest.mark.phone
+def test_bench_play_prints_the_demo_summary_with_speed_figures():
+    result = tapsolve("bench", "play", "--realism", "real", "--time-scale", "0.1", "--size", "12",
+                      "--seed", "2", "--max-moves", "4", "--json", timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {"cleared_stages", "moves", "taps", "wrong_taps", "repeats", "replans", "swipes", "captures",
+            "score", "wall_s", "phone_floor_s", "wall_per_floor", "moves_per_min"} <= set(summary)
+    assert summary["moves"] == 4 and summary["wrong_taps"] == 0
+    assert summary["wall_per_floor"] == pytest.approx(summary["wall_s"] / summary["phone_floor_s"], rel=0.01)
+
+
+def test_bench_play_rejects_a_bad_option_in_one_line():
+    result = tapsolve("bench", "play", "--size", "1")
+    assert result.returncode == 2 and "out of range" in result.stderr and "Traceback" not in result.stderr
