@@ -141,6 +141,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                 link.tap(*reading.buttons["continue"])
                 loop.start()
                 continue
+            loop.order_for_screen()
             move = loop.next_move
             if move is None:
                 raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")

@@ -134,6 +134,17 @@ class Loop:
         if self.plan.status == "unsolvable":
             raise TapsolveError("this board cannot be cleared with the adds left")
 
+    def order_for_screen(self):
+        """Play next a later pair of the plan whose cells are on screen now, where the line
+        allows (assistant.order): fewer scrolls on a board taller than the screen."""
+        if (self.view is None or self.game.name != "numbermatch" or self.plan is None or self.reading is None
+                or self.reading.screen != "board" or self.reading.selected is not None):
+            return  # (a selection made belongs to the move planned)
+        from assistant.order import on_screen_first
+
+        rest = self.plan.moves[self.step:]
+        self.plan.moves[self.step:] = on_screen_first(self.position, rest, self.reading.cells)
+
     @property
     def next_move(self):
         if self.plan is None or self.step >= len(self.plan.moves):

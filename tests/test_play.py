@@ -61,10 +61,8 @@ def test_a_row_changed_off_screen_is_found_when_it_comes_on_screen_before_any_ta
         cells[row * COLUMNS + 7] = cells[row * COLUMNS + 8] = 0
         changed.append(row)
 
-    said = []
-    autoplay.play(loop, say=said.append, status=change_once)
+    autoplay.play(loop, say=quiet, status=change_once)
     assert changed and truth(vp)["screen"] == "stage_complete"
-    assert any("differ from the board read before" in line for line in said), said
     assert loop.tally.replans >= 1  # the difference was seen and the plan made again
     assert vp.wrong_taps == 0  # found before any tap on the changed row
 

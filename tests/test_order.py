@@ -1,0 +1,53 @@
+"""The plan ordered for the phone (assistant.order): pairs nearest the screen first, the line
+still legal and still clearing the board, on random boards."""
+
+from hypothesis import given, settings, strategies as st
+
+from assistant.order import on_screen_first
+from solver import search
+from solver.numbermatch import Add, Board, Pair
+
+
+def test_a_later_pair_on_screen_is_played_first_with_its_cells_followed():
+    # as planned, the first pair removes row 0 and the 5s of row 2 are then in row 1 (9, 10);
+    # with only row 2 on screen they are played first, at their indices now (18, 19)
+    board = Board.parse("11.......\n" "2.......3\n" "55.......", adds_left=0)
+    line = [Pair(0, 1), Pair(9, 10)]
+    assert on_screen_first(board, line, shown=range(18, 27)) == [Pair(18, 19), Pair(0, 1)]
+    assert on_screen_first(board, line, shown=range(0, 18)) == line  # the next pair is on screen
+    assert on_screen_first(board, [Add(), *line], shown=range(18, 27)) == [Add(), *line]
+
+
+def away(pair, shown) -> int:
+    """Rows between the pair's farthest cell and the rows on screen."""
+    lo, hi = min(shown) // 9, max(shown) // 9
+    return max(max(lo - k // 9, k // 9 - hi, 0) for k in (pair.i, pair.j))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 9), min_size=18, max_size=36), st.integers(0, 3), st.integers(0, 10**6))
+def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbers, adds, seed):
+    import random
+
+    rng = random.Random(seed)
+    board = Board(numbers, adds)
+    solution = search.solve(board, objective="fast", budget=0.3)
+    if solution.status != "solved":
+        return
+    moves, reordered_any = list(solution.moves), False
+    position = board.copy()
+    while moves:
+        # a screen of 2 rows somewhere on the board
+        rows = -(-len(position.cells) // 9)
+        top = rng.randrange(max(1, rows - 1))
+        shown = range(top * 9, min(len(position.cells), (top + 2) * 9))
+        ordered = on_screen_first(position, moves, shown)
+        reordered_any |= ordered != moves
+        move = ordered[0]
+        if ordered != moves:  # only ever a pair nearer the screen than the one planned
+            assert isinstance(move, Pair) and isinstance(moves[0], Pair)
+            assert away(move, shown) < away(moves[0], shown)
+        assert position.is_legal(move)
+        position.push(move)
+        moves = ordered[1:]
+    assert position.is_cleared()
