@@ -21,9 +21,12 @@ PIXEL_NOISE = 10
 # A game's animations last well under a second; a screen changing for longer is not settling.
 SETTLE_TIMEOUT = 5.0
 # A glance (one capture taken as the settled screen when it shows what was predicted) waits the
-# phone's animation time for that kind of touch, learned from settled captures: the earliest time
-# after such a touch at which a frame already showed the still screen (so a glance never falls
-# inside an animation seen before). At most ANIMATION_MAX, so a stalled frame is not learned.
+# phone's animation time for that kind of touch, learned from settled captures only: between the
+# latest time after such a touch a frame was seen moving and the earliest one was seen still (so
+# a glance never falls inside an animation seen before). Until the two are ANIMATION_PRECISION
+# apart, the move's capture is a settled one started halfway between them, which narrows them.
+# At most ANIMATION_MAX, so a stalled frame is not learned as an animation.
+ANIMATION_PRECISION = 0.05
 ANIMATION_MAX = 1.5
 # The compared region leaves out the status bar (its clock ticks) and the band at the bottom
 # where free games show a banner ad (a 50 dp banner is under 1/12 of a phone's height), whose
@@ -70,7 +73,8 @@ class Link:
         self._glanced = None  # (image, time) of a glance not accepted
         self._touched_at: float | None = None  # when the last tap or swipe returned ...
         self._kind = "tap"  # ... and what kind of touch it was
-        self.animation: dict[str, float] = {}  # per kind of touch, the earliest seconds after it seen still
+        # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
+        self.animation: dict[str, list] = {}
         if verbose:
             w, h = device.size
             say(f"phone {device.serial}: {device.model}, {w}x{h}; {device.screen.describe()}")
@@ -96,12 +100,15 @@ class Link:
         """One capture once this kind of touch's animation time has passed, not proved settled:
         for a caller that accepts it only when it shows just what was predicted (``accept``).
         Until that time is learned, a settled capture."""
-        wait = self.animation.get(self._kind) if self._touched and self._touched_at is not None else None
-        if wait is None:
+        moving, seen_still = self.animation.get(self._kind, (0.0, None))
+        if not self._touched or self._touched_at is None or seen_still is None:
             return self.capture()
-        wait -= time.monotonic() - self._touched_at
+        learning = seen_still - moving > ANIMATION_PRECISION
+        wait = ((moving + seen_still) / 2 if learning else seen_still) - (time.monotonic() - self._touched_at)
         if wait > 0:
             time.sleep(wait)
+        if learning:
+            return self.capture()
         image, at = self._grab()
         self._glanced = image, at  # the first frame of the settled capture that may follow
         return image
@@ -149,10 +156,14 @@ class Link:
             times.append(at)
         if self._touched and self._touched_at is not None and (
                 len(times) > 2 or self._still is not None and not still(self._still, image)):
-            # the last two frames show the still screen: it was still by the first of them (learned
-            # only from a touch that changed the screen: a lost tap shows no animation's end)
+            # the last two frames show the still screen: it was still by the first of them, and
+            # moving at the frame before (learned only from a touch that changed the screen: a
+            # lost tap shows no animation's end)
+            bracket = self.animation.setdefault(self._kind, [0.0, None])
             seen = min(ANIMATION_MAX, times[-2] - self._touched_at)
-            self.animation[self._kind] = min(self.animation.get(self._kind, seen), seen)
+            bracket[1] = seen if bracket[1] is None else min(bracket[1], seen)
+            if len(times) > 2:
+                bracket[0] = max(bracket[0], min(times[-3] - self._touched_at, bracket[1]))
         self._still, self._touched = image, False
         return image
 
