@@ -23,10 +23,10 @@ SETTLE_TIMEOUT = 5.0
 # A glance (one capture taken as the settled screen when it shows what was predicted) waits the
 # phone's animation time for that kind of touch, learned from settled captures only: between the
 # latest time after such a touch a frame was seen moving and the earliest one was seen still (so
-# a glance never falls inside an animation seen before). Until the two are ANIMATION_PRECISION
-# apart, the move's capture is a settled one started halfway between them, which narrows them.
+# a glance never falls inside an animation seen before). The move's capture is instead a settled
+# one started halfway between them, which halves the gap, while that pays: while half the gap
+# times the touches of that kind so far (a guess at those to come) exceeds a capture's time.
 # At most ANIMATION_MAX, so a stalled frame is not learned as an animation.
-ANIMATION_PRECISION = 0.05
 ANIMATION_MAX = 1.5
 # The compared region leaves out the status bar (its clock ticks) and the band at the bottom
 # where free games show a banner ad (a 50 dp banner is under 1/12 of a phone's height), whose
@@ -75,6 +75,8 @@ class Link:
         self._kind = "tap"  # ... and what kind of touch it was
         # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
         self.animation: dict[str, list] = {}
+        self.touches: dict[str, int] = {}  # taps and swipes sent, per kind
+        self.capture_s = 0.0  # the time all captures took
         if verbose:
             w, h = device.size
             say(f"phone {device.serial}: {device.model}, {w}x{h}; {device.screen.describe()}")
@@ -94,7 +96,9 @@ class Link:
         """A capture and when it was asked for."""
         self.captures += 1
         at = time.monotonic()
-        return self._again(self.device.capture), at
+        image = self._again(self.device.capture)
+        self.capture_s += time.monotonic() - at
+        return image, at
 
     def glance(self):
         """One capture once this kind of touch's animation time has passed, not proved settled:
@@ -103,7 +107,8 @@ class Link:
         moving, seen_still = self.animation.get(self._kind, (0.0, None))
         if not self._touched or self._touched_at is None or seen_still is None:
             return self.capture()
-        learning = seen_still - moving > ANIMATION_PRECISION
+        capture_s = self.capture_s / max(1, self.captures)
+        learning = (seen_still - moving) / 2 * self.touches.get(self._kind, 0) > capture_s
         wait = ((moving + seen_still) / 2 if learning else seen_still) - (time.monotonic() - self._touched_at)
         if wait > 0:
             time.sleep(wait)
@@ -202,6 +207,7 @@ class Link:
         points = list(points)
         self.taps += len(points)
         self._touched, self._kind = True, kind
+        self.touches[kind] = self.touches.get(kind, 0) + 1
         try:
             self.device.taps(points)
         except (PhoneLost, AdbServerUnreachable):
@@ -211,5 +217,6 @@ class Link:
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
         self._touched, self._kind = True, "swipe"
+        self.touches["swipe"] = self.touches.get("swipe", 0) + 1
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
         self._touched_at = time.monotonic()

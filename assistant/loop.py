@@ -135,8 +135,8 @@ class Loop:
             raise TapsolveError("this board cannot be cleared with the adds left")
 
     def order_for_screen(self):
-        """Play next a later pair of the plan whose cells are on screen now, where the line
-        allows (assistant.order): fewer scrolls on a board taller than the screen."""
+        """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)
+        where the line allows (assistant.order): fewer scrolls on a board taller than the screen."""
         if (self.view is None or self.game.name != "numbermatch" or self.plan is None or self.reading is None
                 or self.reading.screen != "board" or self.reading.selected is not None):
             return  # (a selection made belongs to the move planned)
@@ -198,10 +198,9 @@ class Loop:
         return "other"
 
     def glance(self, expected):
-        """One capture once the move's animation time has passed: the position when it shows
-        just the predicted board (rows off screen taken from the prediction), else None and the
-        move is judged on a settled screen. A frame caught mid-animation does not read as the
-        predicted board, so it is never acted on."""
+        """One capture once the animation time learned for this kind of move has passed
+        (``Link.glance``): the position when it shows just the predicted board (rows off screen
+        taken from the prediction), else None and the move is judged on a settled screen."""
         try:
             image, reading = self.link.look(self.game.name, glance=True)
         except ReadError:

@@ -138,7 +138,7 @@ def test_the_first_capture_after_a_move_waits_the_learned_animation_and_is_then_
     phone = AnimatedPhone(clock)
     link = Link(phone, say=quiet)
     per_move = []
-    for _ in range(12):
+    for _ in range(20):
         link.tap_all([(1, 1), (2, 2)], kind="pair")
         before = link.captures
         image = link.glance()
@@ -148,6 +148,9 @@ def test_the_first_capture_after_a_move_waits_the_learned_animation_and_is_then_
             link.capture()
         per_move.append(link.captures - before)
         assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
-    assert per_move[-4:] == [1, 1, 1, 1], (per_move, link.animation)  # learned: one capture a move
+    # learned: one capture a move, but for a rare settled capture that narrows the wait further
+    # (at most one such in 8 moves, of at most 3 frames: moving, still, still)
+    assert sum(per_move[-8:]) <= 7 + 3 and per_move[-1] == 1, (per_move, link.animation)
     moving, still_at = link.animation["pair"]
-    assert moving < 0.25 <= still_at + 1e-9 and still_at - moving <= 0.05 + 1e-9  # within ANIMATION_PRECISION
+    # narrowed while halving the gap saves more over the moves so far than a capture costs
+    assert moving < 0.25 <= still_at + 1e-9 and still_at - moving <= 2 * phone.capture_s / 20 + 1e-9
