@@ -11,7 +11,9 @@ is settled by the content, nearest to the distance, or the survey starts again f
 The board's end shows as an empty row under the fade; where rows repeated by adds leave several
 places at the end, the board autoplay expects chooses. Swipes in a known board aim at places
 that look different from the screen they leave, so a board that moved never passes for a
-dropped swipe.
+dropped swipe. After a move the loop predicted, the screen is only compared with the predicted
+board where it stands (``confirm``): the rows off screen are the prediction's, and the board is
+read whole again only when the screen disagrees.
 
 Every swipe starts and ends on cell centres of the grid (never on a button), and nothing here taps.
 """
