@@ -51,14 +51,23 @@ def solve_numbermatch(args) -> int:
     adds = solution.adds_used
     plural = "add" if adds == 1 else "adds"
     if solution.status == "solved":
-        proof = " (fewest possible)" if solution.optimal else ""
-        print(f"Cleared with {adds} {plural}{proof}, score {solution.score}, {len(solution.moves)} moves.")
+        proof = proof_note(solution) if args.objective == "fast" else ""
+        print(f"Cleared with {adds} {plural}, score {solution.score}, {len(solution.moves)} moves{proof}.")
     elif solution.status == "unsolvable":
         print(f"Unsolvable: no line clears this board with {board.adds_left} adds.")
     else:
         print(f"Gave up after {args.budget:g} s: best line above leaves {replay.live_count()} numbers"
               f" ({adds} {plural}, score {solution.score}).")
     return 0
+
+
+def proof_note(solution) -> str:
+    """What the fast search proved, for the closing line."""
+    if solution.optimal:
+        return " (fewest adds and fewest moves, proved)"
+    if solution.adds_optimal:
+        return " (fewest adds proved; fewer moves not ruled out in the budget)"
+    return " (fewer adds not ruled out in the budget)"
 
 
 def solve_flip9(args) -> int:
