@@ -171,6 +171,9 @@ def add_phone_commands(commands) -> None:
     sim.add_argument("--adds", type=non_negative_int, default=5, help="Number Match adds (default 5)")
     sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
                      help='"live": adds go after the last live number (a rule variant)')
+    sim.add_argument("--points", metavar="KIND=N,...", default=None,
+                     help="Number Match: score some kinds otherwise, e.g. gap=3,row=20 (kinds: touching, "
+                          "row_break, gap, row, clear)")
     sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
     sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")

@@ -8,6 +8,7 @@ import threading
 from phonesim.adb import EMULATOR_PORTS, AdbServer
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import InputError, TapsolveError
+from solver.numbermatch import parse_points
 
 
 def build_phone(args) -> Phone:
@@ -23,8 +24,9 @@ def build_phone(args) -> Phone:
         from phonesim import apps
     except ImportError:
         raise TapsolveError("phonesim's game apps (phonesim.apps) are not installed in this checkout") from None
+    points = parse_points(args.points) if getattr(args, "points", None) else None
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
-                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads)
+                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads, points=points)
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure,
                     seed=args.seed)
     return Phone(preset, app, faults)

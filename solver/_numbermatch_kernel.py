@@ -10,6 +10,7 @@ The state of one search lives in a few arrays (see ``solver.search.Kernel``):
 - ``cells``  the board, ``ctl[N]`` cells long, zeros after it;
 - ``rl``     the live numbers in each row, kept with the cells (a row empties at 0);
 - ``ctl``    counters and options (the slot names below);
+- ``pts``    the points table, in ``solver.numbermatch.POINT_KINDS`` order (the board's rules);
 - ``undo``   one row per move on the current line: what that move changed, so it can be taken
   back, and the move itself (kind, i, j), so the line can be read out;
 - ``mv``     the moves generated at each depth, ``lvl[d]`` = (start, end, next) into it, with

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.errors import InputError
-from solver.numbermatch import POINTS, Add, Board, Move, Pair
+from solver.numbermatch import Add, Board, Move, Pair
 
 OBJECTIVES = ("fast", "score")
 MAX_CELLS = 1 << 15  # room for the longest board the kernel will grow (adds past it are refused)
@@ -166,11 +166,6 @@ def _zobrist():
     return _ZOBRIST
 
 
-def points_table() -> np.ndarray:
-    return np.array([POINTS["touching"], POINTS["row_break"], POINTS["gap"], POINTS["row"],
-                     POINTS["clear"]], np.int64)
-
-
 def grown_size(board: Board) -> int:
     """The most cells the board can reach: every add pressed before any pair."""
     live, n = board.live_count(), len(board.cells)
@@ -212,7 +207,7 @@ class Kernel:
             self.mt_key = np.zeros(1 << tt_bits, np.int64)
             self.mt_val = np.zeros(1 << tt_bits, np.int32)
         self.zob, self.zn = _zobrist()
-        self.pts = points_table()
+        self.pts = np.array(board.rules.points, np.int64)  # the board's table, learned or not
         self.deg = np.zeros(maxn + 1, np.int64)
         self.mark = np.full(maxn + 1, -1, np.int64)
         self.rl = np.zeros(maxn // board.rules.columns + 3, np.int64)
