@@ -59,7 +59,8 @@ NOISE = 25      # random bits mixed into the fast ordering (0: none; restarts us
 ADD_AT = 26     # try "+" first once the live numbers are this few or fewer (-1: "+" last)
 COST = 27       # live numbers copied by the adds on the current line
 BOUND = 28      # MOVES mode: the most COST a line may reach
-SLOTS = 29
+SALT = 29       # mixed into every table key: the tables outlive one search (see search.Kernel)
+SLOTS = 30
 
 ENTER, ITERATE = 0, 1
 FAST, SCORE_MODE, MOVES = 0, 1, 2
@@ -535,11 +536,11 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
                         odd = True
                 if odd:
                     continue
-            if d >= ctl[FORCED] and probe(ctl, tt_key, tt_val, ctl[HASH], r):
+            if d >= ctl[FORCED] and probe(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r):
                 continue
             if moves_mode:
                 room = ctl[BOUND] - ctl[COST]
-                if cost_floor(ctl, r) > room or moves_probe(mt_key, mt_val, ctl[HASH] ^ (r * R_MIX), room):
+                if cost_floor(ctl, r) > room or moves_probe(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), room):
                     continue
             if d >= maxdepth:
                 ctl[CAPPED] = 1
@@ -585,9 +586,9 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
                 if d >= ctl[FORCED]:
                     r = ctl[ALLOWED] - (ctl[ADDS0] - ctl[ADDS])
                     if moves_mode:
-                        moves_store(mt_key, mt_val, ctl[HASH] ^ (r * R_MIX), ctl[BOUND] - ctl[COST])
+                        moves_store(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), ctl[BOUND] - ctl[COST])
                     else:
-                        store(ctl, tt_key, tt_val, ctl[HASH], r)
+                        store(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r)
                 if d == 0:
                     return EXHAUSTED
                 pop_move(cells, rl, ctl, undo)

@@ -20,6 +20,7 @@ the tests check the compiled search against it, and it answers small boards on i
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import dataclass, field
@@ -166,6 +167,19 @@ def _zobrist():
     return _ZOBRIST
 
 
+_TABLES: dict = {}
+_SALTS = itertools.count(1)
+
+
+def _tables(bits: int) -> tuple[np.ndarray, ...]:
+    """The transposition tables of ``1 << bits`` entries, made once per process: a fresh 8 MB
+    table costs a page fault on each first touch, more than a whole small search."""
+    if bits not in _TABLES:
+        _TABLES[bits] = (np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int8),
+                         np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int32))
+    return _TABLES[bits]
+
+
 def grown_size(board: Board) -> int:
     """The most cells the board can reach: every add pressed before any pair."""
     live, n = board.live_count(), len(board.cells)
@@ -201,11 +215,12 @@ class Kernel:
         if share is not None:  # facts in the tables hold for every search of the same board
             self.tt_key, self.tt_val = share.tt_key, share.tt_val
             self.mt_key, self.mt_val = share.mt_key, share.mt_val
+            self.salt = share.salt
         else:
-            self.tt_key = np.zeros(1 << tt_bits, np.int64)
-            self.tt_val = np.zeros(1 << tt_bits, np.int8)
-            self.mt_key = np.zeros(1 << tt_bits, np.int64)
-            self.mt_val = np.zeros(1 << tt_bits, np.int32)
+            self.tt_key, self.tt_val, self.mt_key, self.mt_val = _tables(tt_bits)
+            # a new salt in every key makes the entries of earlier searches match nothing (what
+            # failed there may have failed for lack of room that this board has)
+            self.salt = next(_SALTS) * 0x9E3779B97F4A7C15 & ((1 << 62) - 1)
         self.zob, self.zn = _zobrist()
         self.pts = np.array(board.rules.points, np.int64)  # the board's table, learned or not
         self.deg = np.zeros(maxn + 1, np.int64)
@@ -235,6 +250,7 @@ class Kernel:
         ctl[K.ADD_AT] = add_at
         ctl[K.COST] = 0
         ctl[K.BOUND] = bound
+        ctl[K.SALT] = self.salt
         ctl[K.STATE] = K.ENTER
         ctl[K.LIVE] = board.live_count()
         for c in range(5):
