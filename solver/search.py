@@ -525,7 +525,8 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
         while time.perf_counter() < deadline:
             if bound() < floor:
                 return Solution(start, "solved", best, adds_optimal=True, moves_optimal=True)
-            code = kernel.run(min(deadline, time.perf_counter() + 0.003))
+            # short slices: restarts find the short lines sooner than the systematic pass
+            code = kernel.run(min(deadline, time.perf_counter() + 0.001))
             if code == K.EXHAUSTED:
                 return Solution(start, "solved", best, adds_optimal=True, moves_optimal=not kernel.capped)
             if code == K.FOUND:

@@ -44,3 +44,11 @@ from solver import flip9
 assert flip9.solve(flip9.State.parse("213456789")) == [(1, 2)]
 """)
     assert "solver._flip9_kernel" in loaded and "solver._numbermatch_kernel" not in loaded
+
+
+def test_listing_phones_needs_neither_numba_nor_opencv():
+    loaded = modules_after("""
+from assistant import cli, device
+cli.build_parser().parse_args(["devices"])
+""")
+    assert "adbutils" in loaded and not {"numba", "cv2"} & loaded
