@@ -63,13 +63,11 @@ class NumberMatch:
             return
         if profile is not self.profile:
             self.profile = profile
-            stored = getattr(profile, "points", None) or {}
-            for kind, value in stored.items():
+            # not confirmed: a move that scores otherwise (an update of the game) corrects them
+            for kind, value in profile.points.items():
                 self.learned.setdefault(kind, value)
-            if stored:
-                self.rules = self.rules.scoring(self.learned)
-                self.confirmed |= set(stored)
-        if self.learned and getattr(profile, "points", None) != self.learned:
+            self.rules = self.rules.scoring(self.learned)
+        if self.learned and profile.points != self.learned:
             profile.points = dict(self.learned)
             profile.changed = True  # stored with the next read (calibration.store.remember)
 

@@ -308,6 +308,7 @@ def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harn
         said = [line for line in loop.said if names[kind] in line]
         assert said == [f"this game scores {names[kind]}: learned"]          # said once
     assert loop.tally.replans == len(table)               # the plan made again with each entry
+    assert loop.position.rules.point_table == {**POINTS, **table}
     assert "points learned: touching pairs 2, pairs across gaps 3, each removed row 15" in loop.said[-1]
     stored = list((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json"))
     assert len(stored) == 1 and json.loads(stored[0].read_text())["points"] == table
