@@ -512,7 +512,7 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
     straight at the floor."""
     K = kernel.K
     best, adds = found.moves, found.adds_used
-    rng = random.Random(hash((tuple(start.cells), adds, "moves")) & 0xFFFFFFFF)
+    rng = random.Random(hash((tuple(start.cells), adds, 2)) & 0xFFFFFFFF)  # ints: the same every run
     racer = None
     restart = 0
 

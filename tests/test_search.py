@@ -47,12 +47,12 @@ def test_fast_finds_the_fewest_adds_then_moves_the_reference_search_finds(board)
 
 
 def test_the_reference_search_proves_the_fewest_pairs():
-    # "19 55 1": pairing 1-9 and 5-5 first leaves 1 alone: one add copies it and its copy pairs
-    # it (3 pairs); adding at the start copies all five numbers (5 pairs)
     reference = search.reference_solve(Board.parse("195519", adds_left=1))
     assert reference.status == "solved" and reference.optimal
     assert reference.replay().is_cleared()
-    assert (reference.adds_used, reference.pairs) == (0, 3)
+    assert (reference.adds_used, reference.pairs) == (0, 3)                  # no add needed
+    # "19551": 1-9 and 5-5 first leave the last 1 alone; "+" then copies only it, and the copy
+    # pairs it (3 pairs); "+" pressed first would copy all five numbers (5 pairs)
     reference = search.reference_solve(Board.parse("19551", adds_left=1))
     assert (reference.adds_used, reference.pairs) == (1, 3)
     assert reference.replay().is_cleared()
