@@ -164,7 +164,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None) -> int:
             if outcome == "done":
                 status(status_line(loop))
     game = loop.game.name if loop.game else "numbermatch"
-    say(("stopped: " if stop.asked else "done: ") + tally.summary(game))
+    learned = loop.game.summary() if loop.game else ""
+    say(("stopped: " if stop.asked else "done: ") + tally.summary(game) + learned)
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
 
 

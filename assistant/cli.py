@@ -51,14 +51,23 @@ def solve_numbermatch(args) -> int:
     adds = solution.adds_used
     plural = "add" if adds == 1 else "adds"
     if solution.status == "solved":
-        proof = " (fewest possible)" if solution.optimal else ""
-        print(f"Cleared with {adds} {plural}{proof}, score {solution.score}, {len(solution.moves)} moves.")
+        proof = proof_note(solution) if args.objective == "fast" else ""
+        print(f"Cleared with {adds} {plural}, score {solution.score}, {len(solution.moves)} moves{proof}.")
     elif solution.status == "unsolvable":
         print(f"Unsolvable: no line clears this board with {board.adds_left} adds.")
     else:
         print(f"Gave up after {args.budget:g} s: best line above leaves {replay.live_count()} numbers"
               f" ({adds} {plural}, score {solution.score}).")
     return 0
+
+
+def proof_note(solution) -> str:
+    """What the fast search proved, for the closing line."""
+    if solution.optimal:
+        return " (fewest adds and fewest moves, proved)"
+    if solution.adds_optimal:
+        return " (fewest adds proved; fewer moves not ruled out in the budget)"
+    return " (fewer adds not ruled out in the budget)"
 
 
 def solve_flip9(args) -> int:
@@ -175,6 +184,9 @@ def add_phone_commands(commands) -> None:
     sim.add_argument("--adds", type=adds, default=5, help="Number Match adds (default 5)")
     sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
                      help='"live": adds go after the last live number (a rule variant)')
+    sim.add_argument("--points", metavar="KIND=N,...", default=None,
+                     help="Number Match: score some kinds otherwise, e.g. gap=3,row=20 (kinds: touching, "
+                          "row_break, gap, row, clear)")
     sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
     sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")

@@ -6,11 +6,15 @@ with the methods below, so a third game is a new class, not a rewrite.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver import flip9, search
-from solver.numbermatch import Add, Board, Pair, Rules
+from solver.numbermatch import POINT_KINDS, Add, Board, Rules
 from solver.errors import TapsolveError
+
+# How a person calls each kind of points, for the line said when the phone's table differs.
+POINT_NAMES = {"touching": "touching pairs", "row_break": "pairs across a row break",
+               "gap": "pairs across gaps", "row": "each removed row", "clear": "a cleared board"}
 
 
 @dataclass
@@ -35,11 +39,37 @@ class NumberMatch:
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         self.objective, self.budget = objective, budget
         self.rules = Rules()
+        # the points table as the phone plays it: kinds a scored move bore out, kinds it showed
+        # otherwise (kept in the device profile), and the moves of each kind judged so far
+        self.confirmed: set[str] = set()
+        self.learned: dict[str, int] = {}
+        self.learned_after: dict[str, int] = {}  # kind: its moves judged when it was learned
+        self.kind_moves = dict.fromkeys(POINT_KINDS, 0)
+        self.profile = None
+        self.score_read = False  # whether the last position's score was read off the screen
+        self.note: str | None = None  # said (by explain) after a move that taught a table entry
 
     def position(self, reading) -> Board:
+        self.keep_points(reading.profile)
         board = reading.board.copy()
         board.rules = self.rules
+        self.score_read = "score" not in reading.unsure and "score not read" not in reading.notes
         return board
+
+    def keep_points(self, profile) -> None:
+        """Adopt the points a profile learned in an earlier game, and keep what this one learns
+        in the profile (a rebuilt profile gets them back)."""
+        if profile is None:
+            return
+        if profile is not self.profile:
+            self.profile = profile
+            # not confirmed: a move that scores otherwise (an update of the game) corrects them
+            for kind, value in profile.points.items():
+                self.learned.setdefault(kind, value)
+            self.rules = self.rules.scoring(self.learned)
+        if self.learned and profile.points != self.learned:
+            profile.points = dict(self.learned)
+            profile.changed = True  # stored with the next read (calibration.store.remember)
 
     def plan(self, board: Board) -> Plan:
         solution = search.solve(board, objective=self.objective, budget=self.budget)
@@ -51,15 +81,65 @@ class NumberMatch:
         return expected
 
     def same(self, seen: Board, expected: Board) -> bool:
-        # The score on screen is not compared: the points table is a reconstruction, and a
-        # different score is no reason to distrust the board.
-        return seen.cells == expected.cells and seen.adds_left == expected.adds_left
+        """The board on screen is the one predicted. A score that differs is no reason to distrust
+        the board (the table is a reconstruction), but when it teaches the table an entry the
+        answer is no, so that ``explain`` says so and the plan is made again with it."""
+        if seen.cells != expected.cells or seen.adds_left != expected.adds_left:
+            return False
+        return not self.learn_points(seen, expected)
+
+    def learn_points(self, seen: Board, expected: Board) -> bool:
+        """Compare the points the phone gave the move that made ``expected`` with the rules'.
+        An entry is learned when it is the only one of the move's kinds not yet borne out by an
+        earlier move (a pair that removes a row scores its kind and the row together)."""
+        if not self.score_read or not expected.move_stack:
+            return False
+        move, cells, adds, score = expected.move_stack[-1]
+        if isinstance(move, Add):
+            return False
+        gained, predicted = seen.score - score, expected.score - score
+        before = Board(list(cells), adds, score, expected.stage, self.rules)
+        kind = before.pair_kind(move.i, move.j)
+        before.cells[move.i] = before.cells[move.j] = 0
+        rows = len(before.emptied_rows(move.i, move.j))
+        kinds = [kind] + (["row"] if rows else [])
+        for k in kinds:
+            self.kind_moves[k] += 1
+        if gained == predicted:
+            self.confirmed.update(kinds)
+            return False
+        unknown = [k for k in kinds if k not in self.confirmed]
+        if len(unknown) != 1:
+            return False  # which entry differs cannot be told yet (or the score was misread)
+        table = self.rules.point_table
+        rest = gained - sum(table[k] * (rows if k == "row" else 1) for k in kinds if k != unknown[0])
+        count = rows if unknown[0] == "row" else 1
+        if rest < 0 or rest % count:
+            return False
+        k, value = unknown[0], rest // count
+        self.note = f"this game scores {POINT_NAMES[k]} {value}, not {table[k]}: learned"
+        self.learned[k] = value
+        self.learned_after[k] = self.kind_moves[k]
+        self.confirmed.add(k)
+        self.rules = self.rules.scoring({k: value})
+        self.keep_points(self.profile)
+        return True
+
+    def summary(self) -> str:
+        """What the run learned of the game, for the closing line ("" when nothing)."""
+        if not self.learned:
+            return ""
+        return "; points learned: " + ", ".join(f"{POINT_NAMES[k]} {v}" for k, v in self.learned.items())
 
     def explain(self, before: Board, seen: Board, move) -> str | None:
-        """When the phone disagrees after an add, try the other add rule; adopt it if it fits."""
+        """A points entry just learned (``same``) is said; when the phone disagrees after an
+        add, the other add rule is tried and adopted if it fits."""
+        if self.note is not None:
+            note, self.note = self.note, None
+            return note
         if not isinstance(move, Add):
             return None
-        other = Rules(self.rules.columns, self.rules.adds, "live" if self.rules.add_after == "cell" else "cell")
+        other = replace(self.rules, add_after="live" if self.rules.add_after == "cell" else "cell")
         trial = before.copy()
         trial.rules = other
         trial.push(Add())
@@ -133,6 +213,9 @@ class Flip9:
 
     def explain(self, before, seen, move) -> str | None:
         return None
+
+    def summary(self) -> str:
+        return ""
 
     def taps(self, move, reading) -> list[tuple[int, int]]:
         a, b = move

@@ -304,3 +304,15 @@ def test_read_and_calibrate_from_a_phone(tmp_path):
         out = run("read", "--serial", "nosuchphone", env=env)
         assert out.returncode != 0 and len(out.stderr.strip().splitlines()) == 1
         vp.stop()
+
+
+def test_a_profile_keeps_the_learned_points_and_refuses_bad_ones():
+    from vision.profile import Profile
+
+    profile = Profile("numbermatch", 1080, 2400, points={"gap": 3})
+    data = profile.to_json()
+    assert data["points"] == {"gap": 3} and Profile.from_json(data).points == {"gap": 3}
+    assert "points" not in Profile("numbermatch", 1080, 2400).to_json()   # optional
+    for bad in ({"gapp": 3}, {"gap": -1}, {"gap": "3"}, [3]):
+        with pytest.raises(ValueError):
+            Profile.from_json({**data, "points": bad})

@@ -21,11 +21,13 @@ def _choose(what: str, value, choices) -> None:
 
 
 def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
-           adds: int = 5, add_rule: str = "cell", layout: str = "buttons", ads: bool = False) -> App:
+           adds: int = 5, add_rule: str = "cell", layout: str = "buttons", ads: bool = False,
+           points: dict | None = None) -> App:
     """A game app for ``preset``.
 
     ``size`` (start numbers), ``adds``, ``add_rule`` ("cell": the real game; "live": adds go after
-    the last live number) and ``ads`` (an interstitial ad after each stage) are Number Match's;
+    the last live number), ``ads`` (an interstitial ad after each stage) and ``points`` (kinds of
+    ``solver.numbermatch.POINTS`` the game scores otherwise) are Number Match's;
     ``layout`` ("buttons": the inventor's app; "cards": cards drawn in a row) is Flip 9's.
     """
     _choose("game", game, GAMES)
@@ -37,7 +39,8 @@ def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", si
         if not isinstance(adds, int) or not 0 <= adds <= 99:
             raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
         from phonesim.apps.numbermatch import NumberMatchApp
-        return NumberMatchApp(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=ads)
+        return NumberMatchApp(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=ads,
+                              points=points)
     _choose("layout", layout, LAYOUTS)
     from phonesim.apps.flip9 import Flip9App
     return Flip9App(preset, seed=seed, theme=theme, layout=layout)

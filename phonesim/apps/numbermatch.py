@@ -19,7 +19,7 @@ import numpy as np
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
 from phonesim.phone import Preset
-from solver.numbermatch import Add, Board, Pair, Rules
+from solver.numbermatch import Add, Board, Pair, Rules, points_from
 
 COLUMNS = 9
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}
@@ -115,11 +115,12 @@ class NumberMatchApp:
     """Number Match on the virtual phone. ``board`` is the live game; tests may set it."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
-                 adds: int = 5, add_rule: str = "cell", ads: bool = False):
+                 adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None):
         self.preset = preset
         self.theme = draw.THEMES[theme]
         self.seed, self.size, self.ads = seed, size, ads
-        self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule)
+        # another points table plays a game whose scoring differs from the rules' reconstruction
+        self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule, points=points_from(points or {}))
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
         self.coins = random.Random(f"coins:{seed}").randint(50, 999)
