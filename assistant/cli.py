@@ -83,6 +83,31 @@ def solve_flip9(args) -> int:
     return 0
 
 
+def solve_fifteen(args) -> int:
+    from solver import fifteen
+
+    board = fifteen.Board.parse(args.tiles)
+    solution = fifteen.solve(board)
+    if args.json:
+        print(json.dumps(solution.to_json()))
+        return 0
+    w = board.width
+    print(f"Board ({w}x{w}):")
+    print("\n".join(board.format().split(", ")))
+    replay = board.copy()
+    for step, tile in enumerate(solution.moves, 1):
+        print(f"{step:3d}. {replay.describe(tile)}")
+        replay.push(tile)
+    plural = "move" if len(solution.moves) == 1 else "moves"
+    if solution.status != "solved":
+        print(f"Gave up: no line found within the budget ({solution.nodes:,} nodes searched).")
+    elif solution.optimal:
+        print(f"{len(solution.moves)} {plural} (optimal)")
+    else:
+        print(f"{len(solution.moves)} {plural} (not proved shortest: the search ran out of budget first)")
+    return 0
+
+
 # -- the phone: guide, play, demo ---------------------------------------------------------------
 
 def open_loop(args, objective: str, say=print):
@@ -202,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
     f9.add_argument("--must", type=card, default=None, help="the card the next swap must include")
     f9.add_argument("--json", action="store_true", help="print the Solution JSON")
     f9.set_defaults(run=solve_flip9)
+    ff = games.add_parser("fifteen", help="15-puzzle (also 3x3 and 5x5): slide the tiles home in the fewest moves")
+    ff.add_argument("tiles", help='the tiles row by row, 0 or _ the blank: "1 2 3 4, 5 6 7 8, ..., 13 14 _ 15"')
+    ff.add_argument("--json", action="store_true", help="print the Solution JSON")
+    ff.set_defaults(run=solve_fifteen)
 
     guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
     add_phone_options(guide, "fast")

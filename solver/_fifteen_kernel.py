@@ -1,0 +1,273 @@
+"""Compiled 15-puzzle kernels: slide tables, the pattern databases' build, and IDA*.
+
+A board is a flat int64 array of cells in reading order, ``0`` the blank; the goal is 1..N-1
+then the blank in the last cell. The readable rules are ``solver.fifteen.Board`` and the
+readable search is ``solver.fifteen.solve_plain`` (IDA* with Manhattan distance); tests check
+these kernels against both.
+
+The 4x4 heuristic is an additive pattern database (Korf and Felner 2002): the tiles are split
+into groups; each group's table holds, for every placement of its tiles, the fewest moves *of
+those tiles* that bring them home (the other tiles are indistinct, so their moves are free).
+Sums over disjoint groups never overestimate. The same tables read on the board reflected
+about its main diagonal (the goal is its own mirror) give a second bound; the search takes the
+larger one.
+"""
+
+import numpy as np
+from numba import njit
+
+TABLE_VERSION = 1
+UNKNOWN = 255
+MAX_LINE = 2000  # longest line a weighted search may return (5x5 lines are a few hundred)
+
+
+# -- slide tables ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def neighbours(width):
+    """nbr[cell * 4 + k] for k < count[cell]: the cells next to each cell (up, left, right, down)."""
+    cells = width * width
+    nbr = np.full(cells * 4, -1, np.int64)
+    count = np.zeros(cells, np.int64)
+    for c in range(cells):
+        r, col = c // width, c % width
+        if r > 0:
+            nbr[c * 4 + count[c]] = c - width
+            count[c] += 1
+        if col > 0:
+            nbr[c * 4 + count[c]] = c - 1
+            count[c] += 1
+        if col < width - 1:
+            nbr[c * 4 + count[c]] = c + 1
+            count[c] += 1
+        if r < width - 1:
+            nbr[c * 4 + count[c]] = c + width
+            count[c] += 1
+    return nbr, count
+
+
+@njit(cache=True)
+def legal_tiles(cells, width):
+    """The tiles next to the blank (the tiles that can slide), in increasing order."""
+    nbr, count = neighbours(width)
+    blank = 0
+    for c in range(cells.size):
+        if cells[c] == 0:
+            blank = c
+    out = np.empty(count[blank], np.int64)
+    for k in range(count[blank]):
+        out[k] = cells[nbr[blank * 4 + k]]
+    return np.sort(out)
+
+
+@njit(cache=True)
+def manhattan_table(width):
+    """md[tile * cells + cell]: the distance of `tile` at `cell` from its home (0 for the blank)."""
+    cells = width * width
+    md = np.zeros(cells * cells, np.int64)
+    for t in range(1, cells):
+        home = t - 1
+        for c in range(cells):
+            md[t * cells + c] = abs(c // width - home // width) + abs(c % width - home % width)
+    return md
+
+
+# -- pattern databases -------------------------------------------------------------------------
+
+@njit(cache=True)
+def _rank(places, m):
+    """Index of m distinct cells (0-15) among the 16!/(16-m)! ordered choices."""
+    r = 0
+    for i in range(m):
+        c = places[i]
+        for j in range(i):
+            if places[j] < places[i]:
+                c -= 1
+        r = r * (16 - i) + c
+    return r
+
+
+@njit(cache=True)
+def _push(queue, n, value):
+    """Append to a growing array: (the array, perhaps a bigger copy, and its new length)."""
+    if n == queue.size:
+        bigger = np.empty(queue.size * 2, queue.dtype)
+        bigger[:n] = queue[:n]
+        queue = bigger
+    queue[n] = value
+    return queue, n + 1
+
+
+@njit(cache=True)
+def build_pattern_table(tiles):
+    """The 4x4 pattern database of a group of tiles (at most 6): table[sum cell_i << 4i] is the
+    fewest moves of these tiles that bring them home, whatever the others do.
+
+    A 0-1 breadth-first search backwards from the goal over (the group's cells, the blank's cell):
+    the blank sliding past another tile costs nothing, past a group tile one move. States are
+    queued level by level, packed four bits a cell."""
+    k = tiles.size
+    m = k + 1
+    states = 1
+    for i in range(m):
+        states *= 16 - i
+    seen = np.full(states, UNKNOWN, np.uint8)
+    table = np.full(16 ** k, UNKNOWN, np.uint8)
+    nbr, count = neighbours(4)
+    places = np.empty(m, np.int64)
+    start = 0
+    for i in range(k):
+        places[i] = tiles[i] - 1
+        start |= (tiles[i] - 1) << (4 * i)
+    places[k] = 15
+    start |= 15 << (4 * k)
+    seen[_rank(places, m)] = 0
+    level_now = np.empty(1024, np.int32)
+    level_next = np.empty(1024, np.int32)
+    n_now, n_next = 0, 0
+    level_now, n_now = _push(level_now, n_now, start)
+    level = 0
+    while n_now > 0:
+        i = 0
+        while i < n_now:  # the level grows while it is walked: free blank slides stay on it
+            packed = level_now[i]
+            i += 1
+            for j in range(m):
+                places[j] = (packed >> (4 * j)) & 15
+            if seen[_rank(places, m)] != level:
+                continue  # reached more cheaply since it was queued
+            key = packed & ((1 << (4 * k)) - 1)
+            if table[key] == UNKNOWN:
+                table[key] = level
+            blank = places[k]
+            for q in range(count[blank]):
+                to = nbr[blank * 4 + q]
+                hit = -1
+                for j in range(k):
+                    if places[j] == to:
+                        hit = j
+                if hit >= 0:
+                    places[hit] = blank
+                places[k] = to
+                r = _rank(places, m)
+                moved = packed & ~(15 << (4 * k)) | (to << (4 * k))
+                if hit >= 0:
+                    moved = moved & ~(15 << (4 * hit)) | (blank << (4 * hit))
+                    if seen[r] == UNKNOWN:
+                        seen[r] = level + 1
+                        level_next, n_next = _push(level_next, n_next, moved)
+                    places[hit] = to
+                elif seen[r] > level:
+                    seen[r] = level
+                    level_now, n_now = _push(level_now, n_now, moved)
+                places[k] = blank
+        level_now, level_next = level_next, level_now
+        n_now, n_next = n_next, 0
+        level += 1
+    return table
+
+
+# -- IDA* --------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _pattern_bound(index, reflected, pdb, offset, groups):
+    direct = 0
+    mirror = 0
+    for g in range(groups):
+        direct += pdb[offset[g] + index[g]]
+        mirror += pdb[offset[g] + reflected[g]]
+    return max(direct, mirror)
+
+
+@njit(cache=True)
+def _slide(cells, where, index, reflected, t, src, dst, width, md, use_pdb, group, slot, mirror_tile, mirror_cell):
+    """Tile t slides from cell src into the blank at dst; returns the Manhattan change."""
+    cells[dst] = t
+    cells[src] = 0
+    where[t] = dst
+    if use_pdb:
+        index[group[t]] += (dst - src) << (4 * slot[t])
+        rt = mirror_tile[t]
+        reflected[group[rt]] += (mirror_cell[dst] - mirror_cell[src]) << (4 * slot[rt])
+    n = width * width
+    return md[t * n + dst] - md[t * n + src]
+
+
+@njit(cache=True)
+def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, group, slot, mirror_tile, mirror_cell):
+    """IDA* from `start`: (line of tiles, nodes, found). With weight 1/1 the line is shortest;
+    a heavier weight on the heuristic finds longer lines sooner. `pdb` empty: Manhattan only.
+
+    Stops with found False once `node_budget` nodes are generated."""
+    n = width * width
+    cells = start.copy()
+    nbr, count = neighbours(width)
+    md = manhattan_table(width)
+    use_pdb = pdb.size > 0
+    groups = offset.size
+    where = np.zeros(n, np.int64)
+    index = np.zeros(max(groups, 1), np.int64)
+    reflected = np.zeros(max(groups, 1), np.int64)
+    manhattan = 0
+    blank = 0
+    for c in range(n):
+        t = cells[c]
+        where[t] = c
+        if t == 0:
+            blank = c
+        else:
+            manhattan += md[t * n + c]
+            if use_pdb:
+                index[group[t]] += c << (4 * slot[t])
+                rt = mirror_tile[t]
+                reflected[group[rt]] += mirror_cell[c] << (4 * slot[rt])
+    h = _pattern_bound(index, reflected, pdb, offset, groups) if use_pdb else manhattan
+    line = np.zeros(MAX_LINE, np.int64)
+    if manhattan == 0:
+        return line[:0], 0, True
+    tried = np.zeros(MAX_LINE + 1, np.int64)  # per depth: the next neighbour to try
+    came = np.full(MAX_LINE + 1, -1, np.int64)  # per depth: the blank's cell before (no undoing)
+    nodes = 0
+    bound = h * weight_num
+    while True:
+        next_bound = 1 << 60
+        d = 0
+        tried[0] = 0
+        while True:
+            if tried[d] >= count[blank]:
+                if d == 0:
+                    break
+                d -= 1  # back up: the tile of depth d slides back
+                t = line[d]
+                manhattan += _slide(cells, where, index, reflected, t, came[d + 1], blank, width, md,
+                                    use_pdb, group, slot, mirror_tile, mirror_cell)
+                blank = came[d + 1]
+                continue
+            to = nbr[blank * 4 + tried[d]]
+            tried[d] += 1
+            if to == came[d]:
+                continue
+            t = cells[to]
+            manhattan += _slide(cells, where, index, reflected, t, to, blank, width, md,
+                                use_pdb, group, slot, mirror_tile, mirror_cell)
+            nodes += 1
+            if nodes > node_budget:
+                return line[:0], nodes, False
+            h = _pattern_bound(index, reflected, pdb, offset, groups) if use_pdb else manhattan
+            f = (d + 1) * weight_den + h * weight_num
+            if f > bound or d + 1 >= MAX_LINE:
+                if f < next_bound and f > bound:
+                    next_bound = f
+                manhattan += _slide(cells, where, index, reflected, t, blank, to, width, md,
+                                    use_pdb, group, slot, mirror_tile, mirror_cell)
+                continue
+            line[d] = t
+            if manhattan == 0:
+                return line[:d + 1].copy(), nodes, True
+            came[d + 1] = blank
+            blank = to
+            d += 1
+            tried[d] = 0
+        if next_bound == 1 << 60:
+            return line[:0], nodes, False  # nothing left under any bound: cannot happen if solvable
+        bound = next_bound
