@@ -170,27 +170,14 @@ def build_pattern_table(tiles):
 # -- IDA* --------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _pattern_bound(index, reflected, pdb, offset, groups):
-    direct = 0
-    mirror = 0
-    for g in range(groups):
-        direct += pdb[offset[g] + index[g]]
-        mirror += pdb[offset[g] + reflected[g]]
-    return max(direct, mirror)
-
-
-@njit(cache=True)
-def _slide(cells, where, index, reflected, t, src, dst, width, md, use_pdb, group, slot, mirror_tile, mirror_cell):
-    """Tile t slides from cell src into the blank at dst; returns the Manhattan change."""
+def _move_tile(cells, index, reflected, t, src, dst, use_pdb, slot, group, mirror_tile, mirror_cell):
+    """Tile t slides from cell src into the blank at dst: the cells and the table indices."""
     cells[dst] = t
     cells[src] = 0
-    where[t] = dst
     if use_pdb:
         index[group[t]] += (dst - src) << (4 * slot[t])
         rt = mirror_tile[t]
         reflected[group[rt]] += (mirror_cell[dst] - mirror_cell[src]) << (4 * slot[rt])
-    n = width * width
-    return md[t * n + dst] - md[t * n + src]
 
 
 @njit(cache=True)
@@ -198,6 +185,8 @@ def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, gro
     """IDA* from `start`: (line of tiles, nodes, found). With weight 1/1 the line is shortest;
     a heavier weight on the heuristic finds longer lines sooner. `pdb` empty: Manhattan only.
 
+    Each slide changes one group's table entry on the board and one on its mirror, so only
+    those two are looked up; a depth's values are kept to restore them on the way back.
     Stops with found False once `node_budget` nodes are generated."""
     n = width * width
     cells = start.copy()
@@ -205,14 +194,12 @@ def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, gro
     md = manhattan_table(width)
     use_pdb = pdb.size > 0
     groups = offset.size
-    where = np.zeros(n, np.int64)
     index = np.zeros(max(groups, 1), np.int64)
     reflected = np.zeros(max(groups, 1), np.int64)
     manhattan = 0
     blank = 0
     for c in range(n):
         t = cells[c]
-        where[t] = c
         if t == 0:
             blank = c
         else:
@@ -221,12 +208,23 @@ def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, gro
                 index[group[t]] += c << (4 * slot[t])
                 rt = mirror_tile[t]
                 reflected[group[rt]] += mirror_cell[c] << (4 * slot[rt])
-    h = _pattern_bound(index, reflected, pdb, offset, groups) if use_pdb else manhattan
+    direct = np.zeros(max(groups, 1), np.int64)  # each group's entry on the board
+    mirror = np.zeros(max(groups, 1), np.int64)  # and on the board's mirror
+    sum_direct = 0
+    sum_mirror = 0
+    for g in range(groups):
+        direct[g] = pdb[offset[g] + index[g]]
+        mirror[g] = pdb[offset[g] + reflected[g]]
+        sum_direct += direct[g]
+        sum_mirror += mirror[g]
     line = np.zeros(MAX_LINE, np.int64)
     if manhattan == 0:
         return line[:0], 0, True
+    h = max(sum_direct, sum_mirror) if use_pdb else manhattan
     tried = np.zeros(MAX_LINE + 1, np.int64)  # per depth: the next neighbour to try
     came = np.full(MAX_LINE + 1, -1, np.int64)  # per depth: the blank's cell before (no undoing)
+    # per depth, what the slide into it changed: to restore on the way back
+    kept = np.zeros((MAX_LINE + 1, 5), np.int64)  # manhattan, sum_direct, sum_mirror, direct[g], mirror[g']
     nodes = 0
     bound = h * weight_num
     while True:
@@ -239,31 +237,51 @@ def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, gro
                     break
                 d -= 1  # back up: the tile of depth d slides back
                 t = line[d]
-                manhattan += _slide(cells, where, index, reflected, t, came[d + 1], blank, width, md,
-                                    use_pdb, group, slot, mirror_tile, mirror_cell)
+                _move_tile(cells, index, reflected, t, came[d + 1], blank, use_pdb, slot, group, mirror_tile, mirror_cell)
                 blank = came[d + 1]
+                manhattan, sum_direct, sum_mirror = kept[d + 1, 0], kept[d + 1, 1], kept[d + 1, 2]
+                if use_pdb:
+                    direct[group[t]] = kept[d + 1, 3]
+                    mirror[group[mirror_tile[t]]] = kept[d + 1, 4]
                 continue
             to = nbr[blank * 4 + tried[d]]
             tried[d] += 1
             if to == came[d]:
                 continue
             t = cells[to]
-            manhattan += _slide(cells, where, index, reflected, t, to, blank, width, md,
-                                use_pdb, group, slot, mirror_tile, mirror_cell)
             nodes += 1
             if nodes > node_budget:
                 return line[:0], nodes, False
-            h = _pattern_bound(index, reflected, pdb, offset, groups) if use_pdb else manhattan
+            _move_tile(cells, index, reflected, t, to, blank, use_pdb, slot, group, mirror_tile, mirror_cell)
+            new_manhattan = manhattan + md[t * n + blank] - md[t * n + to]
+            if use_pdb:
+                g = group[t]
+                gm = group[mirror_tile[t]]
+                old_direct, old_mirror = direct[g], mirror[gm]
+                direct[g] = pdb[offset[g] + index[g]]
+                mirror[gm] = pdb[offset[gm] + reflected[gm]]
+                new_direct = sum_direct + direct[g] - old_direct
+                new_mirror = sum_mirror + mirror[gm] - old_mirror
+                h = max(new_direct, new_mirror)
+            else:
+                h = new_manhattan
             f = (d + 1) * weight_den + h * weight_num
             if f > bound or d + 1 >= MAX_LINE:
                 if f < next_bound and f > bound:
                     next_bound = f
-                manhattan += _slide(cells, where, index, reflected, t, blank, to, width, md,
-                                    use_pdb, group, slot, mirror_tile, mirror_cell)
+                _move_tile(cells, index, reflected, t, blank, to, use_pdb, slot, group, mirror_tile, mirror_cell)
+                if use_pdb:
+                    direct[g] = old_direct
+                    mirror[gm] = old_mirror
                 continue
             line[d] = t
-            if manhattan == 0:
+            if new_manhattan == 0:
                 return line[:d + 1].copy(), nodes, True
+            kept[d + 1, 0], kept[d + 1, 1], kept[d + 1, 2] = manhattan, sum_direct, sum_mirror
+            if use_pdb:
+                kept[d + 1, 3], kept[d + 1, 4] = old_direct, old_mirror
+                sum_direct, sum_mirror = new_direct, new_mirror
+            manhattan = new_manhattan
             came[d + 1] = blank
             blank = to
             d += 1
