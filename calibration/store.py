@@ -78,7 +78,7 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
     image = check_image(image)
     h, w = image.shape[:2]
     theme = theme_of(image)
-    games = ["numbermatch", "flip9"] if game == "auto" else [game]
+    games = ["numbermatch", "flip9", "fifteen"] if game == "auto" else [game]
     profile, path = None, None
     if not rebuild:
         for g in games:
