@@ -146,7 +146,7 @@ def run_demo(args) -> int:
 
 def add_phone_options(parser, objective_default: str):
     parser.add_argument("--serial", help="the phone to use (see tapsolve devices); needed with several")
-    parser.add_argument("--game", choices=("auto", "numbermatch", "flip9"), default="auto",
+    parser.add_argument("--game", choices=("auto", "numbermatch", "flip9", "fifteen"), default="auto",
                         help="the game on screen (default: recognise it)")
     parser.add_argument("--objective", choices=("fast", "score"), default=None,
                         help=f"Number Match: fewest adds and moves, or most points (default {objective_default})")
@@ -175,7 +175,7 @@ def add_phone_commands(commands) -> None:
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
     sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
                      "also 720x1600, 1440x3200, tablet-1600x2560)")
-    sim.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    sim.add_argument("--game", choices=("numbermatch", "flip9", "fifteen"), default="numbermatch")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
     sim.add_argument("--port", type=non_negative_int, default=0, help="TCP port (default: a free one)")
     sim.add_argument("--theme", choices=("light", "dark"), default="light")
@@ -188,6 +188,10 @@ def add_phone_commands(commands) -> None:
     sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
                      help='"live": adds go after the last live number (a rule variant)')
     sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
+    sim.add_argument("--look", choices=("tiles", "grid"), default="tiles", help="15-puzzle look")
+    sim.add_argument("--width", type=int, choices=(3, 4, 5), default=4, help="15-puzzle tiles a side (default 4)")
+    sim.add_argument("--slides", type=non_negative_int, default=0,
+                     help="15-puzzle: scramble the goal by this many slides (default 0: a random board)")
     sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
     sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
@@ -244,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=run_play)
 
     demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
-    demo.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    demo.add_argument("--game", choices=("numbermatch", "flip9", "fifteen"), default="numbermatch")
     demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
     demo.add_argument("--seed", type=non_negative_int, default=1)
     demo.add_argument("--stages", type=positive_int, default=1)

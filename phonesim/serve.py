@@ -24,7 +24,8 @@ def build_phone(args) -> Phone:
     except ImportError:
         raise TapsolveError("phonesim's game apps (phonesim.apps) are not installed in this checkout") from None
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
-                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads)
+                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads,
+                      look=args.look, width=args.width, slides=args.slides)
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure,
                     seed=args.seed)
     return Phone(preset, app, faults)
