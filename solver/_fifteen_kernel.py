@@ -75,19 +75,6 @@ def manhattan_table(width):
 # -- pattern databases -------------------------------------------------------------------------
 
 @njit(cache=True)
-def _rank(places, m):
-    """Index of m distinct cells (0-15) among the 16!/(16-m)! ordered choices."""
-    r = 0
-    for i in range(m):
-        c = places[i]
-        for j in range(i):
-            if places[j] < places[i]:
-                c -= 1
-        r = r * (16 - i) + c
-    return r
-
-
-@njit(cache=True)
 def _push(queue, n, value):
     """Append to a growing array: (the array, perhaps a bigger copy, and its new length)."""
     if n == queue.size:
@@ -99,72 +86,107 @@ def _push(queue, n, value):
 
 
 @njit(cache=True)
+def _flood(key, start, holder, seen, nbr, count, region):
+    """Mark every cell the blank reaches from `start` without moving a group tile (those slides
+    are free) as seen with the group at `key`; the cells go to `region`, their number returned."""
+    region[0] = start
+    size = 1
+    bit = (key << 4) | start
+    seen[bit >> 3] |= np.uint8(1 << (bit & 7))
+    i = 0
+    while i < size:
+        c = region[i]
+        i += 1
+        for q in range(count[c]):
+            to = nbr[c * 4 + q]
+            if holder[to] >= 0:
+                continue
+            bit = (key << 4) | to
+            if seen[bit >> 3] & (1 << (bit & 7)):
+                continue
+            seen[bit >> 3] |= np.uint8(1 << (bit & 7))
+            region[size] = to
+            size += 1
+    return size
+
+
+@njit(cache=True)
 def build_pattern_table(tiles):
     """The 4x4 pattern database of a group of tiles (at most 6): table[sum cell_i << 4i] is the
     fewest moves of these tiles that bring them home, whatever the others do.
 
-    A 0-1 breadth-first search backwards from the goal over (the group's cells, the blank's cell):
-    the blank sliding past another tile costs nothing, past a group tile one move. States are
-    queued level by level, packed four bits a cell."""
+    A breadth-first search backwards from the goal over (the group's cells, the blank's region):
+    the blank sliding past another tile costs nothing, so all the cells it reaches that way are
+    one state, marked at once; sliding a group tile costs one move. Seen states are one bit per
+    (group cells, blank cell), indexed four bits a cell like the table itself."""
     k = tiles.size
-    m = k + 1
-    states = 1
-    for i in range(m):
-        states *= 16 - i
-    seen = np.full(states, UNKNOWN, np.uint8)
     table = np.full(16 ** k, UNKNOWN, np.uint8)
+    seen = np.zeros((16 ** k * 16 + 7) // 8, np.uint8)
     nbr, count = neighbours(4)
-    places = np.empty(m, np.int64)
+    holder = np.full(16, -1, np.int64)  # the group tile (its slot) on each cell, -1 for none
+    region = np.empty(16, np.int64)
+    moved_region = np.empty(16, np.int64)
+    inside = np.zeros(16, np.bool_)
     start = 0
     for i in range(k):
-        places[i] = tiles[i] - 1
         start |= (tiles[i] - 1) << (4 * i)
-    places[k] = 15
-    start |= 15 << (4 * k)
-    seen[_rank(places, m)] = 0
-    level_now = np.empty(1024, np.int32)
-    level_next = np.empty(1024, np.int32)
+        holder[tiles[i] - 1] = i
+    _flood(start, 15, holder, seen, nbr, count, region)
+    table[start] = 0
+    level_now = np.empty(1024, np.int64)
+    level_next = np.empty(1024, np.int64)
     n_now, n_next = 0, 0
-    level_now, n_now = _push(level_now, n_now, start)
+    level_now, n_now = _push(level_now, n_now, (start << 4) | 15)
     level = 0
     while n_now > 0:
-        i = 0
-        while i < n_now:  # the level grows while it is walked: free blank slides stay on it
-            packed = level_now[i]
-            i += 1
-            for j in range(m):
-                places[j] = (packed >> (4 * j)) & 15
-            if seen[_rank(places, m)] != level:
-                continue  # reached more cheaply since it was queued
-            key = packed & ((1 << (4 * k)) - 1)
-            if table[key] == UNKNOWN:
-                table[key] = level
-            blank = places[k]
-            for q in range(count[blank]):
-                to = nbr[blank * 4 + q]
-                hit = -1
-                for j in range(k):
-                    if places[j] == to:
-                        hit = j
-                if hit >= 0:
-                    places[hit] = blank
-                places[k] = to
-                r = _rank(places, m)
-                moved = packed & ~(15 << (4 * k)) | (to << (4 * k))
-                if hit >= 0:
-                    moved = moved & ~(15 << (4 * hit)) | (blank << (4 * hit))
-                    if seen[r] == UNKNOWN:
-                        seen[r] = level + 1
-                        level_next, n_next = _push(level_next, n_next, moved)
-                    places[hit] = to
-                elif seen[r] > level:
-                    seen[r] = level
-                    level_now, n_now = _push(level_now, n_now, moved)
-                places[k] = blank
+        for i in range(n_now):
+            key, blank = level_now[i] >> 4, level_now[i] & 15
+            holder[:] = -1
+            for j in range(k):
+                holder[(key >> (4 * j)) & 15] = j
+            size = _flood_cells(blank, holder, nbr, count, region, inside)
+            for r in range(size):
+                c = region[r]
+                for q in range(count[c]):
+                    to = nbr[c * 4 + q]
+                    j = holder[to]
+                    if j < 0:
+                        continue
+                    # group tile j slides from `to` into the blank at c
+                    moved = key + ((c - to) << (4 * j))
+                    bit = (moved << 4) | to
+                    if seen[bit >> 3] & (1 << (bit & 7)):
+                        continue
+                    holder[to], holder[c] = -1, j
+                    _flood(moved, to, holder, seen, nbr, count, moved_region)
+                    holder[to], holder[c] = j, -1
+                    if table[moved] == UNKNOWN:
+                        table[moved] = level + 1
+                    level_next, n_next = _push(level_next, n_next, (moved << 4) | to)
         level_now, level_next = level_next, level_now
         n_now, n_next = n_next, 0
         level += 1
     return table
+
+
+@njit(cache=True)
+def _flood_cells(start, holder, nbr, count, region, inside):
+    """The cells the blank reaches from `start` without moving a group tile (into `region`)."""
+    inside[:] = False
+    region[0] = start
+    inside[start] = True
+    size = 1
+    i = 0
+    while i < size:
+        c = region[i]
+        i += 1
+        for q in range(count[c]):
+            to = nbr[c * 4 + q]
+            if holder[to] < 0 and not inside[to]:
+                inside[to] = True
+                region[size] = to
+                size += 1
+    return size
 
 
 # -- IDA* --------------------------------------------------------------------------------------
