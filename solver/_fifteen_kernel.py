@@ -86,28 +86,14 @@ def _push(queue, n, value):
 
 
 @njit(cache=True)
-def _flood(key, start, holder, seen, nbr, count, region):
+def _mark_seen(key, start, holder, seen, nbr, count, region, inside):
     """Mark every cell the blank reaches from `start` without moving a group tile (those slides
-    are free) as seen with the group at `key`; the cells go to `region`, their number returned."""
-    region[0] = start
-    size = 1
-    bit = (key << 4) | start
-    seen[bit >> 3] |= np.uint8(1 << (bit & 7))
-    i = 0
-    while i < size:
-        c = region[i]
-        i += 1
-        for q in range(count[c]):
-            to = nbr[c * 4 + q]
-            if holder[to] >= 0:
-                continue
-            bit = (key << 4) | to
-            if seen[bit >> 3] & (1 << (bit & 7)):
-                continue
-            seen[bit >> 3] |= np.uint8(1 << (bit & 7))
-            region[size] = to
-            size += 1
-    return size
+    are free) as seen with the group at `key`. A region is always marked whole, so one of its
+    cells unseen means all are."""
+    size = _flood_cells(start, holder, nbr, count, region, inside)
+    for r in range(size):
+        bit = (key << 4) | region[r]
+        seen[bit >> 3] |= np.uint8(1 << (bit & 7))
 
 
 @njit(cache=True)
@@ -127,11 +113,12 @@ def build_pattern_table(tiles):
     region = np.empty(16, np.int64)
     moved_region = np.empty(16, np.int64)
     inside = np.zeros(16, np.bool_)
+    moved_inside = np.zeros(16, np.bool_)
     start = 0
     for i in range(k):
         start |= (tiles[i] - 1) << (4 * i)
         holder[tiles[i] - 1] = i
-    _flood(start, 15, holder, seen, nbr, count, region)
+    _mark_seen(start, 15, holder, seen, nbr, count, region, inside)
     table[start] = 0
     level_now = np.empty(1024, np.int64)
     level_next = np.empty(1024, np.int64)
@@ -158,7 +145,7 @@ def build_pattern_table(tiles):
                     if seen[bit >> 3] & (1 << (bit & 7)):
                         continue
                     holder[to], holder[c] = -1, j
-                    _flood(moved, to, holder, seen, nbr, count, moved_region)
+                    _mark_seen(moved, to, holder, seen, nbr, count, moved_region, moved_inside)
                     holder[to], holder[c] = j, -1
                     if table[moved] == UNKNOWN:
                         table[moved] = level + 1

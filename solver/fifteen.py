@@ -181,6 +181,18 @@ class Board:
         return sum(abs(c // w - (t - 1) // w) + abs(c % w - (t - 1) % w) for c, t in enumerate(self.tiles) if t)
 
 
+def scramble(width: int, slides: int, rng) -> Board:
+    """The goal after `slides` random slides (``rng``: a random.Random), never one straight back:
+    solvable by construction, and at most `slides` moves from home."""
+    board = Board.goal(width)
+    last = None
+    for _ in range(slides):
+        tile = rng.choice([t for t in board.legal_moves() if t != last])
+        board.push(tile)
+        last = tile
+    return Board(board.tiles)
+
+
 # -- the readable search ---------------------------------------------------------------------
 
 def solve_plain(board: Board, node_budget: int = 10**6) -> list[int] | None:

@@ -14,17 +14,7 @@ from conftest import tapsolve
 from solver import _fifteen_kernel as kernel
 from solver import fifteen
 from solver.fifteen import Board, BoardError
-
-
-def scrambled(width: int, slides: int, rng: random.Random) -> Board:
-    """The goal after `slides` random slides (never straight back): solvable by construction."""
-    board = Board.goal(width)
-    last = None
-    for _ in range(slides):
-        tile = rng.choice([t for t in board.legal_moves() if t != last])
-        board.push(tile)
-        last = tile
-    return Board(board.tiles)
+from solver.fifteen import scramble
 
 
 @st.composite
@@ -90,7 +80,7 @@ def test_bad_boards_are_named(text, words):
 @given(st.sampled_from([3, 4, 5]), st.randoms(use_true_random=False))
 def test_parity_rule_agrees_with_reachability(width, rng):
     """Boards reached by slides are solvable; the same with two tiles swapped never is."""
-    board = scrambled(width, rng.randint(0, 60), rng)
+    board = scramble(width, rng.randint(0, 60), rng)
     assert fifteen.parity_solvable(board.tiles, width)
     tiles = list(board.tiles)
     a, b = [k for k, t in enumerate(tiles) if t][:2]
@@ -118,7 +108,7 @@ def test_every_3x3_line_replays_to_the_goal(board):
 @given(st.integers(0, 10**6))
 def test_4x4_lines_replay_and_equal_plain_ida_star(seed):
     """The table search's length is the readable Manhattan IDA*'s on boards it can finish."""
-    board = scrambled(4, 30, random.Random(seed))
+    board = scramble(4, 30, random.Random(seed))
     solution = fifteen.solve(board)
     plain = fifteen.solve_plain(board, node_budget=300_000)
     assert solution.optimal and replays_to_goal(board, solution.moves)
@@ -129,7 +119,7 @@ def test_4x4_lines_replay_and_equal_plain_ida_star(seed):
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10**6))
 def test_4x4_manhattan_kernel_equals_the_table_kernel(seed):
-    board = scrambled(4, 40, random.Random(seed))
+    board = scramble(4, 40, random.Random(seed))
     with_tables, _, found = fifteen.search(board)
     plain, _, plain_found = fifteen.search(board, tables=False, node_budget=5_000_000)
     assert found and plain_found
@@ -138,11 +128,11 @@ def test_4x4_manhattan_kernel_equals_the_table_kernel(seed):
 
 
 def test_5x5_gets_a_line_marked_not_proved_when_the_proof_budget_runs_out():
-    board = scrambled(5, 80, random.Random(5))
+    board = scramble(5, 80, random.Random(5))
     solution = fifteen.solve(board, proof_nodes=1000)
     assert solution.status == "solved" and not solution.optimal
     assert replays_to_goal(board, solution.moves)
-    easy = scrambled(5, 12, random.Random(6))
+    easy = scramble(5, 12, random.Random(6))
     proved = fifteen.solve(easy)
     assert proved.optimal and len(proved.moves) <= 12 and replays_to_goal(easy, proved.moves)
 

@@ -15,7 +15,7 @@ import numpy as np
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
 from phonesim.phone import Preset
-from solver.fifteen import Board, parity_solvable
+from solver.fifteen import Board, parity_solvable, scramble
 
 # each look's colours per theme: frame, tile face, digits, the gap (grid look)
 LOOKS = {
@@ -33,13 +33,7 @@ def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
     n = width * width
     while True:
         if slides:
-            board = Board.goal(width)
-            last = None
-            for _ in range(slides):
-                tile = rng.choice([t for t in board.legal_moves() if t != last])
-                board.push(tile)
-                last = tile
-            tiles = board.tiles
+            tiles = scramble(width, slides, rng).tiles
         else:
             tiles = list(range(n))
             rng.shuffle(tiles)
