@@ -94,7 +94,9 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
             if profile is not None:
                 path = p
                 break
-    reading = vision.read(image, game if profile is None else profile.game, profile)
+    # "auto" stays auto with a stored profile: the profile's game is tried first, then the others
+    # (a phone that played Number Match once may show Flip 9 or the 15-puzzle next)
+    reading = vision.read(image, game, profile)
     if reading.profile_stale and note:
         note(f"the stored profile {path} no longer fits this screen: rebuilt it")
     new = reading.profile

@@ -152,7 +152,7 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     theme = "light" if float(np.mean(bg)) > 128 else "dark"
     stale = False
     if profile is None or profile.game != "fifteen" or not profile.fits(image) or profile.theme != theme:
-        stale = profile is not None
+        stale = profile is not None and profile.game == "fifteen"  # another game's is not stale
         profile = Profile("fifteen", W, H, theme)
         profile.changed = True
     fx, fy, fw, fh = find_frame(dist)
