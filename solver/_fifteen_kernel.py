@@ -268,10 +268,14 @@ def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, gro
                 gm = group[mirror_tile[t]]
                 old_direct, old_mirror = direct[g], mirror[gm]
                 direct[g] = pdb[offset[g] + index[g]]
-                mirror[gm] = pdb[offset[gm] + reflected[gm]]
                 new_direct = sum_direct + direct[g] - old_direct
-                new_mirror = sum_mirror + mirror[gm] - old_mirror
-                h = max(new_direct, new_mirror)
+                new_mirror = sum_mirror
+                h = new_direct
+                # the mirror's entry only when the board's own does not already prune the slide
+                if (d + 1) * weight_den + h * weight_num <= bound:
+                    mirror[gm] = pdb[offset[gm] + reflected[gm]]
+                    new_mirror = sum_mirror + mirror[gm] - old_mirror
+                    h = max(new_direct, new_mirror)
             else:
                 h = new_manhattan
             f = (d + 1) * weight_den + h * weight_num
