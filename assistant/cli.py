@@ -92,6 +92,31 @@ def solve_flip9(args) -> int:
     return 0
 
 
+def solve_fifteen(args) -> int:
+    from solver import fifteen
+
+    board = fifteen.Board.parse(args.tiles)
+    solution = fifteen.solve(board)
+    if args.json:
+        print(json.dumps(solution.to_json()))
+        return 0
+    w = board.width
+    print(f"Board ({w}x{w}):")
+    print("\n".join(board.format().split(", ")))
+    replay = board.copy()
+    for step, tile in enumerate(solution.moves, 1):
+        print(f"{step:3d}. {replay.describe(tile)}")
+        replay.push(tile)
+    plural = "move" if len(solution.moves) == 1 else "moves"
+    if solution.status != "solved":
+        print(f"Gave up: no line found within the budget ({solution.nodes:,} nodes searched).")
+    elif solution.optimal:
+        print(f"{len(solution.moves)} {plural} (optimal)")
+    else:
+        print(f"{len(solution.moves)} {plural} (not proved shortest: the search ran out of budget first)")
+    return 0
+
+
 # -- the phone: guide, play, demo ---------------------------------------------------------------
 
 def open_loop(args, objective: str, say=print):
@@ -132,7 +157,7 @@ def run_demo(args) -> int:
 
 def add_phone_options(parser, objective_default: str):
     parser.add_argument("--serial", help="the phone to use (see tapsolve devices); needed with several")
-    parser.add_argument("--game", choices=("auto", "numbermatch", "flip9"), default="auto",
+    parser.add_argument("--game", choices=("auto", "numbermatch", "flip9", "fifteen"), default="auto",
                         help="the game on screen (default: recognise it)")
     parser.add_argument("--objective", choices=("fast", "score"), default=None,
                         help=f"Number Match: fewest adds and moves, or most points (default {objective_default})")
@@ -175,7 +200,7 @@ def add_phone_commands(commands) -> None:
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
     sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
                      "also 720x1600, 1440x3200, tablet-1600x2560)")
-    sim.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    sim.add_argument("--game", choices=("numbermatch", "flip9", "fifteen"), default="numbermatch")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
     sim.add_argument("--port", type=port, default=0, help="TCP port (default: a free one)")
     sim.add_argument("--theme", choices=("light", "dark"), default="light")
@@ -188,6 +213,10 @@ def add_phone_commands(commands) -> None:
                      help="Number Match: score some kinds otherwise, e.g. gap=3,row=20 (kinds: touching, "
                           "row_break, gap, row, clear)")
     sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
+    sim.add_argument("--look", choices=("tiles", "grid"), default="tiles", help="15-puzzle look")
+    sim.add_argument("--width", type=int, choices=(3, 4, 5), default=4, help="15-puzzle tiles a side (default 4)")
+    sim.add_argument("--slides", type=non_negative_int, default=0,
+                     help="15-puzzle: scramble the goal by this many slides (default 0: a random board)")
     sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
     sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
@@ -226,6 +255,10 @@ def build_parser() -> argparse.ArgumentParser:
     f9.add_argument("--must", type=card, default=None, help="the card the next swap must include")
     f9.add_argument("--json", action="store_true", help="print the Solution JSON")
     f9.set_defaults(run=solve_flip9)
+    ff = games.add_parser("fifteen", help="15-puzzle (also 3x3 and 5x5): slide the tiles home in the fewest moves")
+    ff.add_argument("tiles", help='the tiles row by row, 0 or _ the blank: "1 2 3 4, 5 6 7 8, ..., 13 14 _ 15"')
+    ff.add_argument("--json", action="store_true", help="print the Solution JSON")
+    ff.set_defaults(run=solve_fifteen)
 
     guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
     add_phone_options(guide, "fast")
@@ -239,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=run_play)
 
     demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
-    demo.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    demo.add_argument("--game", choices=("numbermatch", "flip9", "fifteen"), default="numbermatch")
     demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
     demo.add_argument("--seed", type=non_negative_int, default=1)
     demo.add_argument("--stages", type=positive_int, default=1)

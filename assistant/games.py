@@ -236,9 +236,54 @@ class Flip9:
         return f"cards {state.format()}" + (f", must swap {state.must}" if state.must else "")
 
 
+class Fifteen:
+    """The sliding puzzle (3x3 to 5x5): a position is a fifteen.Board; a move is the tile slid
+    into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
+
+    name = "fifteen"
+
+    def position(self, reading):
+        from solver import fifteen
+
+        return fifteen.Board(reading.board.tiles)
+
+    def plan(self, board) -> Plan:
+        from solver import fifteen
+
+        solution = fifteen.solve(board)
+        return Plan(solution.moves, solution.status, optimal=solution.optimal)
+
+    def after(self, board, move):
+        expected = board.copy()
+        expected.push(move)
+        return expected
+
+    def same(self, seen, expected) -> bool:
+        return seen.tiles == expected.tiles
+
+    def explain(self, before, seen, move) -> str | None:
+        return None
+
+    def taps(self, move, reading) -> list[tuple[int, int]]:
+        """The tile's centre: tapping a tile next to the gap slides it in."""
+        tiles = reading.board.tiles
+        if move not in tiles:
+            raise TapsolveError(f"tile {move} is not on the board on screen")
+        return [reading.cells[tiles.index(move)]]
+
+    def describe(self, board, move) -> str:
+        return board.describe(move)
+
+    def progress(self, board) -> str:
+        home = sum(t == k + 1 for k, t in enumerate(board.tiles))
+        return f"{home}/{len(board.tiles) - 1} tiles home"
+
+
 def game_for(name: str, objective: str = "fast", budget: float = 1.0):
     if name == "numbermatch":
         return NumberMatch(objective, budget)
     if name == "flip9":
         return Flip9()
-    raise TapsolveError(f"no game {name!r}: numbermatch or flip9")
+    if name == "fifteen":
+        return Fifteen()
+    raise TapsolveError(f"no game {name!r}: numbermatch, flip9 or fifteen")

@@ -29,7 +29,7 @@ def build_phone(args) -> Phone:
     points = parse_points(args.points) if getattr(args, "points", None) else None
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
                       adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads,
-                      points=points)
+                      points=points, look=args.look, width=args.width, slides=args.slides)
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps,
                     secure=getattr(args, "secure", False), seed=args.seed)
     return Phone(preset, app, faults, realism=realism(args))

@@ -209,7 +209,7 @@ def test_not_a_board_and_black_screens():
     photo = cv2.GaussianBlur(rng.integers(0, 255, (1200, 540, 3), dtype=np.uint8), (0, 0), 9)
     cv2.putText(photo, "Hello 123", (40, 300), cv2.FONT_HERSHEY_SIMPLEX, 2, (0, 0, 0), 3)
     for image in (photo, np.full((800, 400, 3), 255, np.uint8)):
-        with pytest.raises(vision.ReadError, match=r"^no Number Match or Flip 9 board found$"):
+        with pytest.raises(vision.ReadError, match=r"^no Number Match, Flip 9 or 15-puzzle board found$"):
             vision.read(image)
     with pytest.raises(vision.ReadError, match=r"^the screenshot is black: screen off or a secure window$"):
         vision.read(np.zeros((2400, 1080, 3), np.uint8))

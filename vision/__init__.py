@@ -15,7 +15,7 @@ from vision.reading import Reading
 
 __all__ = ["read", "Reading", "ReadError", "ImageInputError", "Profile", "load_image"]
 
-GAMES = ("auto", "numbermatch", "flip9")
+GAMES = ("auto", "numbermatch", "flip9", "fifteen")
 
 
 def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
@@ -44,7 +44,7 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
     """
     t0 = time.perf_counter()
     if game not in GAMES:
-        raise ReadError(f"unknown game {game!r}: use auto, numbermatch or flip9")
+        raise ReadError(f"unknown game {game!r}: use auto, numbermatch, flip9 or fifteen")
     image = check_image(image_rgb)
     profiles = dict(profiles or {})
     if profile is not None:
@@ -55,20 +55,25 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
 
     if game != "auto":
         order = [game]
-    elif list(profiles) == ["flip9"]:
-        order = ["flip9", "numbermatch"]  # the only game with a profile first (a faster miss), then the other
+    elif len(profiles) == 1 and "numbermatch" not in profiles:
+        # the only game with a profile first (a faster miss), then the others
+        order = [*profiles] + [g for g in GAMES[1:] if g not in profiles]
     else:
-        order = ["numbermatch", "flip9"]
+        order = ["numbermatch", "flip9", "fifteen"]
     errors = []
     for g in order:
         try:
             if g == "numbermatch":
                 reading = numbermatch.read_numbermatch(image, bg, dist, profiles.get(g), use_tesseract,
                                                        first_row=first_row)
-            else:
+            elif g == "flip9":
                 from vision import flip9
 
                 reading = flip9.read_flip9(image, bg, dist, profiles.get(g), use_tesseract)
+            else:
+                from vision import fifteen
+
+                reading = fifteen.read_fifteen(image, bg, dist, profiles.get(g), use_tesseract)
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError as exc:
@@ -89,4 +94,6 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
         raise ReadError("no Number Match board found")
     if game == "flip9":
         raise ReadError("no Flip 9 board found")
-    raise ReadError("no Number Match or Flip 9 board found")
+    if game == "fifteen":
+        raise ReadError("no 15-puzzle board found")
+    raise ReadError("no Number Match, Flip 9 or 15-puzzle board found")

@@ -89,14 +89,16 @@ def same_size(boxes: list[Box]) -> list[Box]:
     return []
 
 
-def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool) -> list[str | None]:
-    """Digits of single glyphs: templates first, the rest by look-alike groups on one strip."""
+def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool,
+                       chars: str = glyphs_.DIGITS) -> list[str | None]:
+    """Digits of single glyphs: templates first, the rest by look-alike groups on one strip
+    (``chars``: the digits the glyphs can be; the 15-puzzle's tiles have 0s too)."""
     norm = [normalise(c) for c in crops]
     matches = font.match(norm)
     out = [d if font.sure(d, b, m) else None for d, b, m in matches]
     doubtful = [i for i, d in enumerate(out) if d is None]
     if doubtful and use_tesseract:
-        reads = glyphs_.read_strip([crops[i] for i in doubtful])
+        reads = glyphs_.read_strip([crops[i] for i in doubtful], chars)
         for group in clusters([norm[i] for i in doubtful]):
             members = [doubtful[k] for k in group]
             digit = glyphs_.vote([r for k in group for r in reads[k]])

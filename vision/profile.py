@@ -52,7 +52,7 @@ class Profile:
         """A profile from its JSON; raises ValueError (or KeyError/TypeError) when malformed."""
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError("not a version 1 profile")
-        if data["game"] not in ("numbermatch", "flip9"):
+        if data["game"] not in ("numbermatch", "flip9", "fifteen"):
             raise ValueError(f"unknown game {data['game']!r}")
         points = data.get("points", {})
         if data["game"] == "numbermatch":

@@ -5,10 +5,12 @@ from __future__ import annotations
 from phonesim.phone import App, Preset
 from solver.errors import InputError
 
-GAMES = ("numbermatch", "flip9")
+GAMES = ("numbermatch", "flip9", "fifteen")
 THEMES = ("light", "dark")
 LAYOUTS = ("buttons", "cards")
 ADD_RULES = ("cell", "live")
+LOOKS = ("tiles", "grid")
+WIDTHS = (3, 4, 5)
 
 
 class AppOptionError(InputError):
@@ -22,13 +24,15 @@ def _choose(what: str, value, choices) -> None:
 
 def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
            adds: int = 5, add_rule: str = "cell", layout: str = "buttons", ads: bool = False,
-           points: dict | None = None) -> App:
+           points: dict | None = None, look: str = "tiles", width: int = 4, slides: int = 0) -> App:
     """A game app for ``preset``.
 
     ``size`` (start numbers), ``adds``, ``add_rule`` ("cell": the real game; "live": adds go after
     the last live number), ``ads`` (an interstitial ad after each stage) and ``points`` (kinds of
     ``solver.numbermatch.POINTS`` the game scores otherwise) are Number Match's;
-    ``layout`` ("buttons": the inventor's app; "cards": cards drawn in a row) is Flip 9's.
+    ``layout`` ("buttons": the inventor's app; "cards": cards drawn in a row) is Flip 9's;
+    ``look`` ("tiles" or "grid"), ``width`` (3, 4 or 5 tiles a side) and ``slides`` (0: a random
+    board; else the goal scrambled by that many slides, an easier board) are the 15-puzzle's.
     """
     _choose("game", game, GAMES)
     _choose("theme", theme, THEMES)
@@ -41,6 +45,13 @@ def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", si
         from phonesim.apps.numbermatch import NumberMatchApp
         return NumberMatchApp(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=ads,
                               points=points)
+    if game == "fifteen":
+        _choose("look", look, LOOKS)
+        _choose("width", width, WIDTHS)
+        if not isinstance(slides, int) or not 0 <= slides <= 10_000:
+            raise AppOptionError(f"slides must be 0 to 10000, not {slides!r}")
+        from phonesim.apps.fifteen import FifteenApp
+        return FifteenApp(preset, seed=seed, theme=theme, look=look, width=width, slides=slides)
     _choose("layout", layout, LAYOUTS)
     from phonesim.apps.flip9 import Flip9App
     return Flip9App(preset, seed=seed, theme=theme, layout=layout)
