@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.image import MIN_CELL, ImageInputError
+
 COLUMNS = 9
+
+
+def too_small(pitch: float) -> None:
+    """A clear error when the cells are too small for their digits to be read for sure."""
+    if pitch < MIN_CELL:
+        raise ImageInputError(f"the board's cells are {pitch:.0f} px: too small to read for sure (at least "
+                              f"{MIN_CELL} px); give the phone's full-size screenshot")
 
 
 @dataclass
@@ -107,6 +116,7 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
     xs = [refine(profile, x0 + k * pitch, radius) for k in range(COLUMNS + 1)]
     xs = [refine(profile, xs[0] + k * (xs[-1] - xs[0]) / COLUMNS, radius) for k in range(COLUMNS + 1)]
     pitch = (xs[-1] - xs[0]) / COLUMNS
+    too_small(pitch)
 
     # the vertical extent: where most of the ten lines run
     cols = np.stack([vlong[:, int(round(x)) - 1:int(round(x)) + 2].max(axis=1) for x in xs])
