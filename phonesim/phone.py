@@ -2,8 +2,8 @@
 
 The ADB side (``phonesim.adb``) talks only to a ``Phone``: it asks for the screen, the
 properties and sizes, and passes on taps, swipes and key events. The apps draw and play the
-games; the phone adds the status bar's device, the latency and dropped taps, and the secure
-window.
+games; the phone adds the status bar's device, the latency and dropped taps, the secure
+window, and a dialog popping up over the game (``phonesim.apps.dialog``).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ PRESETS = {
     )
 }
 DEFAULT_PRESET = "1080x2400"
+BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key
 
 
 class App(Protocol):
@@ -72,6 +73,8 @@ class Faults:
     drop_taps: float = 0.0  # probability that a tap is lost
     secure: bool = False  # a secure window: screencap is all black
     seed: int = 0
+    dialog_after: int = 0  # a "Rate us!" dialog over the board after this many moves (0: never)
+    dialog_between_stages: bool = False  # the dialog over each new stage's board
 
 
 @dataclass
@@ -84,10 +87,40 @@ class Phone:
     serial: str = "phonesim"
     taps_dropped: int = 0
     taps_done: int = 0
+    dialog: object | None = None  # the phonesim.apps.dialog.Dialog up on screen, if any
+    dialogs_shown: int = 0
+    taps_blocked: int = 0  # taps (and swipes) that met the dialog off its button: nothing happened
+    moves: int = 0  # taps (landed) that changed the game's position
 
     def __post_init__(self):
         self._lock = threading.RLock()
         self._random = random.Random(self.faults.seed)
+        self._seen = self._position()
+
+    def _position(self):
+        """What a move changes: the board or cards, and the screen (a new stage)."""
+        truth = self.app.truth()
+        return truth.get("board", truth.get("state")), truth.get("screen")
+
+    def show_dialog(self) -> None:
+        """Pop the dialog up over whatever the app shows."""
+        from phonesim.apps.dialog import Dialog
+
+        p = self.preset
+        self.dialog = Dialog(p.width, p.height, getattr(getattr(self.app, "theme", None), "name", "light"), p.font)
+        self.dialogs_shown += 1
+
+    def _after_tap(self) -> None:
+        """Count moves and raise the dialog when a fault asks for it."""
+        before, self._seen = self._seen, self._position()
+        (position, screen), (old_position, old_screen) = self._seen, before
+        f = self.faults
+        if screen == "board" and old_screen == "board" and position != old_position:
+            self.moves += 1
+            if f.dialog_after and self.moves == f.dialog_after:
+                self.show_dialog()
+        elif f.dialog_between_stages and screen == "board" and old_screen != "board":
+            self.show_dialog()
 
     @property
     def size(self) -> tuple[int, int]:
@@ -106,7 +139,8 @@ class Phone:
         if self.faults.secure:
             return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
         with self._lock:
-            return self.app.render()
+            screen = self.app.render()
+            return screen if self.dialog is None else self.dialog.draw(screen)
 
     def _lost(self) -> bool:
         if self.faults.tap_latency:
@@ -119,19 +153,35 @@ class Phone:
             return
         with self._lock:
             self.taps_done += 1
+            if self.dialog is not None:  # the dialog takes every tap: its button closes it
+                if self.dialog.closes(x, y):
+                    self.dialog = None
+                else:
+                    self.taps_blocked += 1
+                return
             self.app.tap(x, y)
+            self._after_tap()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
         if self._lost():
             return
         with self._lock:
+            if self.dialog is not None:
+                self.taps_blocked += 1
+                return
             self.app.swipe(x1, y1, x2, y2, ms)
 
     def keyevent(self, key: str) -> None:
         with self._lock:
+            if self.dialog is not None and str(key).upper() in BACK_KEYS:
+                self.dialog = None  # Back dismisses a dialog, as on Android
+                return
             self.app.keyevent(key)
+            self._after_tap()
 
     def truth(self) -> dict:
-        """The app's ground truth of what is on screen."""
+        """The app's ground truth of what is on screen (with the dialog over it, if up)."""
         with self._lock:
-            return self.app.truth()
+            truth = self.app.truth()
+            truth["dialog"] = None if self.dialog is None else self.dialog.truth()
+            return truth

@@ -26,7 +26,8 @@ def build_phone(args) -> Phone:
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
                       adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads)
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure,
-                    seed=args.seed)
+                    seed=args.seed, dialog_after=getattr(args, "dialog_after", 0),
+                    dialog_between_stages=getattr(args, "dialog_between_stages", False))
     return Phone(preset, app, faults)
 
 
