@@ -204,4 +204,11 @@ def full_rows(lattice: Lattice) -> list[tuple[float, float]]:
     end = lattice.solid if lattice.solid is not None else lattice.bottom
     if ys and end - ys[-1] >= 0.97 * p:
         rows.append((ys[-1], ys[-1] + p))
-    return rows
+    # rows lost between lines off the lattice (something drawn over the grid) are put back, so
+    # that every row below keeps its index
+    whole = rows[:1]
+    for a, b in zip(rows, rows[1:]):
+        n = round((b[0] - a[1]) / p)
+        whole.extend((a[1] + k * p, a[1] + (k + 1) * p) for k in range(n))
+        whole.append(b)
+    return whole

@@ -527,6 +527,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         for k in covered:
             if k >= 0:
                 reading.doubt(base + k, "covered")
+                reading.unsure_why[str(base + k)] = "covered"  # the reason behind any other
         reading.doubt("screen", "something is drawn over the board (a dialog or a banner?)")
         if max(covered) >= last:
             reading.doubt("rows", "the board's end is covered")
