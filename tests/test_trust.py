@@ -107,7 +107,9 @@ def test_the_small_real_screenshot_claims_nothing_wrong():
     reading = vision.read(vision.load_image(REAL / "phone_216x475_stage10.jpg"))
     want = [int(c) for c in label["board"].replace(" ", "")]
     assert all(c == want[k] for k, c in enumerate(reading.board.cells) if k not in reading.unsure)
-    assert (reading.board.adds_left, reading.board.stage, reading.board.score) == (4, 10, 14992)
+    for key, value in (("adds_left", 4), ("stage", 10), ("score", 14992)):
+        got = getattr(reading.board, key)
+        assert got == value or (got is None and key in reading.unsure_why), key
 
 
 def tenpair_page(width=1600, height=900):

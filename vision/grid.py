@@ -22,7 +22,7 @@ COLUMNS = 9
 def too_small(pitch: float) -> None:
     """A clear error when the cells are too small for their digits to be read for sure."""
     if pitch < MIN_CELL:
-        raise ImageInputError(f"the board's cells are {pitch:.0f} px: too small to read for sure (at least "
+        raise ImageInputError(f"the board's cells are {pitch:.1f} px: too small to read for sure (at least "
                               f"{MIN_CELL} px); give the phone's full-size screenshot")
 
 

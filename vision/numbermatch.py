@@ -15,9 +15,16 @@ from vision.reading import Reading
 from vision.text import read_text, saturation, text_lines
 
 
+# Digits fewer edge widths tall than this (see ``sharpness``) are too soft for a first read to
+# be sure of, or for templates to be learned from.
+POOR_SHARPNESS = 10
 # A glyph must correlate with the other glyphs of its digit by this much more than with any other
 # digit's glyphs on the board, or its read is unsure.
 UNLIKE_MARGIN = 0.05
+# The stage and the score are text lines at most this many pitches tall and wide (a banner or a
+# panel over the header is a far bigger block of "ink"); a line cut by the image's top is not read.
+TALLEST_TEXT = 0.9
+WIDEST_NUMBER = 3.5
 # Saturation (max minus min channel) above which a pixel is part of the blue "+" or its badge.
 BADGE_SATURATION = 45
 # A grid line must show over at least this share of a row's height beside a cell, or the cell
@@ -89,8 +96,11 @@ def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) 
     return any(float(look @ v) > own + 0.1 for k, v in heads.items() if k != digit)
 
 
-def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True) -> tuple[list, bool]:
-    """A digit (or None when unsure) for each glyph cell, and whether the font learned something.
+def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
+                learn: bool = True) -> tuple[list, bool, set]:
+    """A digit (or None when unsure) for each glyph cell, whether the font learned something, and
+    which cells tesseract read (the templates were not sure of them). ``learn``: False on an
+    image too poor to learn templates from.
 
     Glyphs the templates are sure of are taken; the others are grouped by look and read by
     tesseract in one strip, each group taking its members' majority (so one misread glyph is
@@ -101,7 +111,7 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     doubtful = [i for i, d in enumerate(digits) if d is None]
     learned = False
     if not doubtful or not use_tesseract:
-        return digits, learned
+        return digits, learned, set()
     reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
     votes = dict(zip(doubtful, reads))
     groups = sorted(([doubtful[k] for k in g] for g in clusters([cells[i].glyph for i in doubtful])),
@@ -126,9 +136,24 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
         heads.setdefault(digit, look)
         for i in members:
             digits[i] = digit
-            font.add(digit, cells[i].glyph)
-        learned = True
-    return digits, learned
+            if learn:
+                font.add(digit, cells[i].glyph)
+        learned = learn
+    return digits, learned, set(doubtful)
+
+
+def sharpness(cells: list[Cell]) -> float:
+    """How many edge widths tall the live digits are (median): some 20-50 on a phone's own
+    screenshot, under 10 when it was shrunk to a thumbnail, blurred or blown up from one."""
+    values = []
+    for c in cells:
+        if c.state != "live" or c.crop is None or min(c.crop.shape) < 3:
+            continue
+        crop = c.crop.astype(np.float32)
+        gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3) / 8
+        values.append(crop.shape[0] * float(np.percentile(np.hypot(gx, gy), 99)))
+    return float(np.median(values)) if values else 0.0
 
 
 def unlike_their_digit(cells: list[Cell], digits: list) -> list[int]:
@@ -285,19 +310,17 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
     sure = [font.sure(d, best, margin) for d, best, margin in matches]
     if all(sure):
         return int("".join(d for d, _, _ in matches)), False
-    text = None
-    if tiny_first and max(g.shape[0] for g in parts) < TINY:
-        text = drawn_font_read(parts)
-    if text is None and use_tesseract:
-        text = ocr_number(ink)
-    if text is None:
-        text = drawn_font_read(parts)
+    drawn = drawn_font_read(parts)
+    line = ocr_number(ink) if use_tesseract else None
+    text = drawn if tiny_first and max(g.shape[0] for g in parts) < TINY and drawn else (line or drawn)
     if text is None:
         return None, False
     if len(text) != len(parts):
         # glyphs split otherwise than tesseract read them (an icon in the line, touching
         # digits): which digit is which glyph is a guess, and so is the number
         return None, False
+    if use_tesseract and not confirmed(parts, text, sure, [line, drawn]):
+        return None, False  # two ways of reading a glyph disagree, or only one read it
     if any(ok and d != t for (d, _, _), ok, t in zip(matches, sure, text)):
         # tesseract contradicts a sure template: keep the templates' digits, learn nothing
         return int("".join(d if ok else t for (d, _, _), ok, t in zip(matches, sure, text))), False
@@ -309,6 +332,29 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
         font.add(t, g)
         learned = True
     return int(text), learned
+
+
+def confirmed(parts: list[np.ndarray], text: str, sure: list[bool], whole: list[str | None]) -> bool:
+    """Whether each glyph no template is sure of reads as its digit in ``text`` in two ways at
+    least and as no other digit in any: the whole line's reads (``whole``: tesseract's, the
+    drawn fonts'), then, where those are not enough, tesseract on the glyph alone (the majority
+    of two binarisations)."""
+    ways = [r for r in whole if r is not None and len(r) == len(parts)]
+    need = []
+    for k, ok in enumerate(sure):
+        seen = [r[k] for r in ways]
+        if ok:
+            continue
+        if any(d != text[k] for d in seen):
+            return False
+        if len(seen) < 2:
+            need.append(k)
+    alone = glyphs_.read_strip([parts[k] for k in need], chars="0123456789") if need else []
+    for k, reads in zip(need, alone):
+        seen = [r[k] for r in ways] + ([vote] if (vote := glyphs_.vote(reads)) else [])
+        if len(seen) < 2 or any(d != text[k] for d in seen):
+            return False
+    return True
 
 
 def drawn_font_read(parts: list[np.ndarray]) -> str | None:
@@ -374,8 +420,10 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
         band = geo.get(name + "_band")
         value = None
         for y0, y1 in ([band] if band else []) + [[top, limit]]:
-            lines = [t for t in text_lines(image, bg, max(top, y0), min(limit, y1), min_contrast=35)
-                     if t.height >= lattice.pitch * 0.12]
+            ry = max(top, y0)
+            lines = [t for t in text_lines(image, bg, ry, min(limit, y1), min_contrast=35)
+                     if lattice.pitch * 0.12 <= t.height <= lattice.pitch * TALLEST_TEXT
+                     and t.x1 - t.x0 <= lattice.pitch * WIDEST_NUMBER and t.y0 > ry + 1]
             for t in pick(lines, lattice):
                 value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract)
                 out["learned"] |= learned
@@ -473,7 +521,8 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     if not glyph_cells:
         raise ReadError("no Number Match or Flip 9 board found")
     font = profile.font("cell") if templates else glyphs_.Templates()
-    digits, learned = read_digits(glyph_cells, font, use_tesseract)
+    poor = sharpness(glyph_cells) < POOR_SHARPNESS
+    digits, learned, bootstrapped = read_digits(glyph_cells, font, use_tesseract, learn=not poor)
     profile.changed = profile.changed or learned
 
     last = max(i for i, c in enumerate(cells) if c.glyph is not None)
@@ -481,13 +530,17 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     board_cells, unsure, centres, selected, why = [], [], {}, None, {}
     digit_of = {id(c): d for c, d in zip(glyph_cells, digits)}
     odd = {id(glyph_cells[k]) for k in unlike_their_digit(glyph_cells, digits)}
+    # on a blurred or tiny image tesseract's first reads are guesses: unsure until a template
+    # learned on a sharp screen agrees
+    guessed = {id(glyph_cells[k]) for k in bootstrapped} if poor else set()
     for i, c in enumerate(cells[:last + 1]):
         d = digit_of.get(id(c))
         if c.state == "faded":
             board_cells.append(0)  # crossed out: which digit it was does not matter
-        elif c.glyph is None or d is None or id(c) in odd:
+        elif c.glyph is None or d is None or id(c) in odd or id(c) in guessed:
             unsure.append(base + i)
-            why[base + i] = "looks like another digit's glyphs too" if id(c) in odd else "the digit did not read"
+            why[base + i] = ("the digit did not read" if d is None else "looks like another digit's glyphs too"
+                             if id(c) in odd else "read on first contact from a blurred or tiny image")
             board_cells.append(0)
         else:
             board_cells.append(int(d))
