@@ -32,6 +32,8 @@ BADGE_SATURATION = 45
 LINE_SEEN = 0.5
 # A line pixel differs from the pixels either side of it by more than this (0-255, any channel).
 LINE_CONTRAST = 5
+# Every this many pixel rows are looked at for the lines beside each cell (a dialog covers many).
+LINE_STEP = 3
 # Lines this share of a pitch off the lattice (or the top border this far below the top of the
 # vertical lines) are not the grid's.
 LINE_SLACK = 0.3
@@ -97,10 +99,10 @@ def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) 
 
 
 def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
-                learn: bool = True) -> tuple[list, bool, set]:
+                poor=lambda: False) -> tuple[list, bool, set]:
     """A digit (or None when unsure) for each glyph cell, whether the font learned something, and
-    which cells tesseract read (the templates were not sure of them). ``learn``: False on an
-    image too poor to learn templates from.
+    which cells tesseract read (the templates were not sure of them). ``poor()`` (asked only
+    when tesseract is needed) says the image is too poor to learn templates from.
 
     Glyphs the templates are sure of are taken; the others are grouped by look and read by
     tesseract in one strip, each group taking its members' majority (so one misread glyph is
@@ -112,6 +114,7 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     learned = False
     if not doubtful or not use_tesseract:
         return digits, learned, set()
+    learn = not poor()
     reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
     votes = dict(zip(doubtful, reads))
     groups = sorted(([doubtful[k] for k in g] for g in clusters([cells[i].glyph for i in doubtful])),
@@ -521,18 +524,21 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     if not glyph_cells:
         raise ReadError("no Number Match or Flip 9 board found")
     font = profile.font("cell") if templates else glyphs_.Templates()
-    poor = sharpness(glyph_cells) < POOR_SHARPNESS
-    digits, learned, bootstrapped = read_digits(glyph_cells, font, use_tesseract, learn=not poor)
+    poor = []  # asked only on a read that needs tesseract: a template's match is judged on its own
+    digits, learned, bootstrapped = read_digits(
+        glyph_cells, font, use_tesseract, poor=lambda: poor.append(sharpness(glyph_cells) < POOR_SHARPNESS) or poor[0])
     profile.changed = profile.changed or learned
 
     last = max(i for i, c in enumerate(cells) if c.glyph is not None)
     base = first_row * COLUMNS
     board_cells, unsure, centres, selected, why = [], [], {}, None, {}
     digit_of = {id(c): d for c, d in zip(glyph_cells, digits)}
-    odd = {id(glyph_cells[k]) for k in unlike_their_digit(glyph_cells, digits)}
+    # a template's match was judged against its learned spread; tesseract's reads against the board
+    odd = {id(glyph_cells[k]) for k in unlike_their_digit(glyph_cells, digits) if k in bootstrapped} \
+        if bootstrapped else set()
     # on a blurred or tiny image tesseract's first reads are guesses: unsure until a template
     # learned on a sharp screen agrees
-    guessed = {id(glyph_cells[k]) for k in bootstrapped} if poor else set()
+    guessed = {id(glyph_cells[k]) for k in bootstrapped} if poor and poor[0] else set()
     for i, c in enumerate(cells[:last + 1]):
         d = digit_of.get(id(c))
         if c.state == "faded":
@@ -616,23 +622,25 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
     ya, yb = int(first), min(h, int(first + n * p))
     if n < 1 or yb - ya < 4:
         return []
-    img = image[ya:yb].astype(np.int16)
     seen = []
+    step = LINE_STEP
+    rows = np.arange(len(range(ya, yb, step)))
     for x in lattice.xs:
         xi = int(round(x))
         if xi - s - 1 < 0 or xi + s + 2 > w:
-            seen.append(np.ones(yb - ya, bool))
+            seen.append(np.ones(len(rows), bool))
             continue
-        near = dist[ya:yb, xi - 1:xi + 2]
-        line = img[np.arange(yb - ya), xi - 1 + near.argmax(axis=1)]
-        left, right = img[:, xi - s - 1], img[:, xi + s + 1]
+        near = dist[ya:yb:step, xi - 1:xi + 2]
+        line = image[ya:yb:step, xi - 1:xi + 2].astype(np.int16)[rows, near.argmax(axis=1)]
+        left = image[ya:yb:step, xi - s - 1].astype(np.int16)
+        right = image[ya:yb:step, xi + s + 1].astype(np.int16)
         seen.append((np.abs(line - left).max(axis=1) > LINE_CONTRAST)
                     & (np.abs(line - right).max(axis=1) > LINE_CONTRAST))
     seen = np.stack(seen)
     out = []
     skip = int(round((lattice.rows[0][0] - first) / p))  # screen indices count from the first row found
     for r in range(n):
-        a, b = int(r * p + p * 0.15), int((r + 1) * p - p * 0.15)
+        a, b = int((r * p + p * 0.15) / step), int(((r + 1) * p - p * 0.15) / step)
         if b <= a or b > seen.shape[1]:
             continue
         share = seen[:, a:b].mean(axis=1)
