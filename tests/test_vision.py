@@ -49,7 +49,7 @@ def check_numbermatch(reading, truth):
     shown = sorted(int(k) for k in truth["cells"])
     want = [truth["board"]["cells"][i] for i in shown]
     assert reading.board.cells == want
-    assert reading.unsure == []
+    assert reading.unsure == [] and reading.sure, reading.unsure_why
     b = truth["board"]
     assert (reading.board.adds_left, reading.board.stage, reading.board.score) == (b["adds_left"], b["stage"], b["score"])
     assert reading.selected == truth["selected"]

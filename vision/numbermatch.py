@@ -427,7 +427,9 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
             lines = [t for t in text_lines(image, bg, ry, min(limit, y1), min_contrast=35)
                      if lattice.pitch * 0.12 <= t.height <= lattice.pitch * TALLEST_TEXT
                      and t.x1 - t.x0 <= lattice.pitch * WIDEST_NUMBER and t.y0 > ry + 1]
-            for t in pick(lines, lattice):
+            # only the likeliest line: when it does not read, another that does (the coin
+            # count beside it) is not the number
+            for t in pick(lines, lattice)[:1]:
                 value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract)
                 out["learned"] |= learned
                 if value is not None:
@@ -595,15 +597,22 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
 
 def check_rows(lattice: Lattice) -> list[str]:
     """Why the rows found may not be the grid's rows (empty when they account for the whole grid):
-    the first line must be the grid's top border, and every line one pitch from the next."""
+    the first line must be the grid's top border, every line must lie on the lattice one pitch
+    apart (a stroke's double a few pixels off one is no line), and none may be missing."""
     p, ys = lattice.pitch, lattice.ys
     why = []
     if not ys or ys[0] - lattice.top > LINE_SLACK * p:
         why.append("the grid's top line was not found")
-    gaps = [b - a for a, b in zip(ys, ys[1:])]
-    if any(abs(g - round(g / p) * p) > LINE_SLACK * p or round(g / p) < 1 for g in gaps):
+    if cut_above(lattice):
+        ys = ys[1:]  # the top border, then a row cut by it (a board scrolled by part of a row)
+    if not ys:
+        return why
+    steps = [(y - ys[0]) / p for y in ys]
+    if any(abs(k - round(k)) > LINE_SLACK for k in steps):
         why.append("a line off the lattice (an extra line or an uneven grid)")
-    elif any(round(g / p) > 1 for g in gaps if ys[0] + g <= lattice.solid):
+    on = {round(k) for k in steps}
+    end = (lattice.solid if lattice.solid is not None else lattice.bottom) - ys[0]
+    if any(k not in on for k in range(max(on)) if k * p < end):
         why.append("a grid line between rows was not found")
     return why
 
