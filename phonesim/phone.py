@@ -183,5 +183,6 @@ class Phone:
         """The app's ground truth of what is on screen (with the dialog over it, if up)."""
         with self._lock:
             truth = self.app.truth()
-            truth["dialog"] = None if self.dialog is None else self.dialog.truth()
+            if self.dialog is not None:
+                truth["dialog"] = self.dialog.truth()
             return truth
