@@ -221,3 +221,12 @@ def test_a_dialog_between_stages():
     assert phone.truth()["screen"] == "board" and phone.truth().get("dialog") is not None
     phone.keyevent("KEYCODE_BACK")  # Back dismisses it, as on Android
     assert phone.truth().get("dialog") is None and phone.dialogs_shown == 1
+
+
+def test_tapsolve_phone_takes_the_dialog_faults():
+    from assistant.cli import build_parser
+    from phonesim.serve import build_phone
+
+    args = build_parser().parse_args(["phone", "--dialog-after", "3", "--dialog-between-stages"])
+    faults = build_phone(args).faults
+    assert (faults.dialog_after, faults.dialog_between_stages) == (3, True)
