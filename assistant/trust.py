@@ -253,12 +253,14 @@ def describe(reading) -> str:
 
 
 def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), say=print,
-        tally: Tally | None = None) -> Tally:
+        tally: Tally | None = None, progress=None) -> Tally:
     """Read every perturbation of every case in each mode; returns the counts."""
     import vision
 
     tally = tally or Tally()
-    for case in cases:
+    for n, case in enumerate(cases, 1):
+        if progress is not None:
+            progress(f"{n}/{len(cases)} {case.name}")
         stored = None
         if "stored" in modes:
             try:
@@ -330,7 +332,9 @@ def main(args, say=print) -> int:
     t0 = time.perf_counter()
     cases = load_cases(args.sample)
     say(f"{len(cases)} screenshots x {len(names)} perturbations x {len(modes)} profile modes")
-    tally = run(cases, names, modes, say=say)
+    import sys
+
+    tally = run(cases, names, modes, say=say, progress=lambda text: print(text, file=sys.stderr, flush=True))
     report(tally, names, say=say)
     say(f"{time.perf_counter() - t0:.0f} s in all")
     silent = sum(tally.total(m)["misread"] + tally.total(m)["crash"] for m in modes)
