@@ -306,7 +306,8 @@ def report(tally: Tally, perturbations: list[str], say=print) -> None:
         small_mild = tally.total(m, MILD, phone=False)
         say(f"{m}: {sum(c.values())} reads: exact {c['exact']}, unsure/refused {c['unsure']}, "
             f"silent misreads {c['misread']}, crashes {c['crash']} ({c['exact'] / n:.1%} exact)")
-        say(f"{m}: mild perturbations at phone resolutions: {mild['exact']}/{nm} exact ({mild['exact'] / nm:.1%}), "
+        say(f"{m}: mild perturbations at phone resolutions: {mild['exact']}/{sum(mild.values())} exact "
+            f"({mild['exact'] / nm:.1%}), "
             f"{mild['misread']} misreads")
         if sum(small.values()):
             say(f"{m}: small screenshots (< {PHONE_WIDTH} px wide): {small['exact']}/{sum(small.values())} exact, "
