@@ -40,7 +40,7 @@ class Result:
 
 
 def register(commands, parser_class) -> None:
-    """Add `bench numbermatch` to the command line (called by assistant.cli.build_parser)."""
+    """Add `bench numbermatch` and `bench trust` to the command line (called by assistant.cli.build_parser)."""
     bench = commands.add_parser("bench", help="measure a solver on random boards")
     games = bench.add_subparsers(dest="game", metavar="GAME", parser_class=parser_class)
     games.required = True
@@ -56,6 +56,25 @@ def register(commands, parser_class) -> None:
                     help="skip the random playouts (they take the whole budget on every board)")
     nm.add_argument("--json", action="store_true", help="print the figures as JSON")
     nm.set_defaults(run=numbermatch)
+    tr = games.add_parser("trust", help="the reader on damaged screenshots: silent misreads must be 0")
+    trust_arguments(tr)
+    tr.set_defaults(run=trust)
+
+
+def trust_arguments(parser) -> None:
+    """The options of `bench trust` (also benchmarks/bench_trust.py's)."""
+    parser.add_argument("--sample", type=non_negative_int, default=0,
+                        help="only every N-th fixture (the real screenshots always): a quick subset")
+    parser.add_argument("--only", help="comma-separated perturbations (default: all of them)")
+    parser.add_argument("--mode", choices=("fresh", "stored", "both"), default="both",
+                        help="first contact, a profile stored from the clean screenshot, or both (default)")
+
+
+def trust(args) -> int:
+    """`tapsolve bench trust` (assistant/trust.py; loaded only when it runs: it needs OpenCV)."""
+    from assistant import trust as bench_trust
+
+    return bench_trust.main(args)
 
 
 def random_board(size: int, adds: int, rng: random.Random):

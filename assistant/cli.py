@@ -219,6 +219,10 @@ def add_phone_commands(commands) -> None:
                      help="15-puzzle: scramble the goal by this many slides (default 0: a random board)")
     sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
+    sim.add_argument("--dialog-after", type=non_negative_int, default=0, metavar="N",
+                     help='a "Rate us!" dialog over the board after N moves (its button closes it)')
+    sim.add_argument("--dialog-between-stages", action="store_true",
+                     help='the "Rate us!" dialog over each new stage\'s board')
     sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
     sim.set_defaults(run=phone)
 

@@ -68,6 +68,9 @@ def frame(loop: Loop, offset: int, paused: bool) -> np.ndarray:
     if paused:
         header[0] = "[paused] " + header[0]
     move = loop.next_move
+    if offset == 0 and loop.reading.screen == "board" and not loop.reading.sure:
+        return overlay.caption(overlay.mark_unsure(loop.image, loop.reading),
+                               header + ["not sure of: " + loop.reading.describe_unsure()])
     if offset == 0 and loop.reading.screen == "board" and move is not None:
         return overlay.draw_on_screen(loop.image, loop.reading, move, loop.game, header)
     if offset and loop.plan and loop.step + offset < len(loop.plan.moves):
@@ -92,6 +95,8 @@ def follow(loop: Loop) -> str | None:
         return None
     if reading.screen != "board":
         return "the phone shows something that is not a board"
+    if not reading.sure:  # nothing is planned or judged on a guess
+        return f"cannot read {reading.describe_unsure()} for sure: close anything over the board"
     if loop.plan is None or shown_before != "board":
         loop.replan(count=False)  # the first board, the next stage's, or back from a dialog
         return None

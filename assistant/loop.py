@@ -57,8 +57,9 @@ class Loop:
     # -- seeing ------------------------------------------------------------------------------
 
     def look(self, tries: int = 3):
-        """Capture and read the screen. A screen with no board reads as "unknown"; cells read
-        with low confidence are read again from a new capture, and never guessed."""
+        """Capture and read the screen. A screen with no board reads as "unknown"; a reading not
+        sure of everything is read again from a new capture, and returned unsure (never guessed)
+        if it stays so: the caller pauses on it."""
         game = self.game_name if self.game is None else self.game.name
         for _ in range(tries):
             try:
@@ -66,14 +67,12 @@ class Loop:
             except ReadError:
                 self.reading = Reading(game, "unknown")
                 return self.reading
-            if not self.reading.unsure:
+            if self.reading.sure:
                 if self.view is not None and self.reading.game == "numbermatch" and self.reading.screen == "board":
                     _, self.reading = self.view.survey(self.link, first=(self.image, self.reading))
                     self.image = self.view.image if self.view.image is not None else self.image
                 return self.reading
-        cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in self.reading.unsure[:4])
-        raise TapsolveError(f"cannot read some cells for sure ({cells}): run `tapsolve calibrate` "
-                            "with the board on screen, or report the screenshot")
+        return self.reading
 
     def show_next(self):
         """Scroll the next move's cells on screen when a tall Number Match board hides them
@@ -88,26 +87,32 @@ class Loop:
             self.image = self.view.image
 
     def look_until_known(self, ending: bool = False):
-        """Read until the screen is a board or a stage-complete screen; pause on anything else.
+        """Read until the screen is a board read for sure or a stage-complete screen; pause on
+        anything else (and on a board not read for sure: nothing is tapped on a guess).
 
         ``ending``: the move just made clears the board, so a screen with no board is most likely
         the game between its emptied grid and the stage-complete screen: waited for quietly."""
         reading = self.look()
         deadline = time.monotonic() + self.wait_unknown
         told = False
-        while reading.screen not in ("board", "stage_complete"):
+        while reading.screen not in ("board", "stage_complete") or not reading.sure:
             if reading.screen == "game_over":
                 raise TapsolveError("the game is over on the phone (no pair and no add left): start a new game")
             if ending and reading.screen == "unknown" and time.monotonic() < deadline:
                 time.sleep(0.1)
                 reading = self.look()
                 continue
+            unsure = reading.describe_unsure() if reading.screen == "board" else ""
             if not told:
-                self.say("paused: the phone shows something that is not a board (an ad, a dialog?); "
-                         "close it on the phone and I will go on")
+                self.say(f"paused: I cannot read {unsure} for sure; close anything over the board and "
+                         "I will go on" if unsure else "paused: the phone shows something that is not "
+                         "a board (an ad, a dialog?); close it on the phone and I will go on")
                 told = True
             if time.monotonic() > deadline:
-                raise TapsolveError(f"no board on the phone for {self.wait_unknown:g} s: open the game and run again")
+                raise TapsolveError(f"cannot read {unsure} for sure for {self.wait_unknown:g} s: close what "
+                                    "covers the board, or run `tapsolve calibrate` with the board on screen"
+                                    if unsure else f"no board on the phone for {self.wait_unknown:g} s: "
+                                    "open the game and run again")
             time.sleep(0.5)
             reading = self.look()
         return reading

@@ -9,6 +9,7 @@ from solver.numbermatch import Add, Board
 
 HIGHLIGHT = (255, 64, 160)  # RGB magenta: no game draws it, so tests can find it
 LINK = (255, 140, 0)
+UNSURE = (255, 170, 0)  # RGB amber: a cell not read for sure
 INK = (30, 30, 30)
 PANEL = (250, 250, 250)
 
@@ -60,6 +61,22 @@ def mark_button(image: np.ndarray, point, size: float, label: str = "") -> np.nd
     if label:
         cv2.putText(out, label, (x - int(size * 0.4), y - int(size * 0.8)), cv2.FONT_HERSHEY_SIMPLEX,
                     size / 50, HIGHLIGHT, max(2, int(size / 20)), cv2.LINE_AA)
+    return out
+
+
+def mark_unsure(image: np.ndarray, reading) -> np.ndarray:
+    """Each cell not read for sure boxed in amber with a "?": the guide shows no move on a board
+    it is not sure of, and says why."""
+    out = image.copy()
+    size = reading.pitch or cell_pitch(reading.cells) if reading.cells else 60.0
+    half, thick = int(size * 0.46), max(2, int(size / 14))
+    for k in reading.unsure:
+        if k not in reading.cells:
+            continue
+        x, y = map(int, reading.cells[k])
+        cv2.rectangle(out, (x - half, y - half), (x + half, y + half), UNSURE, thick)
+        cv2.putText(out, "?", (x + half - int(size * 0.38), y - half + int(size * 0.36)), cv2.FONT_HERSHEY_SIMPLEX,
+                    size / 80, UNSURE, thick, cv2.LINE_AA)
     return out
 
 

@@ -71,8 +71,8 @@ def run_calibrate(args) -> int:
     fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))
     print(f"calibrated {model} {p.width}x{p.height} {p.game} ({p.theme} theme): glyphs {fonts or 'none'}")
     print(f"profile stored in {path}")
-    if reading.unsure:
-        print(f"unsure cells: {reading.unsure}")
+    if not reading.sure:
+        print(f"not read for sure: {reading.describe_unsure()}")
     return 0
 
 

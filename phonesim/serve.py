@@ -31,7 +31,9 @@ def build_phone(args) -> Phone:
                       adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads,
                       points=points, look=args.look, width=args.width, slides=args.slides)
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps,
-                    secure=getattr(args, "secure", False), seed=args.seed)
+                    secure=getattr(args, "secure", False), seed=args.seed,
+                    dialog_after=getattr(args, "dialog_after", 0),
+                    dialog_between_stages=getattr(args, "dialog_between_stages", False))
     return Phone(preset, app, faults, realism=realism(args))
 
 

@@ -203,14 +203,16 @@ class Board:
     """
 
     cells: list[int]
-    adds_left: int = 5
-    score: int = 0
-    stage: int = 1
+    # None only on a board read off a screen where the value was not read for sure (the
+    # reading names it unsure); such a board is shown, never played
+    adds_left: int | None = 5
+    score: int | None = 0
+    stage: int | None = 1
     rules: Rules = field(default_factory=Rules)
     move_stack: list = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self):
-        if self.adds_left < 0:
+        if self.adds_left is not None and self.adds_left < 0:
             raise BoardError(f"adds left must be 0 or more, not {self.adds_left}")
         if any(not (isinstance(c, int) and 0 <= c <= 9) for c in self.cells):
             raise BoardError("cells must be 0 (crossed out) or 1-9")

@@ -163,6 +163,34 @@ def test_unknown_screen_pauses_then_goes_on(harness):
     vp.stop()
 
 
+def test_a_dialog_over_the_board_mid_game_pauses_without_a_tap_then_goes_on(harness):
+    vp, phone, loop = start(harness, seed=5, faults=Faults(dialog_after=3))
+    loop.wait_unknown = 60
+    seen = {}
+
+    def person_closes_the_dialog():
+        deadline = time.monotonic() + 60
+        while phone.dialog is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        seen["at_dialog"] = phone.taps_done
+        while not any(line.startswith("paused:") for line in loop.said) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)                                              # the loop keeps looking meanwhile
+        seen["taps"], seen["blocked"] = phone.taps_done, phone.taps_blocked
+        button = phone.dialog.button
+        phone.tap(button[0] + button[2] // 2, button[1] + button[3] // 2)
+
+    threading.Thread(target=person_closes_the_dialog, daemon=True).start()
+    autoplay.play(loop, say=loop.said.append)
+    paused = [line for line in loop.said if line.startswith("paused:")]
+    assert len(paused) == 1 and "covered" in paused[0]               # it said what it cannot read
+    assert seen["blocked"] == 0 and seen["taps"] == seen["at_dialog"]  # and tapped nothing meanwhile
+    assert phone.dialogs_shown == 1 and phone.taps_blocked == 0
+    assert truth(phone)["screen"] == "stage_complete"                # then finished the board
+    assert phone.moves > 3
+    vp.stop()
+
+
 def test_an_ad_nobody_closes_stops_with_a_message(harness):
     vp, phone, loop = start(harness, seed=9, ads=True)
     loop.wait_unknown = 2

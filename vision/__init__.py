@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import time
 
+import cv2
 import numpy as np
 
-from vision.image import ImageInputError, ReadError, background, check_image, distance, load_image
+from solver.errors import TapsolveError
+from vision.image import (ImageInputError, LandmarkError, ReadError, background, check_image, distance,
+                          load_image)
 from vision.profile import Profile
 from vision.reading import Reading
 
-__all__ = ["read", "Reading", "ReadError", "ImageInputError", "Profile", "load_image"]
+__all__ = ["read", "Reading", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
 
 GAMES = ("auto", "numbermatch", "flip9", "fifteen")
 
@@ -31,8 +34,28 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
     return distance(image, bg)
 
 
+class ReaderFailure(ReadError):
+    """The reader itself failed on this image (an OpenCV or numpy error deep in a step): said in
+    one line, never a traceback; benchmarks count these apart, as crashes."""
+
+
 def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
          profiles: dict[str, Profile] | None = None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+    """Read one screenshot, or raise ReadError (one line) when it holds no board to read."""
+    try:
+        return read_screen(image_rgb, game, profile, profiles=profiles, use_tesseract=use_tesseract,
+                           first_row=first_row)
+    except TapsolveError:
+        raise
+    except (cv2.error, ValueError, IndexError, ArithmeticError, MemoryError) as exc:
+        where = "OpenCV" if isinstance(exc, cv2.error) else type(exc).__name__
+        raise ReaderFailure(f"this screenshot could not be processed ({where} failed on it): "
+                            "give the phone's own full-size screenshot") from None
+
+
+def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
+                profiles: dict[str, Profile] | None = None, use_tesseract: bool = True,
+                first_row: int = 0) -> Reading:
     """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
 
     ``profile`` (from calibration) makes a read fast and is extended in place by what this read
@@ -90,6 +113,12 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
             return reading
         except ReadError:
             pass
+    refused = [e for e in errors if isinstance(e, ImageInputError)]
+    if refused:
+        raise refused[0]  # the image itself is unusable (cells too small): say that, not "no board"
+    landmarks = [e for e in errors if isinstance(e, LandmarkError)]
+    if landmarks:
+        raise landmarks[0]
     if game == "numbermatch":
         raise ReadError("no Number Match board found")
     if game == "flip9":

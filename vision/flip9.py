@@ -45,7 +45,8 @@ class Box:
 def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
     """Filled or outlined rectangles off the background, each with the glyphs drawn inside."""
     H, W = dist.shape
-    mask = (dist > 12).astype(np.uint8)
+    # a 3x3 median first: camera or JPEG noise must not break a box's edge into specks
+    mask = (cv2.medianBlur(dist, 3) > 12).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     boxes = []
     for i in range(1, n):
