@@ -43,7 +43,7 @@ class Case:
     image: np.ndarray
     game: str
     cells: dict[int, int] = field(default_factory=dict)  # visible Number Match cells by index
-    values: dict = field(default_factory=dict)  # adds_left, stage, score / cards, must
+    values: dict = field(default_factory=dict)  # adds_left, stage, score / cards, must / tiles
     first_row_y: float = 0.0  # screen y of the middle of the first row (cards or keys for Flip 9)
     first_row: int = 0  # the board row at the top of the grid (a scrolled board; the caller knows it)
 
@@ -67,6 +67,9 @@ def load_cases(sample: int = 0) -> list[Case]:
             cases.append(Case(e["png"], image, "numbermatch", cells,
                               {"adds_left": b["adds_left"], "stage": b["stage"], "score": b["score"]}, top,
                               truth["first_row"]))
+        elif truth["game"] == "fifteen":
+            top = min(r[1] + r[3] / 2 for r in truth["cells"].values())
+            cases.append(Case(e["png"], image, "fifteen", {}, {"tiles": truth["board"]["tiles"]}, top))
         else:
             s = truth["state"]
             rows = truth["cards"] or {k: v for k, v in truth["buttons"].items() if k.isdigit()}
@@ -171,6 +174,10 @@ def classify(case: Case, perturbation: str, reading) -> str:
     if reading.screen != "board" or reading.game != case.game:
         # another game or a screen between boards claimed for sure is wrong; "unknown" refuses
         return "unsure" if reading.screen == "unknown" else "misread"
+    if case.game == "fifteen":  # a tile not read for sure leaves no board
+        if reading.board is None or reading.unsure:
+            return "unsure"
+        return "exact" if list(reading.board.tiles) == case.values["tiles"] else "misread"
     if case.game == "flip9":
         s = reading.state
         claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
@@ -247,6 +254,8 @@ def describe(reading) -> str:
         return f"read {reading.state.format()} must {reading.state.must}"
     if reading.board is None:
         return f"read screen {reading.screen}"
+    if reading.game == "fifteen":
+        return f"read {reading.board.format()}"
     b = reading.board
     return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
             f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")

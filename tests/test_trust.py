@@ -189,6 +189,18 @@ def test_a_fixed_sample_of_the_trust_benchmark_has_no_silent_misread():
     assert tally.total(perturbations=["banner", "gamma1.4"])["exact"] >= 5
 
 
+def test_the_fifteen_puzzle_under_the_trust_benchmark_has_no_silent_misread():
+    cases = [c for c in trust.load_cases() if c.name in (
+        "1080x2400/light/fifteen_tiles_midgame.png", "720x1600/dark/fifteen_grid_fresh.png")]
+    assert len(cases) == 2
+    perturbations = ["jpeg30", "scale0.6", "blur2", "noise", "banner", "dialog", "rotate90", "crop"]
+    tally = trust.run(cases, perturbations, modes=("fresh",))
+    total = tally.total()
+    assert total["misread"] == 0 and total["crash"] == 0, tally.misreads
+    assert tally.total(perturbations=["rotate90", "crop"])["exact"] == 0  # refused or unsure
+    assert tally.total(perturbations=["jpeg30", "noise"])["exact"] >= 2
+
+
 def test_the_dialog_takes_every_tap_until_its_button_closes_it():
     preset = PRESETS["1080x2400"]
     phone = Phone(preset, apps.create("numbermatch", preset, seed=1), Faults(dialog_after=1))
