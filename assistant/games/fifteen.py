@@ -3,10 +3,10 @@ next tile outlined with an arrow to the gap."""
 
 from __future__ import annotations
 
-import cv2
+import json
+
 import numpy as np
 
-from assistant import overlay
 from assistant.games import Game, Plan
 from solver.errors import TapsolveError
 
@@ -73,12 +73,17 @@ class Fifteen(Game):
         return f"{tally.moves} slides{', solved' if tally.stages else ''}"
 
     def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
+        from assistant import overlay
+
         tiles = reading.board.tiles
         size = reading.pitch or overlay.cell_pitch(reading.cells)
         return mark_slide(image, reading.cells[tiles.index(move)], reading.cells[tiles.index(0)], size)
 
     def diagram(self, board, move, cell: int = 72) -> np.ndarray:
         """The tiles in their frame; the next tile outlined with an arrow to the gap."""
+        import cv2
+        from assistant import overlay
+
         n = board.width
         image = np.full((n * cell + cell, n * cell + cell, 3), 255, np.uint8)
         centre = {}
@@ -99,6 +104,9 @@ class Fifteen(Game):
 
 def mark_slide(image: np.ndarray, tile, gap, size: float) -> np.ndarray:
     """The tile to tap outlined, and an arrow from it to the gap it slides into."""
+    import cv2
+    from assistant import overlay
+
     out = overlay.mark_points(image, [tile], size, False)
     (x0, y0), (x1, y1) = tile, gap
     # from the tile's edge to just short of the gap's centre, so both ends stay readable
@@ -106,6 +114,41 @@ def mark_slide(image: np.ndarray, tile, gap, size: float) -> np.ndarray:
     end = (int(x0 + (x1 - x0) * 0.85), int(y0 + (y1 - y0) * 0.85))
     cv2.arrowedLine(out, start, end, overlay.LINK, max(3, int(size / 10)), cv2.LINE_AA, tipLength=0.4)
     return out
+
+# -- `tapsolve solve fifteen` -------------------------------------------------------------------
+
+def add_solve_command(games) -> None:
+    """Register `tapsolve solve fifteen` on the `solve` command's games."""
+
+    ff = games.add_parser(Fifteen.name, help="15-puzzle (also 3x3 and 5x5): slide the tiles home in the fewest moves")
+    ff.add_argument("tiles", help='the tiles row by row, 0 or _ the blank: "1 2 3 4, 5 6 7 8, ..., 13 14 _ 15"')
+    ff.add_argument("--json", action="store_true", help="print the Solution JSON")
+    ff.set_defaults(run=solve_fifteen)
+
+
+def solve_fifteen(args) -> int:
+    from solver import fifteen
+
+    board = fifteen.Board.parse(args.tiles)
+    solution = fifteen.solve(board)
+    if args.json:
+        print(json.dumps(solution.to_json()))
+        return 0
+    w = board.width
+    print(f"Board ({w}x{w}):")
+    print("\n".join(board.format().split(", ")))
+    replay = board.copy()
+    for step, tile in enumerate(solution.moves, 1):
+        print(f"{step:3d}. {replay.describe(tile)}")
+        replay.push(tile)
+    plural = "move" if len(solution.moves) == 1 else "moves"
+    if solution.status != "solved":
+        print(f"Gave up: no line found within the budget ({solution.nodes:,} nodes searched).")
+    elif solution.optimal:
+        print(f"{len(solution.moves)} {plural} (optimal)")
+    else:
+        print(f"{len(solution.moves)} {plural} (not proved shortest: the search ran out of budget first)")
+    return 0
 
 
 GAME = Fifteen

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import copy
 
-import cv2
 import numpy as np
 
-from assistant import overlay
 from assistant.games import Game, Plan
 from solver import flip9
 from solver.errors import TapsolveError
@@ -69,6 +69,8 @@ class Flip9(Game):
         return f"{tally.moves} swaps{', sorted' if tally.stages else ''}"
 
     def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
+        from assistant import overlay
+
         buttons = reading.buttons
         size = overlay.cell_pitch({k: v for k, v in buttons.items() if k.isdigit()})
         points = [buttons[str(c)] for c in move] if move else []
@@ -87,6 +89,9 @@ def _with_must(reading, must):
 
 def cards_diagram(state, move=None, cell: int = 64) -> np.ndarray:
     """A clean drawing of the nine Flip 9 cards with the swap's cards highlighted."""
+    import cv2
+    from assistant import overlay
+
     image = np.full((cell * 2, cell * 10, 3), 255, np.uint8)
     centres = {}
     for k, value in enumerate(state.cards):
@@ -98,6 +103,40 @@ def cards_diagram(state, move=None, cell: int = 64) -> np.ndarray:
     if move:
         image = overlay.mark_points(image, [centres[c] for c in move], cell, True)
     return image
+
+# -- `tapsolve solve flip9` -------------------------------------------------------------------
+
+def add_solve_command(games) -> None:
+    """Register `tapsolve solve flip9` on the `solve` command's games."""
+    from assistant.options import card
+
+    f9 = games.add_parser(Flip9.name, help="Flip 9: sort the cards in the fewest swaps")
+    f9.add_argument("cards", help="the cards in order: 315927486 or 3,1,5,9,2,7,4,8,6")
+    f9.add_argument("--must", type=card, default=None, help="the card the next swap must include")
+    f9.add_argument("--json", action="store_true", help="print the Solution JSON")
+    f9.set_defaults(run=solve_flip9)
+
+
+def solve_flip9(args) -> int:
+    import time
+
+    from solver import flip9
+
+    state = flip9.State.parse(args.cards, must=args.must)
+    t0 = time.perf_counter()
+    swaps = flip9.solve(state)
+    seconds = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps({"game": Flip9.name, "start": state.to_json(), "status": "solved",
+                          "moves": [{"swap": list(s)} for s in swaps], "seconds": round(seconds, 4),
+                          "optimal": True}))
+        return 0
+    print(f"Cards {list(state.cards)}" + (f", must swap {state.must}" if state.must else ""))
+    for step, (a, b) in enumerate(swaps, 1):
+        state.push((a, b))
+        print(f"{step:3d}. swap {a} and {b}  -> {state.format()}")
+    print(f"{len(swaps)} swap{'s' if len(swaps) != 1 else ''} (optimal)")
+    return 0
 
 
 GAME = Flip9
