@@ -443,3 +443,13 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         if extras[key] is None:
             reading.notes.append(f"{key.replace('_', ' ')} not read")
     return reading
+
+
+read_board = read_numbermatch  # vision.read's entry for this game (solver.games finds the module)
+
+
+def read_other_screen(image: np.ndarray, bg) -> Reading:
+    """Number Match's screens between boards: stage complete, game over, an ad (vision.screens)."""
+    from vision.screens import read_message_screen
+
+    return read_message_screen(image, bg)
