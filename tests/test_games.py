@@ -56,3 +56,10 @@ def test_every_game_gives_every_method_the_protocol_leaves_open(name):
 def test_an_unknown_game_is_named_with_the_choices():
     with pytest.raises(registry.UnknownGame, match="no game 'chess': use numbermatch, flip9 or fifteen"):
         registry.entry("chess")
+
+
+def test_a_stored_profile_of_every_game_is_accepted():
+    """The profile schema knows every game (a 15-puzzle profile was rebuilt on every start)."""
+    from calibration import schema
+
+    assert set(schema.FONTS) == set(schema.GEOMETRY) == set(registry.NAMES)
