@@ -63,3 +63,16 @@ def test_a_stored_profile_of_every_game_is_accepted():
     from calibration import schema
 
     assert set(schema.FONTS) == set(schema.GEOMETRY) == set(registry.NAMES)
+
+
+@pytest.mark.parametrize("name, cell, shown, words", [
+    ("numbermatch", 10, 0, "row 2 column 2"),   # nine cells a row
+    ("fifteen", 5, 4, "row 2 column 2"),        # a 4x4 frame
+    ("fifteen", 5, 3, "row 2 column 3"),        # a 3x3 frame
+    ("flip9", 4, 0, "card 5"),
+])
+def test_a_cell_is_named_in_the_games_own_rows_and_columns(name, cell, shown, words):
+    from vision import Reading
+
+    reading = Reading(name, "board", unsure=[cell], rows_visible=shown)
+    assert kind(name)().where(cell, reading) == words
