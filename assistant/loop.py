@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from assistant.games import Plan, game_for
+from assistant.games import Plan, game_for, kind
 from assistant.scroll import BoardView
 from vision import ReadError, Reading
 from solver.errors import TapsolveError
@@ -28,12 +28,9 @@ class Tally:
     score: int = 0
     notes: list = field(default_factory=list)
 
-    def summary(self, game: str = "numbermatch") -> str:
-        checks = f"{self.repeats} repeated, {self.replans} re-solved"
-        if game == "flip9":
-            return f"{self.moves} swaps{', sorted' if self.stages else ''}, {checks}"
-        return (f"{self.moves} moves, {self.stages} stage{'s' if self.stages != 1 else ''} cleared, "
-                f"score {self.score}, {checks}")
+    def summary(self, game) -> str:
+        """The line of counts, the game's own words first (``game``: an assistant.games.Game)."""
+        return f"{game.results(self)}, {self.repeats} repeated, {self.replans} re-solved"
 
 
 class Loop:
@@ -68,22 +65,20 @@ class Loop:
                 self.reading = Reading(game, "unknown")
                 return self.reading
             if self.reading.sure:
-                if self.view is not None and self.reading.game == "numbermatch" and self.reading.screen == "board":
+                if self.view is not None and kind(self.reading.game).scrolls and self.reading.screen == "board":
                     _, self.reading = self.view.survey(self.link, first=(self.image, self.reading))
                     self.image = self.view.image if self.view.image is not None else self.image
                 return self.reading
         return self.reading
 
     def show_next(self):
-        """Scroll the next move's cells on screen when a tall Number Match board hides them
-        (the guide draws the move over the live screenshot)."""
-        move = self.next_move
-        if (self.view is None or self.game is None or self.game.name != "numbermatch" or self.reading is None
-                or self.reading.screen != "board" or not hasattr(move, "i")):
+        """Bring the next move on screen when the board hides it (the game scrolls a tall board);
+        the guide draws the move over the live screenshot."""
+        if self.view is None or self.game is None or self.reading is None or self.reading.screen != "board":
             return
-        if move.i not in self.reading.cells or move.j not in self.reading.cells:
-            columns = self.game.rules.columns
-            self.reading = self.view.show(self.link, [move.i // columns, move.j // columns])
+        shown = self.game.show(self.next_move, self.reading)
+        if shown is not None:
+            self.reading = shown
             self.image = self.view.image
 
     def look_until_known(self, ending: bool = False):
@@ -124,8 +119,7 @@ class Loop:
         reading = self.look_until_known()
         if self.game is None:
             self.game = game_for(reading.game, self.objective, self.budget)
-            if self.game.name == "numbermatch":
-                self.game.view, self.game.link = self.view, self.link
+            self.game.attach(self.view, self.link)
         if reading.screen == "board":
             self.replan(count=False)
         return reading
@@ -146,10 +140,8 @@ class Loop:
         return self.plan.moves[self.step]
 
     def finished(self) -> bool:
-        """The board on screen is won (Flip 9 sorted; Number Match shows its stage screen)."""
-        if self.reading.screen == "stage_complete":
-            return True
-        return self.game.name == "flip9" and self.position.is_sorted()
+        """The board on screen is won, as the game tells it."""
+        return self.game.finished(self.position, self.reading)
 
     # -- judging what happened ---------------------------------------------------------------
 
@@ -158,8 +150,8 @@ class Loop:
         given): "done" (as predicted), "same" (nothing happened), "other" (re-planned)."""
         before = self.position
         expected = self.game.after(before, move)
-        ending = getattr(expected, "is_cleared", lambda: False)()
-        if reading is None and self.view is not None and self.game.name == "numbermatch":
+        ending = self.game.ends(expected)
+        if reading is None and self.view is not None and self.game.scrolls:
             # the screen alone cannot place a board of repeated rows at its end: the prediction
             # chooses among the places the screen allows (and is still compared below)
             self.view.expect = expected
@@ -212,5 +204,6 @@ class Loop:
         self.position = position
         self.step += 1
         self.tally.moves += 1
-        if hasattr(position, "score"):
-            self.tally.score = position.score  # the phone's own count, read off its screen
+        score = self.game.score(position)
+        if score is not None:
+            self.tally.score = score  # the phone's own count, read off its screen

@@ -80,7 +80,9 @@ def add_commands(commands) -> None:
     """Register `read` and `calibrate` on the `tapsolve` subcommand parser."""
     from assistant.options import non_negative_int
 
-    games = ("auto", "numbermatch", "flip9", "fifteen")
+    from solver.games import NAMES
+
+    games = ("auto", *NAMES)
     read = commands.add_parser("read", help="read the board off a screenshot or a phone")
     read.add_argument("image", nargs="?", help="a screenshot (PNG or JPEG)")
     read.add_argument("--serial", help="read from this phone over ADB instead")

@@ -16,6 +16,7 @@ import cv2
 
 from phonesim.apps import THEMES, create
 from phonesim.phone import PRESETS
+from solver.games import NAMES
 from solver.fifteen import Board as Board15
 from solver.flip9 import State
 from solver.numbermatch import Board
@@ -191,7 +192,7 @@ Time and clock are fixed so every run writes the same pixels.
 """
 
 
-def generate(out: Path, games=("numbermatch", "flip9", "fifteen")) -> list[dict]:
+def generate(out: Path, games=NAMES) -> list[dict]:
     index: list[dict] = []
     for p, preset in enumerate(PRESETS.values()):
         for t, theme in enumerate(THEMES):

@@ -1,6 +1,6 @@
 """The Number Match game class learns the phone's points table from the score changes it reads."""
 
-from assistant.games import NumberMatch
+from assistant.games.numbermatch import NumberMatch
 from solver.numbermatch import POINTS, Board, Pair
 from vision.profile import Profile
 from vision.reading import Reading

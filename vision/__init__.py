@@ -10,6 +10,7 @@ import time
 import cv2
 import numpy as np
 
+from solver import games as registry
 from solver.errors import TapsolveError
 from vision.image import (ImageInputError, LandmarkError, ReadError, background, check_image, distance,
                           load_image)
@@ -18,13 +19,13 @@ from vision.reading import Reading
 
 __all__ = ["read", "Reading", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
 
-GAMES = ("auto", "numbermatch", "flip9", "fifteen")
+GAMES = ("auto", *registry.NAMES)
 
 
 def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
-    """Distance from the background of every pixel; with a Number Match profile only of the
-    rows its grid spans (the rest stays 0), which is all a read with a profile looks at."""
-    geo = profile.geometry if profile is not None and profile.game == "numbermatch" else {}
+    """Distance from the background of every pixel; with a profile that knows the rows its grid
+    spans (Number Match's) only of those rows (the rest stays 0), all a read with it looks at."""
+    geo = profile.geometry if profile is not None else {}
     if "top" in geo and "pitch" in geo and profile.fits(image):
         p = float(geo["pitch"])
         y0, y1 = max(0, int(geo["top"] - p * 0.2)), min(image.shape[0], int(geo["bottom"] + p * 0.2))
@@ -67,47 +68,37 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     """
     t0 = time.perf_counter()
     if game not in GAMES:
-        raise ReadError(f"unknown game {game!r}: use auto, numbermatch, flip9 or fifteen")
+        raise ReadError(f"unknown game {game!r}: use {', '.join(GAMES[:-1])} or {GAMES[-1]}")
     image = check_image(image_rgb)
     profiles = dict(profiles or {})
     if profile is not None:
         profiles.setdefault(profile.game, profile)
     bg = background(image)
-    dist = board_distance(image, bg, profiles.get("numbermatch"))
-    from vision import numbermatch
+    # a profile that knows its grid's rows (Number Match's) narrows the first read to them
+    rows_known = next((p for p in profiles.values() if "top" in p.geometry), None)
+    dist = board_distance(image, bg, rows_known)
 
     if game != "auto":
         order = [game]
-    elif len(profiles) == 1 and "numbermatch" not in profiles:
-        # the only game with a profile first (a faster miss), then the others
-        order = [*profiles] + [g for g in GAMES[1:] if g not in profiles]
+    elif len(profiles) == 1:
+        # the only game with a profile first (a faster miss), then the others in the registry's order
+        order = [*profiles] + [g for g in registry.NAMES if g not in profiles]
     else:
-        order = ["numbermatch", "flip9", "fifteen"]
+        order = list(registry.NAMES)
     errors = []
     for g in order:
         try:
-            if g == "numbermatch":
-                reading = numbermatch.read_numbermatch(image, bg, dist, profiles.get(g), use_tesseract,
-                                                       first_row=first_row)
-            elif g == "flip9":
-                from vision import flip9
-
-                reading = flip9.read_flip9(image, bg, dist, profiles.get(g), use_tesseract)
-            else:
-                from vision import fifteen
-
-                reading = fifteen.read_fifteen(image, bg, dist, profiles.get(g), use_tesseract)
+            reading = registry.module("vision", g).read_board(image, bg, dist, profiles.get(g), use_tesseract,
+                                                              first_row=first_row)
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError as exc:
             errors.append(exc)
-            if "numbermatch" in profiles:
+            if rows_known is not None:
                 dist = distance(image, bg)  # the next game needs the whole screen
-    if game in ("auto", "numbermatch"):
-        from vision.screens import read_message_screen
-
+    for g in order:  # a screen between boards (a stage's end, an ad), for a game that has them
         try:
-            reading = read_message_screen(image, bg)
+            reading = registry.module("vision", g).read_other_screen(image, bg)
             reading.theme = "light" if float(np.mean(bg)) > 128 else "dark"
             reading.seconds = time.perf_counter() - t0
             return reading
@@ -119,10 +110,4 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     landmarks = [e for e in errors if isinstance(e, LandmarkError)]
     if landmarks:
         raise landmarks[0]
-    if game == "numbermatch":
-        raise ReadError("no Number Match board found")
-    if game == "flip9":
-        raise ReadError("no Flip 9 board found")
-    if game == "fifteen":
-        raise ReadError("no 15-puzzle board found")
-    raise ReadError("no Number Match, Flip 9 or 15-puzzle board found")
+    raise ReadError(f"no {registry.titles(order)} board found")

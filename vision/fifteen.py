@@ -219,3 +219,14 @@ def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:
         if v is None or not 1 <= v < n * n or sum(w == v for w in values.values()) > 1:
             unsure.append(c)
     return sorted(unsure)
+
+
+def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
+               first_row: int = 0) -> Reading:
+    """vision.read's entry for this game: the frame never scrolls (``first_row`` stays 0)."""
+    return read_fifteen(image, bg, dist, profile, use_tesseract)
+
+
+def read_other_screen(image: np.ndarray, bg) -> Reading:
+    """The 15-puzzle's solved screen is its board (read_fifteen says stage_complete)."""
+    raise ReadError("no 15-puzzle screen but its board")

@@ -259,3 +259,14 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     if kind == "winner":
         reading.notes.append("sorted: Winner!")
     return reading
+
+
+def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
+               first_row: int = 0) -> Reading:
+    """vision.read's entry for this game: Flip 9's cards never scroll (``first_row`` stays 0)."""
+    return read_flip9(image, bg, dist, profile, use_tesseract)
+
+
+def read_other_screen(image: np.ndarray, bg) -> Reading:
+    """Flip 9 has no screen between boards that tapsolve reads."""
+    raise ReadError("no Flip 9 screen but its board")

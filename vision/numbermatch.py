@@ -657,3 +657,13 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
             if min(share[c], share[c + 1]) < LINE_SEEN:
                 out.append((r - skip) * COLUMNS + c)
     return out
+
+
+read_board = read_numbermatch  # vision.read's entry for this game (solver.games finds the module)
+
+
+def read_other_screen(image: np.ndarray, bg) -> Reading:
+    """Number Match's screens between boards: stage complete, game over, an ad (vision.screens)."""
+    from vision.screens import read_message_screen
+
+    return read_message_screen(image, bg)

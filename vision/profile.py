@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solver.games import NAMES
 from vision.glyphs import Templates
 
 VERSION = 1
@@ -52,7 +53,7 @@ class Profile:
         """A profile from its JSON; raises ValueError (or KeyError/TypeError) when malformed."""
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError("not a version 1 profile")
-        if data["game"] not in ("numbermatch", "flip9", "fifteen"):
+        if data["game"] not in NAMES:
             raise ValueError(f"unknown game {data['game']!r}")
         points = data.get("points", {})
         if data["game"] == "numbermatch":

@@ -154,3 +154,19 @@ class FifteenApp:
         draw.put_text_centered(screen, family, "medium", size, "New game", bx + bw // 2, by + bh // 2,
                                t.rgb("key_text"))
         return screen
+
+
+LOOK_NAMES = ("tiles", "grid")
+WIDTHS = (3, 4, 5)
+
+
+def create(preset, seed: int, theme: str, options: dict) -> FifteenApp:
+    """phonesim.apps.create's entry for this game: checks and takes its own options."""
+    from phonesim.apps import AppOptionError, choose
+
+    look, width, slides = options["look"], options["width"], options["slides"]
+    choose("look", look, LOOK_NAMES)
+    choose("width", width, WIDTHS)
+    if not isinstance(slides, int) or not 0 <= slides <= 10_000:
+        raise AppOptionError(f"slides must be 0 to 10000, not {slides!r}")
+    return FifteenApp(preset, seed=seed, theme=theme, look=look, width=width, slides=slides)

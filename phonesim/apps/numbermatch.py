@@ -787,3 +787,20 @@ class NumberMatchApp:
         cross = draw.polyline_mask(s, s, [(0, 0), (s, s)], max(2, w * 0.07))
         draw.blend(screen, x + (w - s) // 2, y + (h - s) // 2, np.maximum(cross, cross[:, ::-1]), (255, 255, 255))
         return screen
+
+
+ADD_RULES = ("cell", "live")
+
+
+def create(preset, seed: int, theme: str, options: dict) -> NumberMatchApp:
+    """phonesim.apps.create's entry for this game: checks and takes its own options."""
+    from phonesim.apps import AppOptionError, choose
+
+    size, adds, add_rule = options["size"], options["adds"], options["add_rule"]
+    choose("add rule", add_rule, ADD_RULES)
+    if not isinstance(size, int) or not 2 <= size <= 9 * 40:
+        raise AppOptionError(f"the start size must be 2 to 360 numbers, not {size!r}")
+    if not isinstance(adds, int) or not 0 <= adds <= 99:
+        raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
+    return NumberMatchApp(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=options["ads"],
+                          points=options["points"])

@@ -1,43 +1,36 @@
-"""What the assistant needs to know of each game: plan, predict, compare, and where to tap.
-
-The closed loop (``assistant.loop``) is the same for every game; a game is one class here
-with the methods below, so a third game is a new class, not a rewrite.
-"""
+"""Number Match as the assistant plays it: plan, predict, compare, tap (scrolling a tall board),
+learn the phone's points table, and draw a pair or the + button."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import json
 
-from solver import flip9, search
-from solver.numbermatch import POINT_KINDS, Add, Board, Rules
-from solver.errors import TapsolveError
+from dataclasses import replace
+
+import numpy as np
+
+from assistant.games import Game, Plan
+from solver import search
+from solver.numbermatch import POINT_KINDS, Add, Board, Pair, Rules
+from solver.errors import InputError, TapsolveError
 
 # How a person calls each kind of points, for the line said when the phone's table differs.
 POINT_NAMES = {"touching": "touching pairs", "row_break": "pairs across a row break",
                "gap": "pairs across gaps", "row": "each removed row", "clear": "a cleared board"}
 
 
-@dataclass
-class Plan:
-    """A solver's line from a position: the moves, and what it promises."""
-
-    moves: list
-    status: str
-    adds_used: int = 0
-    score: int = 0
-    optimal: bool = False
-
-
-class NumberMatch:
+class NumberMatch(Game):
     """Number Match: a position is a Board; a move is a Pair or an Add."""
 
     name = "numbermatch"
+    more_stages = True
+    scrolls = True
     # set by the loop: with them, taps scroll a board taller than the screen (assistant.scroll)
     view = None
     link = None
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):
-        self.objective, self.budget = objective, budget
+        super().__init__(objective, budget)
         self.rules = Rules()
         # the points table as the phone plays it: kinds a scored move bore out, kinds it showed
         # otherwise (kept in the device profile), and the moves of each kind judged so far
@@ -48,6 +41,9 @@ class NumberMatch:
         self.profile = None
         self.score_read = False  # whether the last position's score was read off the screen
         self.note: str | None = None  # said (by explain) after a move that taught a table entry
+
+    def attach(self, view, link) -> None:
+        self.view, self.link = view, link
 
     def position(self, reading) -> Board:
         self.keep_points(reading.profile)
@@ -191,99 +187,177 @@ class NumberMatch:
     def progress(self, board: Board) -> str:
         return f"{board.live_count()} numbers left, {board.adds_left} adds, score {board.score}"
 
+    def status(self, board: Board) -> str:
+        return self.progress(board) + (f", stage {board.stage}" if board.stage else "")
 
-class Flip9:
-    """Flip 9: a position is a State; a move is a swap (a, b) by card values."""
+    def score(self, board: Board) -> int:
+        return board.score
 
-    name = "flip9"
+    def ends(self, board: Board) -> bool:
+        return board.is_cleared()
 
-    def position(self, reading) -> flip9.State:
-        return flip9.State(reading.state.cards, reading.state.must)
+    def where(self, cell: int, reading) -> str:
+        cols = self.rules.columns
+        return f"row {cell // cols + 1} column {cell % cols + 1}"
 
-    def plan(self, state: flip9.State) -> Plan:
-        return Plan(flip9.solve(state), "solved", optimal=True)
+    def won(self, stages_done: int, stages: int) -> str:
+        return f"stage cleared ({stages_done}/{stages})"
 
-    def after(self, state: flip9.State, move) -> flip9.State:
-        expected = flip9.State(state.cards, state.must)
-        expected.push(move)
-        return expected
+    def won_header(self) -> str:
+        return "Stage cleared! Tap Continue on the phone for the next board."
 
-    def same(self, seen: flip9.State, expected: flip9.State) -> bool:
-        return seen.cards == expected.cards and (seen.must == expected.must or seen.is_sorted())
+    def results(self, tally) -> str:
+        return (f"{tally.moves} moves, {tally.stages} stage{'s' if tally.stages != 1 else ''} cleared, "
+                f"score {tally.score}")
 
-    def explain(self, before, seen, move) -> str | None:
+    def show(self, move, reading):
+        """Scroll the move's cells on screen when a tall board hides them (the guide draws the
+        move over the live screenshot)."""
+        if self.view is None or not isinstance(move, Pair):
+            return None
+        if move.i not in reading.cells or move.j not in reading.cells:
+            columns = self.rules.columns
+            return self.view.show(self.link, [move.i // columns, move.j // columns])
         return None
 
-    def summary(self) -> str:
-        return ""
+    def planned_taps(self, move, board: Board, reading) -> list[tuple[tuple[int, int], str]]:
+        # the lattice is fixed on screen: rows that vanish move the cells, not the grid
+        cols = board.rules.columns
+        at = cell_lattice(reading, cols)
+        shown_rows = {k // cols for k in reading.cells}
+        cells = [] if isinstance(move, Add) else [move.i, move.j]
+        taps = [reading.add_button] if isinstance(move, Add) else [at(k) for k in cells]
+        # a cell on a row that is not on screen now is tapped after scrolling to it
+        notes = ["" if k // cols in shown_rows else f" (row {k // cols + 1} is off screen: scrolled to first)"
+                 for k in cells] or [""]
+        return list(zip(taps, notes))
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
-        a, b = move
-        buttons = reading.buttons
-        if str(a) not in buttons or str(b) not in buttons:
-            raise TapsolveError("the card buttons are not on screen")
-        must = reading.state.must
-        if must == a:
-            return [buttons[str(b)]]
-        if must == b:
-            return [buttons[str(a)]]
-        return [buttons[str(a)], buttons[str(b)]]
+    def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
+        from assistant import overlay
 
-    def describe(self, state: flip9.State, move) -> str:
-        return f"swap {move[0]} and {move[1]}"
+        size = reading.pitch or overlay.cell_pitch(reading.cells)
+        if isinstance(move, Add):
+            return overlay.mark_button(image, reading.add_button, size, "+")
+        # a pair farther apart than the screen is tall shows only its cell on screen
+        return overlay.mark_points(image, [reading.cells[k] for k in (move.i, move.j) if k in reading.cells],
+                                   size, True)
 
-    def progress(self, state: flip9.State) -> str:
-        return f"cards {state.format()}" + (f", must swap {state.must}" if state.must else "")
-
-
-class Fifteen:
-    """The sliding puzzle (3x3 to 5x5): a position is a fifteen.Board; a move is the tile slid
-    into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
-
-    name = "fifteen"
-
-    def position(self, reading):
-        from solver import fifteen
-
-        return fifteen.Board(reading.board.tiles)
-
-    def plan(self, board) -> Plan:
-        from solver import fifteen
-
-        solution = fifteen.solve(board)
-        return Plan(solution.moves, solution.status, optimal=solution.optimal)
-
-    def after(self, board, move):
-        expected = board.copy()
-        expected.push(move)
-        return expected
-
-    def same(self, seen, expected) -> bool:
-        return seen.tiles == expected.tiles
-
-    def explain(self, before, seen, move) -> str | None:
-        return None
-
-    def taps(self, move, reading) -> list[tuple[int, int]]:
-        """The tile's centre: tapping a tile next to the gap slides it in."""
-        tiles = reading.board.tiles
-        if move not in tiles:
-            raise TapsolveError(f"tile {move} is not on the board on screen")
-        return [reading.cells[tiles.index(move)]]
-
-    def describe(self, board, move) -> str:
-        return board.describe(move)
-
-    def progress(self, board) -> str:
-        home = sum(t == k + 1 for k, t in enumerate(board.tiles))
-        return f"{home}/{len(board.tiles) - 1} tiles home"
+    def diagram(self, board: Board, move) -> np.ndarray:
+        return board_diagram(board, move)
 
 
-def game_for(name: str, objective: str = "fast", budget: float = 1.0):
-    if name == "numbermatch":
-        return NumberMatch(objective, budget)
-    if name == "flip9":
-        return Flip9()
-    if name == "fifteen":
-        return Fifteen()
-    raise TapsolveError(f"no game {name!r}: numbermatch, flip9 or fifteen")
+def cell_lattice(reading, columns: int):
+    """Screen centre of any board cell index, from one cell on screen and the reader's pitch."""
+    k0, (x0, y0) = min(reading.cells.items())
+    r0, c0 = divmod(k0, columns)
+    pitch = reading.pitch
+    return lambda k: (round(x0 + (k % columns - c0) * pitch), round(y0 + (k // columns - r0) * pitch))
+
+
+def board_diagram(board: Board, move=None, cell: int = 56) -> np.ndarray:
+    """A clean drawing of a Number Match board with `move` highlighted (for exported steps)."""
+    import cv2
+    from assistant import overlay
+
+    cols = board.rules.columns
+    rows = max(1, board.rows)
+    image = np.full((rows * cell + 2 * cell, cols * cell + cell, 3), 255, np.uint8)
+    ox, oy = cell // 2, cell // 2
+    for k, value in enumerate(board.cells):
+        r, c = divmod(k, cols)
+        x0, y0 = ox + c * cell, oy + r * cell
+        cv2.rectangle(image, (x0, y0), (x0 + cell, y0 + cell), (220, 224, 230), 1)
+        if value:
+            colour = overlay.INK
+        else:
+            colour = (200, 205, 214)
+        text = str(value) if value else "."
+        cv2.putText(image, text, (x0 + cell // 3, y0 + int(cell * 0.72)), cv2.FONT_HERSHEY_SIMPLEX,
+                    cell / 40, colour, 2, cv2.LINE_AA)
+    centre = {k: (ox + (k % cols) * cell + cell // 2, oy + (k // cols) * cell + cell // 2)
+              for k in range(len(board.cells))}
+    plus = (ox + cols * cell // 2, oy + rows * cell + cell // 2 + 4)
+    cv2.circle(image, plus, cell // 3, (46, 133, 236), 2, cv2.LINE_AA)
+    cv2.putText(image, f"+ {board.adds_left}", (plus[0] - cell // 4, plus[1] + cell // 8),
+                cv2.FONT_HERSHEY_SIMPLEX, cell / 90, (46, 133, 236), 2, cv2.LINE_AA)
+    if isinstance(move, Add):
+        image = overlay.mark_button(image, plus, cell)
+    elif move is not None:
+        image = overlay.mark_points(image, [centre[move.i], centre[move.j]], cell, True)
+    return image
+
+# -- `tapsolve solve numbermatch` -------------------------------------------------------------------
+
+def add_solve_command(games) -> None:
+    """Register `tapsolve solve numbermatch` on the `solve` command's games."""
+    from assistant.options import adds, positive_float
+
+    nm = games.add_parser(NumberMatch.name, help="Number Match: clear the board with the fewest adds")
+    nm.add_argument("board", help='board text ("467956239 385113145 ...", "." = crossed out) or board JSON')
+    nm.add_argument("--adds", type=adds, default=None, help="presses of + left (default 5)")
+    nm.add_argument("--budget", type=positive_float, default=1.0,
+                    help="seconds to search at most (default 1); score uses all of it")
+    nm.add_argument("--objective", choices=("fast", "score"), default="fast",
+                    help="fast: fewest adds (proved), pressed late (default); score: most points")
+    nm.add_argument("--json", action="store_true", help="print the Solution JSON")
+    nm.set_defaults(run=solve_numbermatch)
+
+
+def read_numbermatch_board(text: str, adds: int | None):
+    """A board from board text or board JSON (inline or a .json file)."""
+    from pathlib import Path
+
+    from solver.numbermatch import Board
+
+    if text.endswith(".json"):
+        try:
+            text = Path(text).read_text()
+        except OSError as exc:
+            raise InputError(f"cannot read {text}: {exc.strerror}") from None
+    if text.lstrip().startswith("{"):
+        board = Board.from_json(text)
+        if adds is not None:
+            board.adds_left = adds
+        return board
+    return Board.parse(text, adds_left=adds)
+
+
+def solve_numbermatch(args) -> int:
+    from solver import search
+
+    board = read_numbermatch_board(args.board, args.adds)
+    if board.live_count() == 0:
+        raise InputError("the board has no live number to pair")
+    solution = search.solve(board, objective=args.objective, budget=args.budget)
+    if args.json:
+        print(json.dumps(solution.to_json()))
+        return 0
+    print(f"Board ({board.live_count()} numbers, {board.adds_left} adds left):")
+    print("\n".join(board.format().split()))
+    replay = board.copy()
+    for step, move in enumerate(solution.moves, 1):
+        print(f"{step:3d}. {replay.describe(move)}")
+        replay.push(move)
+    adds = solution.adds_used
+    plural = "add" if adds == 1 else "adds"
+    if solution.status == "solved":
+        proof = proof_note(solution) if args.objective == "fast" else ""
+        print(f"Cleared with {adds} {plural}, score {solution.score}, {len(solution.moves)} moves{proof}.")
+    elif solution.status == "unsolvable":
+        print(f"Unsolvable: no line clears this board with {board.adds_left} adds.")
+    else:
+        print(f"Gave up after {args.budget:g} s: best line above leaves {replay.live_count()} numbers"
+              f" ({adds} {plural}, score {solution.score}).")
+    return 0
+
+
+def proof_note(solution) -> str:
+    """What the fast search proved, for the closing line."""
+    if solution.optimal:
+        return " (fewest adds and fewest moves, proved)"
+    if solution.adds_optimal:
+        return " (fewest adds proved; fewer moves not ruled out in the budget)"
+    return " (fewer adds not ruled out in the budget)"
+
+
+GAME = NumberMatch
