@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 import signal
 import sys
 
 from solver.errors import TapsolveError
-from solver.numbermatch import Add
 from assistant.loop import Loop
 from assistant.scroll import BoardChanged
 
@@ -66,14 +64,6 @@ class StopAfterMove:
         signal.signal(signal.SIGINT, self._old)
 
 
-def cell_lattice(reading, columns: int):
-    """Screen centre of any board cell index, from one cell on screen and the reader's pitch."""
-    k0, (x0, y0) = min(reading.cells.items())
-    r0, c0 = divmod(k0, columns)
-    pitch = reading.pitch
-    return lambda k: (round(x0 + (k % columns - c0) * pitch), round(y0 + (k // columns - r0) * pitch))
-
-
 def dry_run(loop: Loop, say=print) -> int:
     """Print the taps of the whole plan without sending any."""
     reading = loop.start()
@@ -81,36 +71,16 @@ def dry_run(loop: Loop, say=print) -> int:
         raise TapsolveError("no board on screen to plan for")
     position = loop.position
     say(f"plan: {len(loop.plan.moves)} moves ({loop.plan.status})")
-    if loop.game.name == "numbermatch":
-        # the lattice is fixed on screen: rows that vanish move the cells, not the grid
-        cols = position.rules.columns
-        at = cell_lattice(reading, cols)
-        shown_rows = {k // cols for k in reading.cells}
     for step, move in enumerate(loop.plan.moves, 1):
-        if loop.game.name == "numbermatch":
-            cells = [] if isinstance(move, Add) else [move.i, move.j]
-            taps = [reading.add_button] if isinstance(move, Add) else [at(k) for k in cells]
-            # a cell on a row that is not on screen now is tapped after scrolling to it
-            notes = ["" if k // cols in shown_rows else f" (row {k // cols + 1} is off screen: scrolled to first)"
-                     for k in cells] or [""]
-        else:
-            taps = loop.game.taps(move, _with_must(reading, position.must))
-            notes = [""] * len(taps)
+        taps = loop.game.planned_taps(move, position, reading)
         say(f"{step:3d}. {loop.game.describe(position, move):40s} taps "
-            + " ".join(f"({x},{y}){note}" for (x, y), note in zip(taps, notes)))
+            + " ".join(f"({x},{y}){note}" for (x, y), note in taps))
         position = loop.game.after(position, move)
     return 0
 
 
-def _with_must(reading, must):
-    """The reading as it will be when `must` is the card that must move."""
-    shown = copy.copy(reading)
-    shown.state = type(reading.state)(reading.state.cards, must)
-    return shown
-
-
 def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_moves: int | None = None) -> int:
-    """Play until `stages` boards are cleared (Number Match) or the cards are sorted (Flip 9).
+    """Play until the board is won (`stages` boards, for a game that goes on to the next).
 
     ``show(loop)``, when given, is called after every read (the demo's window); returning False
     stops the play like Ctrl-C. ``status`` shows progress after each move (default: say).
@@ -132,9 +102,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
             reading = loop.reading
             if loop.finished():
                 tally.stages += 1
-                say(f"stage cleared ({tally.stages}/{stages})" if loop.game.name == "numbermatch"
-                    else "sorted")
-                if loop.game.name == "flip9" or tally.stages >= stages:
+                say(loop.game.won(tally.stages, stages))
+                if not loop.game.more_stages or tally.stages >= stages:
                     break
                 if "continue" not in reading.buttons:
                     raise TapsolveError("the stage is over but no Continue button is on screen")
@@ -154,7 +123,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                 loop.look_until_known()
                 loop.replan()
                 continue
-            kind = getattr(loop.game, "animation", lambda *_: "tap")(loop.position, move)
+            kind = loop.game.animation(loop.position, move)
             link.tap_all(taps, kind=kind)
             outcome = loop.judge(move)
             if outcome == "same":
@@ -178,8 +147,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
             lost_in_a_row, landed, refusals = 0, True, 0
             if outcome == "done":
                 status(status_line(loop))
-    game = loop.game.name if loop.game else "numbermatch"
-    say(("stopped: " if stop.asked else "done: ") + tally.summary(game))
+    say(("stopped: " if stop.asked else "done: ") + tally.summary(loop.game) + loop.game.summary())
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
 
 
@@ -195,6 +163,4 @@ def lost_taps(count: int, moves: int, landed: bool) -> str:
 def status_line(loop: Loop) -> str:
     """Moves done / planned and where the game stands, after each move."""
     total = len(loop.plan.moves) if loop.plan else 0
-    stage = getattr(loop.position, "stage", None)
-    return (f"  [{loop.step}/{total}] {loop.game.progress(loop.position)}"
-            + (f", stage {stage}" if stage else ""))
+    return f"  [{loop.step}/{total}] {loop.game.status(loop.position)}"

@@ -35,11 +35,13 @@ class Result:
     score: int
     adds_used: int
     seconds: float
-    optimal: bool = False
+    optimal: bool = False  # the fewest adds, proved
+    pairs: int = 0
+    moves_optimal: bool = False  # the fewest pairs for those adds, proved
 
 
 def register(commands, parser_class) -> None:
-    """Add `bench numbermatch` to the command line (called by assistant.cli.build_parser)."""
+    """Add `bench numbermatch` and `bench trust` to the command line (called by assistant.cli.build_parser)."""
     bench = commands.add_parser("bench", help="measure a solver on random boards")
     games = bench.add_subparsers(dest="game", metavar="GAME", parser_class=parser_class)
     games.required = True
@@ -51,6 +53,8 @@ def register(commands, parser_class) -> None:
     nm.add_argument("--budget", type=positive_float, default=1.0, help="seconds per board and solver (default 1)")
     nm.add_argument("--objective", choices=("fast", "score", "both"), default="both",
                     help="which of our objectives to run (default both)")
+    nm.add_argument("--no-baseline", action="store_true",
+                    help="skip the random playouts (they take the whole budget on every board)")
     nm.add_argument("--json", action="store_true", help="print the figures as JSON")
     nm.set_defaults(run=numbermatch)
     from assistant.cli import add_fault_options
@@ -69,6 +73,25 @@ def register(commands, parser_class) -> None:
     add_fault_options(pl, tap_latency=0.0)
     pl.add_argument("--json", action="store_true", help="print the run summary as one JSON object, last")
     pl.set_defaults(run=play, game="numbermatch", stages=1)
+    tr = games.add_parser("trust", help="the reader on damaged screenshots: silent misreads must be 0")
+    trust_arguments(tr)
+    tr.set_defaults(run=trust)
+
+
+def trust_arguments(parser) -> None:
+    """The options of `bench trust` (also benchmarks/bench_trust.py's)."""
+    parser.add_argument("--sample", type=non_negative_int, default=0,
+                        help="only every N-th fixture (the real screenshots always): a quick subset")
+    parser.add_argument("--only", help="comma-separated perturbations (default: all of them)")
+    parser.add_argument("--mode", choices=("fresh", "stored", "both"), default="both",
+                        help="first contact, a profile stored from the clean screenshot, or both (default)")
+
+
+def trust(args) -> int:
+    """`tapsolve bench trust` (assistant/trust.py; loaded only when it runs: it needs OpenCV)."""
+    from assistant import trust as bench_trust
+
+    return bench_trust.main(args)
 
 
 def random_board(size: int, adds: int, rng: random.Random):
@@ -101,7 +124,7 @@ def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTART
         return Result("gave_up", 0, 0, seconds)
     line = kernel.best_line()
     adds = sum(1 for m in line if not hasattr(m, "i"))
-    return Result("solved", int(ctl[K.BEST_LIVE]), adds, seconds)
+    return Result("solved", int(ctl[K.BEST_LIVE]), adds, seconds, pairs=len(line) - adds)
 
 
 def ours(board, objective: str, budget: float) -> Result:
@@ -110,7 +133,8 @@ def ours(board, objective: str, budget: float) -> Result:
     solution = search.solve(board, objective=objective, budget=budget)
     cleared = solution.status == "solved"
     return Result(solution.status, solution.score if cleared else 0, solution.adds_used,
-                  solution.seconds, solution.optimal)
+                  solution.seconds, solution.adds_optimal, len(solution.moves) - solution.adds_used,
+                  solution.moves_optimal)
 
 
 class Progress:
@@ -145,7 +169,9 @@ def figures(results: list[Result]) -> dict:
         "proved unsolvable %": 100 * sum(r.status == "unsolvable" for r in results) / n,
         "gave up %": 100 * sum(r.status == "gave_up" for r in results) / n,
         "proved fewest adds %": 100 * sum(r.optimal for r in results) / n,
+        "proved fewest moves %": 100 * sum(r.moves_optimal for r in results) / n,
         "mean adds used": statistics.fmean(r.adds_used for r in solved) if solved else 0.0,
+        "mean pairs": statistics.fmean(r.pairs for r in solved) if solved else 0.0,
         "mean score": statistics.fmean(r.score for r in results),
         "median s": statistics.median(secs),
         "p95 s": secs[min(n - 1, int(0.95 * n))],
@@ -162,7 +188,6 @@ def peak_memory_mib() -> float:
 
 def numbermatch(args) -> int:
     from solver import search
-    from solver.numbermatch import Board
 
     objectives = ("fast", "score") if args.objective == "both" else (args.objective,)
     t_cold = time.perf_counter()
@@ -170,7 +195,8 @@ def numbermatch(args) -> int:
     warm_playouts()
     load = time.perf_counter() - t_cold
     rng = random.Random(args.seed)
-    runs = {name: [] for name in (*objectives, "baseline")}
+    baseline = () if args.no_baseline else ("baseline",)
+    runs = {name: [] for name in (*objectives, *baseline)}
     missed = 0  # boards the baseline clears and we do not
     progress = Progress(args.boards)
     for k in range(args.boards):
@@ -178,10 +204,11 @@ def numbermatch(args) -> int:
         seed = rng.getrandbits(62) or 1
         for name in objectives:
             runs[name].append(ours(board, name, args.budget))
-        base = random_playouts(board, args.budget, seed)
-        runs["baseline"].append(base)
-        if base.status == "solved" and any(runs[o][-1].status != "solved" for o in objectives):
-            missed += 1
+        if baseline:
+            base = random_playouts(board, args.budget, seed)
+            runs["baseline"].append(base)
+            if base.status == "solved" and any(runs[o][-1].status != "solved" for o in objectives):
+                missed += 1
         progress.update(k + 1)
     progress.close()
     table = {name: figures(results) for name, results in runs.items()}
@@ -194,10 +221,10 @@ def numbermatch(args) -> int:
     print(f"Number Match: {args.boards} random boards of {args.size} numbers, {args.adds} adds,"
           f" seed {args.seed}, budget {args.budget:g} s per board and solver")
     names = list(runs)
-    ratios = [n for n in objectives]
+    ratios = [n for n in objectives] if baseline else []
     header = f"{'':22s}" + "".join(f"{n:>11s}" for n in names) + "".join(f"{n + '/base':>13s}" for n in ratios)
     print(header)
-    for metric in table["baseline"]:
+    for metric in table[names[0]]:
         row = f"{metric:22s}"
         for n in names:
             v = table[n][metric]
@@ -206,7 +233,8 @@ def numbermatch(args) -> int:
             b = table["baseline"][metric]
             row += f"{table[n][metric] / b:13.2f}" if b else f"{'-':>13s}"
         print(row)
-    print(f"boards the baseline clears and we do not: {missed}")
+    if baseline:
+        print(f"boards the baseline clears and we do not: {missed}")
     print(f"kernel load {load:.2f} s, peak memory {peak_memory_mib():.0f} MiB")
     return 0
 

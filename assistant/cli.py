@@ -3,84 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from assistant.options import (adds, card, finite_seconds, non_negative_int, port,
+from assistant.options import (adds, finite_seconds, non_negative_int, port,
                                positive_float, positive_int, probability)
-from solver.errors import InputError, TapsolveError
-
-
-# -- solve ---------------------------------------------------------------------------------
-
-def read_numbermatch_board(text: str, adds: int | None):
-    """A board from board text or board JSON (inline or a .json file)."""
-    from pathlib import Path
-
-    from solver.numbermatch import Board
-
-    if text.endswith(".json"):
-        try:
-            text = Path(text).read_text()
-        except OSError as exc:
-            raise InputError(f"cannot read {text}: {exc.strerror}") from None
-    if text.lstrip().startswith("{"):
-        board = Board.from_json(text)
-        if adds is not None:
-            board.adds_left = adds
-        return board
-    return Board.parse(text, adds_left=adds)
-
-
-def solve_numbermatch(args) -> int:
-    from solver import search
-
-    board = read_numbermatch_board(args.board, args.adds)
-    if board.live_count() == 0:
-        raise InputError("the board has no live number to pair")
-    solution = search.solve(board, objective=args.objective, budget=args.budget)
-    if args.json:
-        print(json.dumps(solution.to_json()))
-        return 0
-    print(f"Board ({board.live_count()} numbers, {board.adds_left} adds left):")
-    print("\n".join(board.format().split()))
-    replay = board.copy()
-    for step, move in enumerate(solution.moves, 1):
-        print(f"{step:3d}. {replay.describe(move)}")
-        replay.push(move)
-    adds = solution.adds_used
-    plural = "add" if adds == 1 else "adds"
-    if solution.status == "solved":
-        proof = " (fewest possible)" if solution.optimal else ""
-        print(f"Cleared with {adds} {plural}{proof}, score {solution.score}, {len(solution.moves)} moves.")
-    elif solution.status == "unsolvable":
-        print(f"Unsolvable: no line clears this board with {board.adds_left} adds.")
-    else:
-        print(f"Gave up after {args.budget:g} s: best line above leaves {replay.live_count()} numbers"
-              f" ({adds} {plural}, score {solution.score}).")
-    return 0
-
-
-def solve_flip9(args) -> int:
-    import time
-
-    from solver import flip9
-
-    state = flip9.State.parse(args.cards, must=args.must)
-    t0 = time.perf_counter()
-    swaps = flip9.solve(state)
-    seconds = time.perf_counter() - t0
-    if args.json:
-        print(json.dumps({"game": "flip9", "start": state.to_json(), "status": "solved",
-                          "moves": [{"swap": list(s)} for s in swaps], "seconds": round(seconds, 4),
-                          "optimal": True}))
-        return 0
-    print(f"Cards {list(state.cards)}" + (f", must swap {state.must}" if state.must else ""))
-    for step, (a, b) in enumerate(swaps, 1):
-        state.push((a, b))
-        print(f"{step:3d}. swap {a} and {b}  -> {state.format()}")
-    print(f"{len(swaps)} swap{'s' if len(swaps) != 1 else ''} (optimal)")
-    return 0
+from solver import games as registry
+from solver.errors import TapsolveError
 
 
 # -- the phone: guide, play, demo ---------------------------------------------------------------
@@ -123,7 +51,7 @@ def run_demo(args) -> int:
 
 def add_phone_options(parser, objective_default: str):
     parser.add_argument("--serial", help="the phone to use (see tapsolve devices); needed with several")
-    parser.add_argument("--game", choices=("auto", "numbermatch", "flip9"), default="auto",
+    parser.add_argument("--game", choices=("auto", *registry.NAMES), default="auto",
                         help="the game on screen (default: recognise it)")
     parser.add_argument("--objective", choices=("fast", "score"), default=None,
                         help=f"Number Match: fewest adds and moves, or most points (default {objective_default})")
@@ -166,7 +94,7 @@ def add_phone_commands(commands) -> None:
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
     sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
                      "also 720x1600, 1440x3200, tablet-1600x2560)")
-    sim.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    sim.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0])
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
     sim.add_argument("--port", type=port, default=0, help="TCP port (default: a free one)")
     sim.add_argument("--theme", choices=("light", "dark"), default="light")
@@ -175,9 +103,20 @@ def add_phone_commands(commands) -> None:
     sim.add_argument("--adds", type=adds, default=5, help="Number Match adds (default 5)")
     sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
                      help='"live": adds go after the last live number (a rule variant)')
+    sim.add_argument("--points", metavar="KIND=N,...", default=None,
+                     help="Number Match: score some kinds otherwise, e.g. gap=3,row=20 (kinds: touching, "
+                          "row_break, gap, row, clear)")
     sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
+    sim.add_argument("--look", choices=("tiles", "grid"), default="tiles", help="15-puzzle look")
+    sim.add_argument("--width", type=int, choices=(3, 4, 5), default=4, help="15-puzzle tiles a side (default 4)")
+    sim.add_argument("--slides", type=non_negative_int, default=0,
+                     help="15-puzzle: scramble the goal by this many slides (default 0: a random board)")
     sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
+    sim.add_argument("--dialog-after", type=non_negative_int, default=0, metavar="N",
+                     help='a "Rate us!" dialog over the board after N moves (its button closes it)')
+    sim.add_argument("--dialog-between-stages", action="store_true",
+                     help='the "Rate us!" dialog over each new stage\'s board')
     sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
     sim.set_defaults(run=phone)
 
@@ -200,20 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser("solve", help="solve a board given as text")
     games = solve.add_subparsers(dest="game", metavar="GAME", parser_class=Parser)
     games.required = True
-    nm = games.add_parser("numbermatch", help="Number Match: clear the board with the fewest adds")
-    nm.add_argument("board", help='board text ("467956239 385113145 ...", "." = crossed out) or board JSON')
-    nm.add_argument("--adds", type=adds, default=None, help="presses of + left (default 5)")
-    nm.add_argument("--budget", type=positive_float, default=1.0,
-                    help="seconds to search at most (default 1); score uses all of it")
-    nm.add_argument("--objective", choices=("fast", "score"), default="fast",
-                    help="fast: fewest adds (proved), pressed late (default); score: most points")
-    nm.add_argument("--json", action="store_true", help="print the Solution JSON")
-    nm.set_defaults(run=solve_numbermatch)
-    f9 = games.add_parser("flip9", help="Flip 9: sort the cards in the fewest swaps")
-    f9.add_argument("cards", help="the cards in order: 315927486 or 3,1,5,9,2,7,4,8,6")
-    f9.add_argument("--must", type=card, default=None, help="the card the next swap must include")
-    f9.add_argument("--json", action="store_true", help="print the Solution JSON")
-    f9.set_defaults(run=solve_flip9)
+    for name in registry.NAMES:  # each game's own `solve` command, from its assistant module
+        registry.module("assistant.games", name).add_solve_command(games)
 
     guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
     add_phone_options(guide, "fast")
@@ -227,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=run_play)
 
     demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
-    demo.add_argument("--game", choices=("numbermatch", "flip9"), default="numbermatch")
+    demo.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0])
     demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
     demo.add_argument("--seed", type=non_negative_int, default=1)
     demo.add_argument("--stages", type=positive_int, default=1)

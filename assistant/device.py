@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 import adbutils
-import cv2
 import numpy as np
 
 from solver.errors import TapsolveError
@@ -427,6 +426,8 @@ def _reason(exc: Exception) -> str:
 # -- the screen ------------------------------------------------------------------------------
 
 def decode_png(data: bytes | bytearray) -> np.ndarray:
+    import cv2  # here, not at the top: `tapsolve devices` decodes no screen and starts faster
+
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
     except cv2.error:
@@ -436,9 +437,9 @@ def decode_png(data: bytes | bytearray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
 
 
-# Android PixelFormat values screencap writes: bytes per pixel and how to make RGB.
-_RAW_FORMATS = {1: (4, cv2.COLOR_RGBA2RGB), 2: (4, cv2.COLOR_RGBA2RGB), 3: (3, None),
-                5: (4, cv2.COLOR_BGRA2RGB), 4: (2, cv2.COLOR_BGR5652RGB)}
+# Android PixelFormat values screencap writes: bytes per pixel and the cv2 conversion to RGB.
+_RAW_FORMATS = {1: (4, "COLOR_RGBA2RGB"), 2: (4, "COLOR_RGBA2RGB"), 3: (3, None),
+                5: (4, "COLOR_BGRA2RGB"), 4: (2, "COLOR_BGR5652RGB")}
 
 
 def decode_raw(data: bytes | bytearray) -> np.ndarray:
@@ -455,7 +456,11 @@ def decode_raw(data: bytes | bytearray) -> np.ndarray:
         raise ValueError(f"raw screencap of {len(data)} bytes does not hold {width}x{height} pixels")
     pixels = np.frombuffer(data, np.uint8, width * height * depth, header)
     pixels = pixels.reshape(height, width, depth) if depth != 2 else pixels.reshape(height, width, 2)
-    return pixels.copy() if conversion is None else cv2.cvtColor(pixels, conversion)
+    if conversion is None:
+        return pixels.copy()
+    import cv2
+
+    return cv2.cvtColor(pixels, getattr(cv2, conversion))
 
 
 class Screen:

@@ -34,10 +34,8 @@ def step_header(loop: Loop, offset: int = 0) -> list[str]:
     plan = loop.plan
     total = len(plan.moves) if plan else 0
     k = loop.step + offset
-    if loop.reading is not None and loop.reading.screen == "stage_complete":
-        first = "Stage cleared! Tap Continue on the phone for the next board."
-    elif loop.game.name == "flip9" and loop.position.is_sorted():
-        first = "Sorted!"
+    if loop.reading is not None and loop.game.finished(loop.position, loop.reading):
+        first = loop.game.won_header()
     elif plan is None or k >= total:
         first = "No move planned"
     else:
@@ -56,23 +54,20 @@ def planned_position(loop: Loop, k: int):
     return position
 
 
-def diagram(game, position, move) -> np.ndarray:
-    if game.name == "numbermatch":
-        return overlay.board_diagram(position, move)
-    return overlay.cards_diagram(position, move)
-
-
 def frame(loop: Loop, offset: int, paused: bool) -> np.ndarray:
     """What the window shows now: the live screen with the next move, or a planned step."""
     header = step_header(loop, offset)
     if paused:
         header[0] = "[paused] " + header[0]
     move = loop.next_move
+    if offset == 0 and loop.reading.screen == "board" and not loop.reading.sure:
+        return overlay.caption(overlay.mark_unsure(loop.image, loop.reading),
+                               header + ["not sure of: " + loop.reading.describe_unsure()])
     if offset == 0 and loop.reading.screen == "board" and move is not None:
         return overlay.draw_on_screen(loop.image, loop.reading, move, loop.game, header)
     if offset and loop.plan and loop.step + offset < len(loop.plan.moves):
         k = loop.step + offset
-        return overlay.caption(diagram(loop.game, planned_position(loop, k), loop.plan.moves[k]), header)
+        return overlay.caption(loop.game.diagram(planned_position(loop, k), loop.plan.moves[k]), header)
     return overlay.caption(loop.image, header)
 
 
@@ -92,6 +87,8 @@ def follow(loop: Loop) -> str | None:
         return None
     if reading.screen != "board":
         return "the phone shows something that is not a board"
+    if not reading.sure:  # nothing is planned or judged on a guess
+        return f"cannot read {reading.describe_unsure()} for sure: close anything over the board"
     if loop.plan is None or shown_before != "board":
         loop.replan(count=False)  # the first board, the next stage's, or back from a dialog
         return None
@@ -170,12 +167,12 @@ def export(loop: Loop, folder: str | Path, say=print) -> int:
     total = len(loop.plan.moves)
     for k, move in enumerate(loop.plan.moves, 1):
         title = f"Step {k}/{total}: {loop.game.describe(position, move)}"
-        image = overlay.caption(diagram(loop.game, position, move), [title, loop.game.progress(position)])
+        image = overlay.caption(loop.game.diagram(position, move), [title, loop.game.progress(position)])
         name = f"step-{k:03d}.png"
         save_png(folder / name, image)
         pages.append((name, title))
         position = loop.game.after(position, move)
-    done = overlay.caption(diagram(loop.game, position, None), ["Done", loop.game.progress(position)])
+    done = overlay.caption(loop.game.diagram(position, None), ["Done", loop.game.progress(position)])
     save_png(folder / f"step-{total + 1:03d}.png", done)
     pages.append((f"step-{total + 1:03d}.png", "Done"))
     (folder / "index.html").write_text(index_html(pages))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from assistant.games import Plan, game_for
+from assistant.games import Plan, game_for, kind
 from assistant.scroll import BoardView
 from vision import ReadError, Reading
 from solver.errors import TapsolveError
@@ -28,12 +28,9 @@ class Tally:
     score: int = 0
     notes: list = field(default_factory=list)
 
-    def summary(self, game: str = "numbermatch") -> str:
-        checks = f"{self.repeats} repeated, {self.replans} re-solved"
-        if game == "flip9":
-            return f"{self.moves} swaps{', sorted' if self.stages else ''}, {checks}"
-        return (f"{self.moves} moves, {self.stages} stage{'s' if self.stages != 1 else ''} cleared, "
-                f"score {self.score}, {checks}")
+    def summary(self, game) -> str:
+        """The line of counts, the game's own words first (``game``: an assistant.games.Game)."""
+        return f"{game.results(self)}, {self.repeats} repeated, {self.replans} re-solved"
 
 
 class Loop:
@@ -57,8 +54,9 @@ class Loop:
     # -- seeing ------------------------------------------------------------------------------
 
     def look(self, tries: int = 3):
-        """Capture and read the screen. A screen with no board reads as "unknown"; cells read
-        with low confidence are read again from a new capture, and never guessed."""
+        """Capture and read the screen. A screen with no board reads as "unknown"; a reading not
+        sure of everything is read again from a new capture, and returned unsure (never guessed)
+        if it stays so: the caller pauses on it."""
         game = self.game_name if self.game is None else self.game.name
         for _ in range(tries):
             try:
@@ -66,48 +64,50 @@ class Loop:
             except ReadError:
                 self.reading = Reading(game, "unknown")
                 return self.reading
-            if not self.reading.unsure:
-                if self.view is not None and self.reading.game == "numbermatch" and self.reading.screen == "board":
+            if self.reading.sure:
+                if self.view is not None and kind(self.reading.game).scrolls and self.reading.screen == "board":
                     _, self.reading = self.view.survey(self.link, first=(self.image, self.reading))
                     self.image = self.view.image if self.view.image is not None else self.image
                 return self.reading
-        cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in self.reading.unsure[:4])
-        raise TapsolveError(f"cannot read some cells for sure ({cells}): run `tapsolve calibrate` "
-                            "with the board on screen, or report the screenshot")
+        return self.reading
 
     def show_next(self):
-        """Scroll the next move's cells on screen when a tall Number Match board hides them
-        (the guide draws the move over the live screenshot)."""
-        move = self.next_move
-        if (self.view is None or self.game is None or self.game.name != "numbermatch" or self.reading is None
-                or self.reading.screen != "board" or not hasattr(move, "i")):
+        """Bring the next move on screen when the board hides it (the game scrolls a tall board);
+        the guide draws the move over the live screenshot."""
+        if self.view is None or self.game is None or self.reading is None or self.reading.screen != "board":
             return
-        if move.i not in self.reading.cells or move.j not in self.reading.cells:
-            columns = self.game.rules.columns
-            self.reading = self.view.show(self.link, [move.i // columns, move.j // columns])
+        shown = self.game.show(self.next_move, self.reading)
+        if shown is not None:
+            self.reading = shown
             self.image = self.view.image
 
     def look_until_known(self, ending: bool = False):
-        """Read until the screen is a board or a stage-complete screen; pause on anything else.
+        """Read until the screen is a board read for sure or a stage-complete screen; pause on
+        anything else (and on a board not read for sure: nothing is tapped on a guess).
 
         ``ending``: the move just made clears the board, so a screen with no board is most likely
         the game between its emptied grid and the stage-complete screen: waited for quietly."""
         reading = self.look()
         deadline = time.monotonic() + self.wait_unknown
         told = False
-        while reading.screen not in ("board", "stage_complete"):
+        while reading.screen not in ("board", "stage_complete") or not reading.sure:
             if reading.screen == "game_over":
                 raise TapsolveError("the game is over on the phone (no pair and no add left): start a new game")
             if ending and reading.screen == "unknown" and time.monotonic() < deadline:
                 time.sleep(0.1)
                 reading = self.look()
                 continue
+            unsure = reading.describe_unsure() if reading.screen == "board" else ""
             if not told:
-                self.say("paused: the phone shows something that is not a board (an ad, a dialog?); "
-                         "close it on the phone and I will go on")
+                self.say(f"paused: I cannot read {unsure} for sure; close anything over the board and "
+                         "I will go on" if unsure else "paused: the phone shows something that is not "
+                         "a board (an ad, a dialog?); close it on the phone and I will go on")
                 told = True
             if time.monotonic() > deadline:
-                raise TapsolveError(f"no board on the phone for {self.wait_unknown:g} s: open the game and run again")
+                raise TapsolveError(f"cannot read {unsure} for sure for {self.wait_unknown:g} s: close what "
+                                    "covers the board, or run `tapsolve calibrate` with the board on screen"
+                                    if unsure else f"no board on the phone for {self.wait_unknown:g} s: "
+                                    "open the game and run again")
             time.sleep(0.5)
             reading = self.look()
         return reading
@@ -119,8 +119,7 @@ class Loop:
         reading = self.look_until_known()
         if self.game is None:
             self.game = game_for(reading.game, self.objective, self.budget)
-            if self.game.name == "numbermatch":
-                self.game.view, self.game.link = self.view, self.link
+            self.game.attach(self.view, self.link)
         if reading.screen == "board":
             self.replan(count=False)
         return reading
@@ -137,13 +136,11 @@ class Loop:
     def order_for_screen(self):
         """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)
         where the line allows (assistant.order): fewer scrolls on a board taller than the screen."""
-        if (self.view is None or self.game.name != "numbermatch" or self.plan is None or self.reading is None
+        if (self.view is None or self.plan is None or self.reading is None
                 or self.reading.screen != "board" or self.reading.selected is not None):
             return  # (a selection made belongs to the move planned)
-        from assistant.order import on_screen_first
-
         rest = self.plan.moves[self.step:]
-        self.plan.moves[self.step:] = on_screen_first(self.position, rest, self.reading.cells)
+        self.plan.moves[self.step:] = self.game.order_for_screen(self.position, rest, self.reading)
 
     @property
     def next_move(self):
@@ -152,10 +149,8 @@ class Loop:
         return self.plan.moves[self.step]
 
     def finished(self) -> bool:
-        """The board on screen is won (Flip 9 sorted; Number Match shows its stage screen)."""
-        if self.reading.screen == "stage_complete":
-            return True
-        return self.game.name == "flip9" and self.position.is_sorted()
+        """The board on screen is won, as the game tells it."""
+        return self.game.finished(self.position, self.reading)
 
     # -- judging what happened ---------------------------------------------------------------
 
@@ -164,13 +159,13 @@ class Loop:
         given): "done" (as predicted), "same" (nothing happened), "other" (re-planned)."""
         before = self.position
         expected = self.game.after(before, move)
-        ending = getattr(expected, "is_cleared", lambda: False)()
+        ending = self.game.ends(expected)
         if reading is None and not ending:
             seen = self.glance(expected)
             if seen is not None:
                 self.advance(seen)
                 return "done"
-        if reading is None and self.view is not None and self.game.name == "numbermatch":
+        if reading is None and self.view is not None and self.game.scrolls:
             # the screen alone cannot place a board of repeated rows at its end: the prediction
             # chooses among the places the screen allows (and is still compared below)
             self.view.expect, self.view.before = expected, before
@@ -205,9 +200,9 @@ class Loop:
             image, reading = self.link.look(self.game.name, glance=True)
         except ReadError:
             return None
-        if reading.screen != "board" or reading.unsure:
+        if reading.screen != "board" or not reading.sure:
             return None
-        if self.view is not None and self.game.name == "numbermatch":
+        if self.view is not None and self.game.scrolls:
             self.view.expect = expected
             try:
                 confirmed = self.view.confirm(image, reading)
@@ -249,5 +244,6 @@ class Loop:
         self.position = position
         self.step += 1
         self.tally.moves += 1
-        if hasattr(position, "score"):
-            self.tally.score = position.score  # the phone's own count, read off its screen
+        score = self.game.score(position)
+        if score is not None:
+            self.tally.score = score  # the phone's own count, read off its screen

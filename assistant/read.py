@@ -71,8 +71,8 @@ def run_calibrate(args) -> int:
     fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))
     print(f"calibrated {model} {p.width}x{p.height} {p.game} ({p.theme} theme): glyphs {fonts or 'none'}")
     print(f"profile stored in {path}")
-    if reading.unsure:
-        print(f"unsure cells: {reading.unsure}")
+    if not reading.sure:
+        print(f"not read for sure: {reading.describe_unsure()}")
     return 0
 
 
@@ -80,7 +80,9 @@ def add_commands(commands) -> None:
     """Register `read` and `calibrate` on the `tapsolve` subcommand parser."""
     from assistant.options import non_negative_int
 
-    games = ("auto", "numbermatch", "flip9")
+    from solver.games import NAMES
+
+    games = ("auto", *NAMES)
     read = commands.add_parser("read", help="read the board off a screenshot or a phone")
     read.add_argument("image", nargs="?", help="a screenshot (PNG or JPEG)")
     read.add_argument("--serial", help="read from this phone over ADB instead")

@@ -101,6 +101,7 @@ def numbered(reading: Reading, first_row: int) -> Reading:
     out.cells = {k + base: xy for k, xy in reading.cells.items()}
     out.selected = None if reading.selected is None else reading.selected + base
     out.unsure = [k + base for k in reading.unsure]
+    out.unsure_why = {str(int(k) + base) if k.isdigit() else k: v for k, v in reading.unsure_why.items()}
     out.first_row = first_row
     out.more_above = first_row > 0
     return out
@@ -165,10 +166,9 @@ class BoardView:
             except ReadError:
                 return None, Reading("numbermatch", "unknown")
             self.image = image
-            if reading.screen != "board" or not reading.unsure:
+            if reading.screen != "board" or reading.sure:
                 return image, self._ends(image, reading)
-        cells = ", ".join(f"row {i // 9 + 1} column {i % 9 + 1}" for i in reading.unsure[:4])
-        raise TapsolveError(f"cannot read some cells for sure ({cells}, counted from the top of the "
+        raise TapsolveError(f"cannot read {reading.describe_unsure()} for sure (counted from the top of the "
                             "screen): run `tapsolve calibrate` with the board on screen, or report the screenshot")
 
     def _read(self, link, image):
@@ -180,7 +180,7 @@ class BoardView:
             reading = vision.read(image, "numbermatch", profile)
         except ReadError:
             return self._look(link)
-        if reading.profile_stale or reading.unsure or reading.screen != "board":
+        if reading.profile_stale or not reading.sure or reading.screen != "board":
             return self._look(link)
         self.looks += 1
         self.image = image

@@ -27,8 +27,9 @@ POINTS_KEYS = {"touching", "row_break", "gap", "row", "clear"}
 THEMES = ("light", "dark")
 
 # Per game: the fonts its readers learn, and its geometry's keys, each with its check. A game
-# with no geometry stored (Flip 9 finds its buttons on every read) has none.
-FONTS = {"numbermatch": {"cell", "badge", "stage", "score"}, "flip9": {"card"}}
+# with no geometry stored (Flip 9 finds its buttons, the 15-puzzle its frame, on every read) has none.
+# tests/test_games.py checks that every game of solver.games is here.
+FONTS = {"numbermatch": {"cell", "badge", "stage", "score"}, "flip9": {"card"}, "fifteen": {"tile"}}
 COLOUR_KEYS = {"background"}
 
 
@@ -119,7 +120,7 @@ def _no_geometry(geo: dict, w: int, h: int) -> None:
     _keys("geometry", geo, set(), set())
 
 
-GEOMETRY = {"numbermatch": _numbermatch_geometry, "flip9": _no_geometry}
+GEOMETRY = {"numbermatch": _numbermatch_geometry, "flip9": _no_geometry, "fifteen": _no_geometry}
 
 
 # -- the small checks ---------------------------------------------------------------------------

@@ -16,6 +16,8 @@ import cv2
 
 from phonesim.apps import THEMES, create
 from phonesim.phone import PRESETS
+from solver.games import NAMES
+from solver.fifteen import Board as Board15
 from solver.flip9 import State
 from solver.numbermatch import Board
 
@@ -130,6 +132,29 @@ def flip9_states(preset, theme: str, seed: int):
         yield f"{layout}_winner", app
 
 
+# the 15-puzzle's size per preset: the phones show 4x4, the big screens the 3x3 and 5x5 sizes
+FIFTEEN_WIDTHS = {"720x1600": 4, "1080x2400": 4, "1440x3200": 3, "tablet-1600x2560": 5, "1080x2340-2022": 4}
+
+
+def fifteen_states(preset, theme: str, seed: int):
+    """Per look: a fresh board, one after a few slides, and the solved screen."""
+    width = FIFTEEN_WIDTHS[preset.name]
+    for look in ("tiles", "grid"):
+        app = create("fifteen", preset, seed=seed, theme=theme, look=look, width=width)
+        yield f"{look}_fresh", app
+        rng = random.Random(seed)
+        last = None
+        for _ in range(7):  # slides tapped as a finger would, never straight back
+            tile = rng.choice([t for t in app.board.legal_moves() if t != last])
+            tap_rect(app, app.truth()["cells"][str(app.board.tiles.index(tile))])
+            last = tile
+        yield f"{look}_midgame", app
+        app.board = Board15.goal(width)
+        app.board.push(width * width - 1)  # one slide from home: the last tap solves it
+        tap_rect(app, app.truth()["cells"][str(width * width - 1)])
+        yield f"{look}_solved", app
+
+
 def write(out: Path, kind: str, app, index: list) -> None:
     truth = app.truth()
     stem = f"{truth['preset']}/{truth['theme']}/{kind}"
@@ -160,11 +185,14 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
 Flip 9 states, per layout (`buttons`: the inventor's app, `cards`): `fresh`, `midgame` (three
 swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`),
 `winner` (the last swap made: `Winner!`).
+15-puzzle states, per look (`tiles`: rounded tiles on a frame; `grid`: cells between lines, the
+gap shaded): `fresh`, `midgame` (seven slides tapped), `solved` (the last slide tapped: "Solved in
+N moves!", screen `stage_complete`). The 1440x3200 phone shows the 3x3 size, the tablet the 5x5.
 Time and clock are fixed so every run writes the same pixels.
 """
 
 
-def generate(out: Path, games=("numbermatch", "flip9")) -> list[dict]:
+def generate(out: Path, games=NAMES) -> list[dict]:
     index: list[dict] = []
     for p, preset in enumerate(PRESETS.values()):
         for t, theme in enumerate(THEMES):
@@ -175,6 +203,9 @@ def generate(out: Path, games=("numbermatch", "flip9")) -> list[dict]:
             if "flip9" in games:
                 for state, app in flip9_states(preset, theme, seed):
                     write(out, f"flip9_{state}", app, index)
+            if "fifteen" in games:
+                for state, app in fifteen_states(preset, theme, seed):
+                    write(out, f"fifteen_{state}", app, index)
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
     (out / "README.md").write_text(README)
     return index

@@ -3,8 +3,8 @@
 The ADB side (``phonesim.adb``) talks only to a ``Phone``: it asks for the screen, the
 properties and sizes, and passes on taps, swipes and key events. The apps draw and play the
 games; the phone adds the status bar's device, the latency and dropped taps, the secure
-window, what every command costs under a realism profile (``REALISM``), and the tap log that
-counts wrong taps.
+window, what every command costs under a realism profile (``REALISM``), the tap log that
+counts wrong taps, and a dialog popping up over the game (``phonesim.apps.dialog``).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ PRESETS = {
     )
 }
 DEFAULT_PRESET = "1080x2400"
+BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key
 
 
 class App(Protocol):
@@ -165,6 +166,8 @@ class Faults:
     drop_taps: float = 0.0  # probability that a tap is lost
     secure: bool = False  # a secure window: screencap is all black
     seed: int = 0
+    dialog_after: int = 0  # a "Rate us!" dialog over the board after this many moves (0: never)
+    dialog_between_stages: bool = False  # the dialog over each new stage's board
 
 
 @dataclass
@@ -178,6 +181,10 @@ class Phone:
     serial: str = "phonesim"
     taps_dropped: int = 0
     taps_done: int = 0
+    dialog: object | None = None  # the phonesim.apps.dialog.Dialog up on screen, if any
+    dialogs_shown: int = 0
+    taps_blocked: int = 0  # taps (and swipes) that met the dialog off its button: nothing happened
+    moves: int = 0  # taps (landed) that changed the game's position
 
     def __post_init__(self):
         self._lock = threading.RLock()
@@ -191,6 +198,7 @@ class Phone:
         self.charged: dict[str, list[float]] = {"tap": [], "swipe": [], "capture": []}
         if hasattr(self.app, "animate"):
             self.app.animate(self.realism.durations(), banner=self.realism.banner)
+        self._seen = self._position()
 
     # -- what commands cost ------------------------------------------------------------------
     def _draw(self, span: tuple[float, float]) -> float:
@@ -242,6 +250,32 @@ class Phone:
             mean = sum(captures) / len(captures) if captures else 0.0
             return sum(self.charged["tap"]) + sum(self.charged["swipe"]) + moves * mean
 
+
+    def _position(self):
+        """What a move changes: the board or cards, and the screen (a new stage)."""
+        truth = self.app.truth()
+        return truth.get("board", truth.get("state")), truth.get("screen")
+
+    def show_dialog(self) -> None:
+        """Pop the dialog up over whatever the app shows."""
+        from phonesim.apps.dialog import Dialog
+
+        p = self.preset
+        self.dialog = Dialog(p.width, p.height, getattr(getattr(self.app, "theme", None), "name", "light"), p.font)
+        self.dialogs_shown += 1
+
+    def _after_tap(self) -> None:
+        """Count moves and raise the dialog when a fault asks for it."""
+        before, self._seen = self._seen, self._position()
+        (position, screen), (old_position, old_screen) = self._seen, before
+        f = self.faults
+        if screen == "board" and old_screen == "board" and position != old_position:
+            self.moves += 1
+            if f.dialog_after and self.moves == f.dialog_after:
+                self.show_dialog()
+        elif f.dialog_between_stages and screen == "board" and old_screen != "board":
+            self.show_dialog()
+
     @property
     def size(self) -> tuple[int, int]:
         return self.preset.width, self.preset.height
@@ -262,6 +296,8 @@ class Phone:
         with self._lock:
             motion = self.app.motion() if hasattr(self.app, "motion") else None
             frame = self.app.render()
+            if self.dialog is not None:
+                frame = self.dialog.draw(frame)
         with self._costs_lock:
             self.capture_log.append((time.monotonic(), motion))
         return frame
@@ -287,8 +323,17 @@ class Phone:
             return
         with self._lock:
             self.taps_done += 1
+            if self.dialog is not None:  # the dialog takes every tap: its button closes it
+                if self.dialog.closes(x, y):
+                    self.dialog = None
+                    self._log(x, y, "button")
+                else:
+                    self.taps_blocked += 1
+                    self._log(x, y, "nothing")
+                return
             self._log(x, y, self.app.landed(x, y) if hasattr(self.app, "landed") else "unknown")
             self.app.tap(x, y)
+            self._after_tap()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
         if self._lost("swipe", max(ms, 0) / 1000 if self.realism.timed_swipes else 0.0):
@@ -300,14 +345,24 @@ class Phone:
             on = r.fling_ms / ms
             x2, y2 = round(x2 + (x2 - x1) * on), round(y2 + (y2 - y1) * on)
         with self._lock:
+            if self.dialog is not None:
+                self.taps_blocked += 1
+                return
             self.app.swipe(x1, y1, x2, y2, ms)
 
     def keyevent(self, key: str) -> None:
         self._charge("tap", self._draw(self.realism.tap))
         with self._lock:
+            if self.dialog is not None and str(key).upper() in BACK_KEYS:
+                self.dialog = None  # Back dismisses a dialog, as on Android
+                return
             self.app.keyevent(key)
+            self._after_tap()
 
     def truth(self) -> dict:
-        """The app's ground truth of what is on screen."""
+        """The app's ground truth of what is on screen (with the dialog over it, if up)."""
         with self._lock:
-            return self.app.truth()
+            truth = self.app.truth()
+            if self.dialog is not None:
+                truth["dialog"] = self.dialog.truth()
+            return truth

@@ -8,6 +8,7 @@ import threading
 from phonesim.adb import EMULATOR_PORTS, AdbServer
 from phonesim.phone import PRESETS, REALISM, Faults, Phone
 from solver.errors import InputError, TapsolveError
+from solver.numbermatch import parse_points
 
 MAX_TAP_LATENCY = 60.0  # seconds: a tap slower than this is a phone that has hung
 
@@ -25,10 +26,14 @@ def build_phone(args) -> Phone:
         from phonesim import apps
     except ImportError:
         raise TapsolveError("phonesim's game apps (phonesim.apps) are not installed in this checkout") from None
+    points = parse_points(args.points) if getattr(args, "points", None) else None
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
-                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads)
+                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads,
+                      points=points, look=args.look, width=args.width, slides=args.slides)
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps,
-                    secure=getattr(args, "secure", False), seed=args.seed)
+                    secure=getattr(args, "secure", False), seed=args.seed,
+                    dialog_after=getattr(args, "dialog_after", 0),
+                    dialog_between_stages=getattr(args, "dialog_between_stages", False))
     return Phone(preset, app, faults, realism=realism(args))
 
 

@@ -10,6 +10,7 @@ The state of one search lives in a few arrays (see ``solver.search.Kernel``):
 - ``cells``  the board, ``ctl[N]`` cells long, zeros after it;
 - ``rl``     the live numbers in each row, kept with the cells (a row empties at 0);
 - ``ctl``    counters and options (the slot names below);
+- ``pts``    the points table, in ``solver.numbermatch.POINT_KINDS`` order (the board's rules);
 - ``undo``   one row per move on the current line: what that move changed, so it can be taken
   back, and the move itself (kind, i, j), so the line can be read out;
 - ``mv``     the moves generated at each depth, ``lvl[d]`` = (start, end, next) into it, with
@@ -17,7 +18,14 @@ The state of one search lives in a few arrays (see ``solver.search.Kernel``):
 - ``sl``     the pairs asleep at each depth, ``lsl[d]`` = (start, end) into it (partial-order
   reduction, see ``sleep_for_child``), ``mark`` a scratch array to look them up;
 - ``tt_key``/``tt_val`` the transposition table: positions (cells and their count) known not
-  to clear with ``tt_val - 1`` adds left to use, hence with any fewer.
+  to clear with ``tt_val - 1`` adds left to use, hence with any fewer;
+- ``mt_key``/``mt_val`` the table of the fewest-moves search: positions with r adds left to use
+  (mixed into the key) known not to clear within ``mt_val`` more add cost (see ``MOVES``).
+
+Fewest moves: with the adds fixed, a line's pairs are (live numbers at the start + the live
+numbers copied by each add) / 2, so the fewest pairs is the least ``COST``, the sum of the live
+counts at the moments "+" is pressed. ``MOVES`` mode searches for a line with the adds allowed
+whose cost stays within ``BOUND``.
 """
 
 from numba import njit
@@ -49,10 +57,14 @@ LIMIT_AT = 19   # stop when NODES reaches this
 CNT = 20        # 5 slots: live numbers in each pairing class {1,9} {2,8} {3,7} {4,6} {5}
 NOISE = 25      # random bits mixed into the fast ordering (0: none; restarts use some)
 ADD_AT = 26     # try "+" first once the live numbers are this few or fewer (-1: "+" last)
-SLOTS = 27
+COST = 27       # live numbers copied by the adds on the current line
+BOUND = 28      # MOVES mode: the most COST a line may reach
+SALT = 29       # mixed into every table key: the tables outlive one search (see search.Kernel)
+SLOTS = 30
 
 ENTER, ITERATE = 0, 1
-FAST, SCORE_MODE = 0, 1
+FAST, SCORE_MODE, MOVES = 0, 1, 2
+R_MIX = 0x5DEECE66D1F3A7B  # mixes the adds left into a MOVES table key
 
 # undo columns
 U_KIND, U_I, U_J, U_VI, U_VJ, U_ROWA, U_LENA, U_ROWB, U_LENB, U_N, U_SCORE, U_HASH = range(12)
@@ -217,6 +229,7 @@ def push_add(cells, rl, ctl, undo, zob, zn):
     ctl[N] = k
     ctl[HASH] = h ^ zn[k]
     ctl[ADDS] -= 1
+    ctl[COST] += ctl[LIVE]
     ctl[LIVE] *= 2
     for c in range(5):
         ctl[CNT + c] *= 2
@@ -236,6 +249,7 @@ def pop_move(cells, rl, ctl, undo):
             cells[k] = 0
         ctl[ADDS] += 1
         ctl[LIVE] //= 2
+        ctl[COST] -= ctl[LIVE]
         for c in range(5):
             ctl[CNT + c] //= 2
     else:
@@ -435,6 +449,46 @@ def store(ctl, tt_key, tt_val, key, r):
 
 
 @njit(cache=True)
+def cost_floor(ctl, r):
+    """The least add cost still to come with r adds left to press, all of them: MOVES mode runs
+    once the fewest adds are proved, so a line that clears presses every one, and a position
+    that could clear with fewer is never on it. Pairs join two numbers of one class, so each
+    class with an odd count leaves a number live at the next press, and the count there has
+    that parity. Two live numbers of one class always pair (they are next to each other in
+    reading order), so no press finds them alone: with no odd class a press copies 4 or more,
+    and a press that is not the last copies more than 1 (its copy would pair with it). After
+    a press every class is even, so each later one copies 4 or more too."""
+    if r == 0:
+        return 0
+    odd = 0
+    for c in range(5):
+        odd += ctl[CNT + c] & 1
+    first = odd
+    if odd == 0:
+        first = 4
+    elif odd == 1 and r > 1:
+        first = 3
+    return first + 4 * (r - 1)
+
+
+@njit(cache=True)
+def moves_probe(mt_key, mt_val, key, b):
+    slot = key & (mt_key.shape[0] - 1)
+    return mt_key[slot] == key and mt_val[slot] >= b
+
+
+@njit(cache=True)
+def moves_store(mt_key, mt_val, key, b):
+    slot = key & (mt_key.shape[0] - 1)
+    if mt_key[slot] == key:
+        if mt_val[slot] < b:
+            mt_val[slot] = b
+    else:
+        mt_key[slot] = key
+        mt_val[slot] = b
+
+
+@njit(cache=True)
 def save_best(ctl, undo, best):
     d = ctl[DEPTH]
     for t in range(d):
@@ -445,15 +499,18 @@ def save_best(ctl, undo, best):
 
 
 @njit(cache=True)
-def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, best, sl, lsl, mark):
+def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob, zn, pts, deg, best, sl,
+        lsl, mark):
     """Search until a line clears the board (FOUND, the line is in ``undo``), the tree of this
     pass is exhausted (EXHAUSTED), or ``ctl[NODES]`` reaches ``ctl[LIMIT_AT]`` (LIMIT; call
-    again to go on). A node fails when it is a known failure (transposition table), when its
+    again to go on). A node fails when it is a known failure (transposition tables), when its
     live numbers can no longer all pair (a pairing class with an odd count and no add left to
-    use), or when none of its moves leads to a clear. Pairs asleep at a node (``sl``, see
-    ``sleep_for_child``) are skipped there."""
+    use), in MOVES mode when the adds still to press must cost more than ``BOUND`` allows
+    (``cost_floor``), or when none of its moves leads to a clear. Pairs asleep at a node
+    (``sl``, see ``sleep_for_child``) are skipped there."""
     cap = mv.shape[0]
     maxdepth = undo.shape[0] - 1
+    moves_mode = ctl[MODE] == MOVES
     while True:
         d = ctl[DEPTH]
         if ctl[STATE] == ENTER:
@@ -479,8 +536,12 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, 
                         odd = True
                 if odd:
                     continue
-            if d >= ctl[FORCED] and probe(ctl, tt_key, tt_val, ctl[HASH], r):
+            if d >= ctl[FORCED] and probe(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r):
                 continue
+            if moves_mode:
+                room = ctl[BOUND] - ctl[COST]
+                if cost_floor(ctl, r) > room or moves_probe(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), room):
+                    continue
             if d >= maxdepth:
                 ctl[CAPPED] = 1
                 continue
@@ -493,7 +554,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, 
                 if lsl[d, 1] > lsl[d, 0]:
                     e = drop_sleeping(mv, s, e, sl, lsl[d, 0], lsl[d, 1], mark)
                 order_moves(cells, rl, ctl, mv, prio, s, e, pts, deg)
-            if r > 0 and live > 0:
+            if r > 0 and live > 0 and not (moves_mode and ctl[COST] + live + 4 * (r - 1) > ctl[BOUND]):
                 if add_room(cells, ctl) + live <= ctl[MAXN]:
                     mv[e, 0] = -1
                     mv[e, 1] = -1
@@ -524,7 +585,10 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, zob, zn, pts, deg, 
             else:
                 if d >= ctl[FORCED]:
                     r = ctl[ALLOWED] - (ctl[ADDS0] - ctl[ADDS])
-                    store(ctl, tt_key, tt_val, ctl[HASH], r)
+                    if moves_mode:
+                        moves_store(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), ctl[BOUND] - ctl[COST])
+                    else:
+                        store(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r)
                 if d == 0:
                     return EXHAUSTED
                 pop_move(cells, rl, ctl, undo)

@@ -20,10 +20,22 @@ from pathlib import Path
 
 import numpy as np
 
-from solver import _flip9_kernel as kernel
 from solver.errors import InputError
 
 GOAL = tuple(range(1, 10))
+
+
+class _Kernel:
+    """The compiled search (numba), imported on first use: reading a Flip 9 screen or checking a
+    swap needs only the rules, and importing numba costs a command a third of a second."""
+
+    def __getattr__(self, name):
+        from solver import _flip9_kernel
+
+        return getattr(_flip9_kernel, name)
+
+
+kernel = _Kernel()
 
 
 class StateError(InputError):

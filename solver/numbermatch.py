@@ -17,7 +17,7 @@ Pair(i=0, j=1)
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Union
 
 from solver.errors import InputError
@@ -27,7 +27,8 @@ class BoardError(InputError):
     """A board, board text or move that does not follow the contract; the message says why."""
 
 
-# The scoring table, in one place so it can be corrected when the real game disagrees.
+# The scoring table, in one place so it can be corrected when the real game disagrees (the
+# assistant learns the phone's own table in play: ``Rules.points`` is the one a board scores by).
 POINTS = {
     "touching": 1,  # neighbours along a row, column or diagonal
     "row_break": 2,  # the last number of a row with the first of the next row
@@ -35,6 +36,7 @@ POINTS = {
     "row": 10,  # each row removed
     "clear": 150,  # the board cleared
 }
+POINT_KINDS = tuple(POINTS)  # the order of ``Rules.points`` (and of the compiled search's table)
 
 # More presses of "+" than any version of the game gives (4 or 5) by far; it also keeps every
 # count the compiled search makes inside its 64-bit integers.
@@ -65,13 +67,24 @@ LINES = ((0, 1), (1, 0), (1, -1), (1, 1))
 
 @dataclass(frozen=True)
 class Rules:
-    """Rule options: the board width, the adds a stage starts with, where an add appends."""
+    """Rule options: the board width, the adds a stage starts with, where an add appends, and
+    the points of each kind (``POINT_KINDS`` order)."""
 
     columns: int = 9
     adds: int = 5
     # "cell": an add appends after the last cell, crossed-out ones included (the real game);
     # "live": after the last live number (a variant, so a game that plays otherwise is testable).
     add_after: str = "cell"
+    points: tuple[int, ...] = tuple(POINTS.values())
+
+    @property
+    def point_table(self) -> dict[str, int]:
+        """The points as ``POINTS`` spells them: kind to points."""
+        return dict(zip(POINT_KINDS, self.points))
+
+    def scoring(self, table: dict[str, int]) -> "Rules":
+        """These rules with the points of ``table`` (kinds it does not name keep theirs)."""
+        return replace(self, points=points_from(table, self.point_table))
 
     def __post_init__(self):
         if self.columns < 2:
@@ -80,6 +93,38 @@ class Rules:
             raise BoardError(f"adds must be 0 or more, not {self.adds}")
         if self.add_after not in ("cell", "live"):
             raise BoardError(f"add_after must be 'cell' or 'live', not {self.add_after!r}")
+        if (len(self.points) != len(POINT_KINDS)
+                or any(not isinstance(p, int) or isinstance(p, bool) or p < 0 for p in self.points)):
+            raise BoardError(f"points are {len(POINT_KINDS)} whole numbers 0 or more "
+                             f"({', '.join(POINT_KINDS)}), not {self.points!r}")
+
+
+def parse_points(text: str) -> dict[str, int]:
+    """A points table from ``kind=points`` items separated by commas: ``gap=3,row=20``."""
+    table = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        kind, eq, value = item.partition("=")
+        if not eq or not value.strip().isdigit():
+            raise BoardError(f"points are kind=number items ({', '.join(POINT_KINDS)}), like gap=3,row=20;"
+                             f" not {item!r}")
+        table[kind.strip()] = int(value)
+    points_from(table)
+    return table
+
+
+def points_from(table, base: dict[str, int] | None = None) -> tuple[int, ...]:
+    """A points tuple (``POINT_KINDS`` order) from a table naming some kinds; the others keep
+    ``base``'s (default ``POINTS``). Raises BoardError naming an unknown kind or a bad value."""
+    if not isinstance(table, dict):
+        raise BoardError(f"a points table is an object of kinds ({', '.join(POINT_KINDS)}) to points")
+    unknown = sorted(set(table) - set(POINT_KINDS))
+    if unknown:
+        raise BoardError(f"no kind of points {unknown[0]!r}: the kinds are {', '.join(POINT_KINDS)}")
+    for kind, value in table.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise BoardError(f"points for {kind} must be a whole number 0 or more, not {value!r}")
+    base = POINTS if base is None else base
+    return tuple(table.get(kind, base[kind]) for kind in POINT_KINDS)
 
 
 @dataclass(frozen=True, order=True)
@@ -158,14 +203,16 @@ class Board:
     """
 
     cells: list[int]
-    adds_left: int = 5
-    score: int = 0
-    stage: int = 1
+    # None only on a board read off a screen where the value was not read for sure (the
+    # reading names it unsure); such a board is shown, never played
+    adds_left: int | None = 5
+    score: int | None = 0
+    stage: int | None = 1
     rules: Rules = field(default_factory=Rules)
     move_stack: list = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self):
-        if self.adds_left < 0:
+        if self.adds_left is not None and self.adds_left < 0:
             raise BoardError(f"adds left must be 0 or more, not {self.adds_left}")
         if any(not (isinstance(c, int) and 0 <= c <= 9) for c in self.cells):
             raise BoardError("cells must be 0 (crossed out) or 1-9")
@@ -334,14 +381,15 @@ class Board:
         if isinstance(move, Add):
             self._add()
             return
-        self.score += POINTS[self.pair_kind(move.i, move.j)]
+        points = self.rules.point_table
+        self.score += points[self.pair_kind(move.i, move.j)]
         self.cells[move.i] = self.cells[move.j] = 0
         cols = self.rules.columns
         for r in self.emptied_rows(move.i, move.j):
             del self.cells[r * cols:(r + 1) * cols]
-            self.score += POINTS["row"]
+            self.score += points["row"]
         if not self.cells:
-            self.score += POINTS["clear"]
+            self.score += points["clear"]
 
     def _add(self) -> None:
         live = [c for c in self.cells if c]

@@ -5,7 +5,10 @@
 
 - ``objective="fast"``: iterative deepening on the adds allowed (0, 1, 2, ...), a depth-first
   search for each with a transposition table of positions known not to clear. The first count
-  that clears is the fewest possible, proved by the failed passes before it (``optimal``).
+  that clears is the fewest possible, proved by the failed passes before it (``adds_optimal``).
+  Then, with that many adds, branch and bound on the moves: each pass asks for a line two
+  fewer numbers copied by its adds (one pair fewer) than the best so far, until a pass proves
+  there is none (``moves_optimal``). Pressing "+" while few numbers are live is what saves moves.
 - ``objective="score"``: first the fast answer (so every clearable board is cleared), then,
   until the budget ends, attempts that press "+" early (an add copies every live number, so
   early adds make many more pairs and points) and keep the rest in reserve; the best-scoring
@@ -17,6 +20,7 @@ the tests check the compiled search against it, and it answers small boards on i
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import dataclass, field
@@ -24,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.errors import InputError
-from solver.numbermatch import POINTS, Add, Board, Move, Pair
+from solver.numbermatch import Add, Board, Move, Pair
 
 OBJECTIVES = ("fast", "score")
 MAX_CELLS = 1 << 15  # room for the longest board the kernel will grow (adds past it are refused)
@@ -38,9 +42,15 @@ class Solution:
     start: Board
     status: str  # "solved", "unsolvable" (proved) or "gave_up" (budget spent)
     moves: list[Move] = field(default_factory=list)
-    optimal: bool = False  # no line with fewer adds clears the board
+    adds_optimal: bool = False  # proved: no line with fewer adds clears the board
+    moves_optimal: bool = False  # proved: no line with as few adds clears it in fewer moves
     nodes: int = 0
     seconds: float = 0.0
+
+    @property
+    def optimal(self) -> bool:
+        """Both proved: the fewest adds, and the fewest moves with them."""
+        return self.adds_optimal and self.moves_optimal
 
     def replay(self) -> Board:
         """The board after the moves, played with the reference rules (raises if one is illegal)."""
@@ -61,7 +71,11 @@ class Solution:
         return {"game": "numbermatch", "start": self.start.to_json(), "status": self.status,
                 "moves": [m.to_json() for m in self.moves], "seconds": round(self.seconds, 4),
                 "adds_used": self.adds_used, "score": self.score, "optimal": self.optimal,
-                "nodes": self.nodes}
+                "adds_optimal": self.adds_optimal, "moves_optimal": self.moves_optimal, "nodes": self.nodes}
+
+    @property
+    def pairs(self) -> int:
+        return len(self.moves) - self.adds_used
 
 
 # -- the readable reference ------------------------------------------------------------------
@@ -70,53 +84,70 @@ class _OutOfTime(Exception):
     pass
 
 
-def dead(board: Board) -> bool:
-    """Positions that can never be cleared: an odd count of live numbers with no add left."""
-    return board.live_count() % 2 == 1 and board.adds_left == 0
-
-
 def reference_solve(board: Board, budget: float = 2.0) -> Solution:
-    """Clear the board with the fewest adds; proves it when every smaller count fails."""
+    """Clear the board with the fewest adds, then the fewest pairs for them; proves both.
+
+    ``fewest_pairs(r)`` is the least number of pairs that clear the board as it stands using at
+    most ``r`` more adds (None when no line does), remembered per position. The fewest adds is
+    the least ``r`` that clears; the line is read back by following the moves that keep the
+    remembered value."""
     start, t0 = board.copy(), time.perf_counter()
     deadline = t0 + budget
     work = board.copy()
+    known: dict = {}
     nodes = 0
-    best_line: list[Move] = []
-    best_live = work.live_count()
 
-    def dfs(adds_allowed: int, failed: set) -> bool:
-        nonlocal nodes, best_line, best_live
-        nodes += 1
+    def fewest_pairs(r: int) -> int | None:
+        nonlocal nodes
         if work.is_cleared():
-            return True
+            return 0
+        key = (tuple(work.cells), r)
+        if key in known:
+            return known[key]
+        nodes += 1
         if nodes & 1023 == 0 and time.perf_counter() > deadline:
             raise _OutOfTime
-        if work.live_count() < best_live:
-            best_live, best_line = work.live_count(), [m for m, *_ in work.move_stack]
-        used = start.adds_left - work.adds_left
-        key = (tuple(work.cells), used)
-        if key in failed or (dead(work) or work.live_count() % 2 and used == adds_allowed):
-            return False
-        for move in work.legal_moves():
-            if isinstance(move, Add) and used >= adds_allowed:
-                continue
-            work.push(move)
-            if dfs(adds_allowed, failed):
-                return True
-            work.pop()
-        failed.add(key)
-        return False
+        best = None
+        if not (work.live_count() % 2 and r == 0):  # an odd count with no add left never clears
+            for move in work.legal_moves():
+                is_add = isinstance(move, Add)
+                if is_add and r == 0:
+                    continue
+                work.push(move)
+                rest = fewest_pairs(r - is_add)
+                work.pop()
+                if rest is not None and (best is None or rest + (not is_add) < best):
+                    best = rest + (not is_add)
+        known[key] = best
+        return best
+
+    def line(r: int) -> list[Move]:
+        moves = []
+        while not work.is_cleared():
+            want = fewest_pairs(r)
+            for move in work.legal_moves():
+                is_add = isinstance(move, Add)
+                if is_add and r == 0:
+                    continue
+                work.push(move)
+                if fewest_pairs(r - is_add) == (None if want is None else want - (not is_add)):
+                    moves.append(move)
+                    r -= is_add
+                    break
+                work.pop()
+        return moves
+
+    def done(status: str, moves: list[Move], proved: bool) -> Solution:
+        return Solution(start, status, moves, adds_optimal=proved, moves_optimal=proved, nodes=nodes,
+                        seconds=time.perf_counter() - t0)
 
     try:
         for adds_allowed in range(start.adds_left + 1):
-            if dfs(adds_allowed, set()):
-                moves = [m for m, *_ in work.move_stack]
-                return Solution(start, "solved", moves, optimal=True, nodes=nodes,
-                                seconds=time.perf_counter() - t0)
-            work = start.copy()
+            if fewest_pairs(adds_allowed) is not None:
+                return done("solved", line(adds_allowed), True)
     except _OutOfTime:
-        return Solution(start, "gave_up", best_line, nodes=nodes, seconds=time.perf_counter() - t0)
-    return Solution(start, "unsolvable", [], optimal=True, nodes=nodes, seconds=time.perf_counter() - t0)
+        return done("gave_up", [], False)
+    return done("unsolvable", [], True)
 
 
 # -- the compiled search -----------------------------------------------------------------------
@@ -136,9 +167,17 @@ def _zobrist():
     return _ZOBRIST
 
 
-def points_table() -> np.ndarray:
-    return np.array([POINTS["touching"], POINTS["row_break"], POINTS["gap"], POINTS["row"],
-                     POINTS["clear"]], np.int64)
+_TABLES: dict = {}
+_SALTS = itertools.count(1)
+
+
+def _tables(bits: int) -> tuple[np.ndarray, ...]:
+    """The transposition tables of ``1 << bits`` entries, made once per process: a fresh 8 MB
+    table costs a page fault on each first touch, more than a whole small search."""
+    if bits not in _TABLES:
+        _TABLES[bits] = (np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int8),
+                         np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int32))
+    return _TABLES[bits]
 
 
 def grown_size(board: Board) -> int:
@@ -173,13 +212,17 @@ class Kernel:
         self.lvl = np.zeros((depth + 1, 3), np.int64)
         self.sl = np.zeros((buf, 2), np.int32)
         self.lsl = np.zeros((depth + 2, 2), np.int64)
-        if share is not None:  # facts in the table hold for every search of the same board
+        if share is not None:  # facts in the tables hold for every search of the same board
             self.tt_key, self.tt_val = share.tt_key, share.tt_val
+            self.mt_key, self.mt_val = share.mt_key, share.mt_val
+            self.salt = share.salt
         else:
-            self.tt_key = np.zeros(1 << tt_bits, np.int64)
-            self.tt_val = np.zeros(1 << tt_bits, np.int8)
+            self.tt_key, self.tt_val, self.mt_key, self.mt_val = _tables(tt_bits)
+            # a new salt in every key makes the entries of earlier searches match nothing (what
+            # failed there may have failed for lack of room that this board has)
+            self.salt = next(_SALTS) * 0x9E3779B97F4A7C15 & ((1 << 62) - 1)
         self.zob, self.zn = _zobrist()
-        self.pts = points_table()
+        self.pts = np.array(board.rules.points, np.int64)  # the board's table, learned or not
         self.deg = np.zeros(maxn + 1, np.int64)
         self.mark = np.full(maxn + 1, -1, np.int64)
         self.rl = np.zeros(maxn // board.rules.columns + 3, np.int64)
@@ -188,8 +231,9 @@ class Kernel:
         self.extra_nodes = 0  # nodes of helper searches sharing this one's table
 
     def reset(self, allowed: int, mode: int, forced: int = 0, seed: int = 1, noise: int = 0,
-              add_at: int = -1) -> None:
-        """Back to the start board, for a pass that may use ``allowed`` adds."""
+              add_at: int = -1, bound: int = 0) -> None:
+        """Back to the start board, for a pass that may use ``allowed`` adds (and in MOVES mode
+        copy at most ``bound`` live numbers with them)."""
         K, ctl, board = self.K, self.ctl, self.board
         self.cells[:] = 0
         self.cells[:len(self.root)] = self.root
@@ -204,6 +248,9 @@ class Kernel:
         ctl[K.SEED] = seed or 1
         ctl[K.NOISE] = noise
         ctl[K.ADD_AT] = add_at
+        ctl[K.COST] = 0
+        ctl[K.BOUND] = bound
+        ctl[K.SALT] = self.salt
         ctl[K.STATE] = K.ENTER
         ctl[K.LIVE] = board.live_count()
         for c in range(5):
@@ -225,8 +272,8 @@ class Kernel:
                 limit = min(limit, stop_at)
             ctl[K.LIMIT_AT] = limit
             code = K.run(self.cells, self.rl, ctl, self.undo, self.mv, self.prio, self.lvl, self.tt_key,
-                         self.tt_val, self.zob, self.zn, self.pts, self.deg, self.best, self.sl, self.lsl,
-                         self.mark)
+                         self.tt_val, self.mt_key, self.mt_val, self.zob, self.zn, self.pts, self.deg,
+                         self.best, self.sl, self.lsl, self.mark)
             if code != K.LIMIT:
                 return code
             now = time.perf_counter()
@@ -347,7 +394,8 @@ def check_input(board: Board, objective: str, budget: float) -> None:
 def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solution:
     """Clear ``board`` (any position: crossed-out cells, a partial last row, adds, stage, score).
 
-    ``fast``: the fewest adds, ``optimal`` when proved; ``score``: the most points found in
+    ``fast``: the fewest adds, then the fewest moves with them (``adds_optimal`` and
+    ``moves_optimal`` say which was proved, ``optimal`` both); ``score``: the most points found in
     ``budget`` seconds among lines that clear. ``status`` is "solved", "unsolvable" (proved:
     no line clears even with every add) or "gave_up" (the budget ran out first; the moves are
     then the line that left the fewest live numbers)."""
@@ -357,6 +405,8 @@ def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solutio
     start = without_empty_rows(board)
     kernel = Kernel(start)
     solution = _fewest_adds(kernel, start, t0, t0 + budget)
+    if objective == "fast" and solution.status == "solved" and solution.adds_optimal:
+        solution = _fewest_moves(kernel, start, solution, t0 + budget)
     if objective == "score" and solution.status == "solved":
         solution = _most_points(kernel, start, solution, t0 + budget)
     solution.nodes = kernel.nodes + kernel.extra_nodes
@@ -384,7 +434,6 @@ def _fewest_adds(kernel: Kernel, start: Board, t0: float, deadline: float) -> So
     within the same count: for a count every smaller one of which is proved impossible, the
     first line found by either is the fewest adds. A first short attempt with every add
     allowed gives a line to fall back on if the budget ends before the proof."""
-    K = kernel.K
     adds = start.adds_left
     rng = random.Random(hash((tuple(start.cells), adds)) & 0xFFFFFFFF)
     racer = Kernel(start, share=kernel)
@@ -409,10 +458,10 @@ def _race(kernel: Kernel, racer: Kernel, start: Board, deadline: float, rng: ran
     kernel.reset(allowed, K.FAST)
     while True:
         if fallback is not None and proved and adds_in(fallback) == allowed:
-            return Solution(start, "solved", fallback, optimal=True)
+            return Solution(start, "solved", fallback, adds_optimal=True)
         code = kernel.run(min(deadline, time.perf_counter() + 0.003))
         if code == K.FOUND:
-            return Solution(start, "solved", kernel.line(), optimal=proved)
+            return Solution(start, "solved", kernel.line(), adds_optimal=proved)
         if code == K.EXHAUSTED:
             proved = proved and not kernel.capped
             allowed += 1
@@ -434,7 +483,7 @@ def _race(kernel: Kernel, racer: Kernel, start: Board, deadline: float, rng: ran
         if code == K.FOUND:
             line = racer.line()
             if adds_in(line) <= allowed:
-                return Solution(start, "solved", line, optimal=proved)
+                return Solution(start, "solved", line, adds_optimal=proved)
             if fallback is None or adds_in(line) < adds_in(fallback):
                 fallback = line
         elif code == K.EXHAUSTED and target == allowed and not racer.capped:
@@ -445,8 +494,63 @@ def _race(kernel: Kernel, racer: Kernel, start: Board, deadline: float, rng: ran
     if fallback is not None:
         return Solution(start, "solved", fallback)
     if allowed > adds and proved:
-        return Solution(start, "unsolvable", [], optimal=True)
+        return Solution(start, "unsolvable", [], adds_optimal=True, moves_optimal=True)
     return Solution(start, "gave_up", kernel.best_line())
+
+
+def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float) -> Solution:
+    """Branch and bound on the moves, the adds fixed at the proved fewest: one pass looks for a
+    line whose adds copy fewer numbers than the best so far (so with fewer pairs) and, on each
+    line found, tightens its bound and goes on where it was; when it ends, the best is proved.
+    So does a line that reaches the floor (the least the adds can copy, ``cost_floor``).
+    Tightening a bound mid-pass is sound: a position that fails within some add cost fails
+    within any smaller one, which is all the tables record.
+
+    Finding the short lines is the hard part (the floor usually is the answer), so the pass is
+    raced, as in ``_fewest_adds``, by restarts with random tie-breaks, every other one aiming
+    straight at the floor."""
+    K = kernel.K
+    best, adds = found.moves, found.adds_used
+    rng = random.Random(hash((tuple(start.cells), adds, 2)) & 0xFFFFFFFF)  # ints: the same every run
+    racer = None
+    restart = 0
+
+    def bound() -> int:
+        return add_cost(start, len(best) - adds - 1)
+
+    kernel.reset(adds, K.MOVES, bound=bound())
+    floor = int(K.cost_floor(kernel.ctl, adds))
+    try:
+        while time.perf_counter() < deadline:
+            if bound() < floor:
+                return Solution(start, "solved", best, adds_optimal=True, moves_optimal=True)
+            # short slices: restarts find the short lines sooner than the systematic pass
+            code = kernel.run(min(deadline, time.perf_counter() + 0.001))
+            if code == K.EXHAUSTED:
+                return Solution(start, "solved", best, adds_optimal=True, moves_optimal=not kernel.capped)
+            if code == K.FOUND:
+                best = kernel.line()
+            else:
+                if racer is None:
+                    racer = Kernel(start, share=kernel)
+                restart += 1
+                target = floor if restart % 2 else bound()
+                racer.reset(adds, K.MOVES, bound=target, seed=rng.getrandbits(62),
+                            noise=rng.choice((15, 255, 4095, 65535)))
+                if racer.run(deadline, node_cap=500 * luby(restart)) != K.FOUND:
+                    continue
+                best = racer.line()
+            kernel.ctl[K.BOUND] = bound()
+    finally:
+        if racer is not None:
+            kernel.extra_nodes += racer.nodes
+    return Solution(start, "solved", best, adds_optimal=True)
+
+
+def add_cost(start: Board, pairs: int) -> int:
+    """The live numbers a line's adds copy when it clears ``start`` in ``pairs`` pairs: every
+    number, there at the start or copied, is crossed out by exactly one pair."""
+    return 2 * pairs - start.live_count()
 
 
 def _most_points(kernel: Kernel, start: Board, found: Solution, deadline: float) -> Solution:
@@ -477,5 +581,5 @@ def _most_points(kernel: Kernel, start: Board, found: Solution, deadline: float)
             elif code == K.EXHAUSTED and not kernel.capped:
                 plans.remove(p)  # proved: no line clears after p adds first
         cap = min(cap * 2, 1 << 40)
-    return Solution(start, "solved", best_moves, optimal=found.optimal
-                    and sum(isinstance(m, Add) for m in best_moves) == found.adds_used)
+    return Solution(start, "solved", best_moves, adds_optimal=found.adds_optimal
+                    and adds_in(best_moves) == found.adds_used)

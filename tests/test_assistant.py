@@ -1,5 +1,6 @@
 """The assistant on phonesim through the real adb server: autoplay, faults, the guide, exports."""
 
+import json
 import os
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from assistant.overlay import HIGHLIGHT
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import TapsolveError
-from solver.numbermatch import Board, Pair
+from solver.numbermatch import POINTS, Board, Pair
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,6 +163,34 @@ def test_unknown_screen_pauses_then_goes_on(harness):
     vp.stop()
 
 
+def test_a_dialog_over_the_board_mid_game_pauses_without_a_tap_then_goes_on(harness):
+    vp, phone, loop = start(harness, seed=5, faults=Faults(dialog_after=3))
+    loop.wait_unknown = 60
+    seen = {}
+
+    def person_closes_the_dialog():
+        deadline = time.monotonic() + 60
+        while phone.dialog is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        seen["at_dialog"] = phone.taps_done
+        while not any(line.startswith("paused:") for line in loop.said) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)                                              # the loop keeps looking meanwhile
+        seen["taps"], seen["blocked"] = phone.taps_done, phone.taps_blocked
+        button = phone.dialog.button
+        phone.tap(button[0] + button[2] // 2, button[1] + button[3] // 2)
+
+    threading.Thread(target=person_closes_the_dialog, daemon=True).start()
+    autoplay.play(loop, say=loop.said.append)
+    paused = [line for line in loop.said if line.startswith("paused:")]
+    assert len(paused) == 1 and "covered" in paused[0]               # it said what it cannot read
+    assert seen["blocked"] == 0 and seen["taps"] == seen["at_dialog"]  # and tapped nothing meanwhile
+    assert phone.dialogs_shown == 1 and phone.taps_blocked == 0
+    assert truth(phone)["screen"] == "stage_complete"                # then finished the board
+    assert phone.moves > 3
+    vp.stop()
+
+
 def test_an_ad_nobody_closes_stops_with_a_message(harness):
     vp, phone, loop = start(harness, seed=9, ads=True)
     loop.wait_unknown = 2
@@ -290,3 +319,34 @@ def test_demo_plays_flip9_in_the_terminal():
     assert run.returncode == 0, run.stderr
     assert "sorted" in run.stdout
     assert run.stdout.strip().splitlines()[-1].startswith("done: ")
+
+
+def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harness, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # this test's profiles only
+    table = {"touching": 2, "gap": 3, "row": 15}          # the rules say 1, 4 and 10
+    vp, phone, loop = start(harness, seed=5, points=table)
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert truth(phone)["screen"] == "stage_complete"
+    game = loop.game
+    assert game.learned == table
+    for kind in table:                                     # within the first moves of each kind
+        assert 1 <= game.learned_after[kind] <= 3, (kind, game.learned_after)
+        names = {"touching": "touching pairs 2, not 1", "gap": "pairs across gaps 3, not 4",
+                 "row": "each removed row 15, not 10"}
+        said = [line for line in loop.said if names[kind] in line]
+        assert said == [f"this game scores {names[kind]}: learned"]          # said once
+    assert loop.tally.replans == len(table)               # the plan made again with each entry
+    assert loop.position.rules.point_table == {**POINTS, **table}
+    assert "points learned: touching pairs 2, pairs across gaps 3, each removed row 15" in loop.said[-1]
+    stored = list((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json"))
+    assert len(stored) == 1 and json.loads(stored[0].read_text())["points"] == table
+
+    # the next game on this phone plays by the stored table from its first plan: nothing to learn
+    phone.app.new_game()
+    said = []
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
+    again = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
+    assert autoplay.play(again, say=said.append) == 0
+    assert again.game.rules.point_table == {**POINTS, **table}
+    assert not any("learned" in line for line in said[:-1]) and again.tally.replans == 0
+    vp.stop()

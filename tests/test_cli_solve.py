@@ -18,7 +18,8 @@ def test_numbermatch_json_follows_the_contract_and_replays():
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert {"game", "start", "status", "moves", "seconds", "adds_used", "score", "optimal",
-            "nodes"} <= set(out)
+            "adds_optimal", "moves_optimal", "nodes"} <= set(out)
+    assert out["optimal"] == (out["adds_optimal"] and out["moves_optimal"])
     assert out["status"] == "solved" and out["start"]["adds_left"] == 4
     board = Board.from_json(out["start"])
     for move in out["moves"]:

@@ -13,8 +13,10 @@ cells_strategy = st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
 
 @st.composite
 def boards(draw):
+    # any points table: the kernel scores by the board's, a learned one as much as the default
+    points = draw(st.one_of(st.just(Rules().points), st.tuples(*[st.integers(0, 300)] * 5)))
     rules = Rules(columns=draw(st.sampled_from([9, 9, 9, 2, 5])),
-                  add_after=draw(st.sampled_from(["cell", "live"])))
+                  add_after=draw(st.sampled_from(["cell", "live"])), points=points)
     return Board(draw(cells_strategy), draw(st.integers(0, 3)), score=draw(st.integers(0, 500)),
                  stage=draw(st.integers(1, 9)), rules=rules)
 

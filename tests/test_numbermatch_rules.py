@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.numbermatch import POINTS, Add, Board, BoardError, Pair, Rules, matches
+from solver.numbermatch import POINTS, Add, Board, BoardError, Pair, Rules, matches, parse_points
 
 
 def board(text, adds=5):
@@ -158,3 +158,25 @@ def test_board_json_round_trip():
 def test_bad_board_json(text):
     with pytest.raises(BoardError):
         Board.from_json(text)
+
+
+def test_a_learned_points_table_scores_the_board():
+    rules = Rules().scoring({"gap": 3, "row": 20})
+    assert rules.point_table == {**POINTS, "gap": 3, "row": 20}
+    b = Board.parse("1..923456 234567822", rules=rules)
+    assert b.points(Pair(0, 3)) == 3
+    b = Board.parse("19....... 234567822", rules=rules)
+    assert b.points(Pair(0, 1)) == POINTS["touching"] + 20
+
+
+@pytest.mark.parametrize("text, message", [
+    ("gap=x", "kind=number"), ("gapp=3", "no kind of points 'gapp'"), ("gap", "kind=number"),
+    ("gap=-1", "kind=number"),
+])
+def test_a_bad_points_table_is_refused_in_one_line(text, message):
+    with pytest.raises(BoardError, match=message):
+        parse_points(text)
+
+
+def test_a_points_table_parses():
+    assert parse_points("gap=3, row=20") == {"gap": 3, "row": 20}

@@ -8,7 +8,7 @@ import pytest
 
 from assistant import autoplay
 from assistant.device import connect
-from assistant.games import NumberMatch
+from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.scroll import BoardView, ScrollError

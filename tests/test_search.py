@@ -31,17 +31,43 @@ def assert_clears(solution):
 
 @settings(max_examples=150, deadline=None)
 @given(small_boards())
-def test_fast_finds_the_fewest_adds_the_reference_search_finds(board):
+def test_fast_finds_the_fewest_adds_then_moves_the_reference_search_finds(board):
     reference = search.reference_solve(search.without_empty_rows(board), budget=20)
     assume(reference.status != "gave_up")
     solution = search.solve(board, "fast", budget=20)
     assert solution.status == reference.status
-    assert solution.optimal
+    assert solution.adds_optimal and solution.moves_optimal and solution.optimal
     if solution.status == "solved":
         assert_clears(solution)
         assert solution.adds_used == reference.adds_used
+        assert solution.pairs <= reference.pairs          # never more pairs than the reference
+        assert solution.pairs == reference.pairs          # both proved: the same count
     else:
         assert solution.moves == []
+
+
+def test_the_reference_search_proves_the_fewest_pairs():
+    reference = search.reference_solve(Board.parse("195519", adds_left=1))
+    assert reference.status == "solved" and reference.optimal
+    assert reference.replay().is_cleared()
+    assert (reference.adds_used, reference.pairs) == (0, 3)                  # no add needed
+    # "19551": 1-9 and 5-5 first leave the last 1 alone; "+" then copies only it, and the copy
+    # pairs it (3 pairs); "+" pressed first would copy all five numbers (5 pairs)
+    reference = search.reference_solve(Board.parse("19551", adds_left=1))
+    assert (reference.adds_used, reference.pairs) == (1, 3)
+    assert reference.replay().is_cleared()
+
+
+@pytest.mark.parametrize("text, most_pairs", [
+    ("323125399547866428345592974", 20),    # public solvers' lines with the same adds; ours had 26
+    ("167814436137684876172751562", 15),    # 20
+    ("244641852523789618644925852", 14),    # 18
+])
+def test_fast_presses_add_when_few_numbers_are_live(text, most_pairs):
+    solution = search.solve(Board.parse(text, adds_left=4), "fast", budget=20)
+    assert solution.status == "solved" and solution.optimal
+    assert_clears(solution)
+    assert solution.pairs <= most_pairs
 
 
 @settings(max_examples=40, deadline=None)
@@ -62,7 +88,7 @@ def test_lines_on_game_sized_boards_replay_and_clear(seed):
     rng = random.Random(seed)
     board = Board([rng.randint(1, 9) for _ in range(27 + 3 * seed)], 5)
     fast = search.solve(board, "fast", budget=5)
-    assert fast.status == "solved" and fast.optimal
+    assert fast.status == "solved" and fast.adds_optimal
     assert_clears(fast)
     best = search.solve(board, "score", budget=0.5)
     assert_clears(best)

@@ -38,7 +38,7 @@ def test_human_output_says_when_to_press_plus():
     assert lines[2:] == ["  1. 1 at (1,1) with 1 at (1,2)  +1",
                          "  2. press +  (0 left after)",
                          "  3. 2 at (1,3) with 2 at (1,4)  +161",
-                         "Cleared with 1 add (fewest possible), score 162, 3 moves."]
+                         "Cleared with 1 add, score 162, 3 moves (fewest adds and fewest moves, proved)."]
 
 
 @pytest.mark.parametrize("args, message", [

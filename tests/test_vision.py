@@ -49,7 +49,7 @@ def check_numbermatch(reading, truth):
     shown = sorted(int(k) for k in truth["cells"])
     want = [truth["board"]["cells"][i] for i in shown]
     assert reading.board.cells == want
-    assert reading.unsure == []
+    assert reading.unsure == [] and reading.sure, reading.unsure_why
     b = truth["board"]
     assert (reading.board.adds_left, reading.board.stage, reading.board.score) == (b["adds_left"], b["stage"], b["score"])
     assert reading.selected == truth["selected"]
@@ -120,7 +120,9 @@ def test_flip9_fixtures_read_exactly(preset, theme):
         profile = reading.profile
 
 
-@pytest.mark.parametrize("name", ["tablet_1600x2560_stage1.jpg", "phone_216x475_stage10.jpg"])
+# the 216x475 screenshot's digits are too alike to be sure of on first contact (5 like 6, 8 like
+# 3): it reads unsure there, never wrong (tests/test_trust.py)
+@pytest.mark.parametrize("name", ["tablet_1600x2560_stage1.jpg"])
 def test_real_screenshots_read_exactly(name):
     label = json.loads((REAL / "labels.json").read_text())[name]
     reading = vision.read(vision.load_image(REAL / name))
@@ -209,7 +211,7 @@ def test_not_a_board_and_black_screens():
     photo = cv2.GaussianBlur(rng.integers(0, 255, (1200, 540, 3), dtype=np.uint8), (0, 0), 9)
     cv2.putText(photo, "Hello 123", (40, 300), cv2.FONT_HERSHEY_SIMPLEX, 2, (0, 0, 0), 3)
     for image in (photo, np.full((800, 400, 3), 255, np.uint8)):
-        with pytest.raises(vision.ReadError, match=r"^no Number Match or Flip 9 board found$"):
+        with pytest.raises(vision.ReadError, match=r"^no Number Match, Flip 9 or 15-puzzle board found$"):
             vision.read(image)
     with pytest.raises(vision.ReadError, match=r"^the screenshot is black: screen off or a secure window$"):
         vision.read(np.zeros((2400, 1080, 3), np.uint8))
@@ -232,8 +234,11 @@ def test_read_command(tmp_path):
     assert data["selected"] == truth["selected"] and near(data["add_button"], truth["add_button"])
     text = run("read", str(REAL / "phone_216x475_stage10.jpg"))
     assert text.returncode == 0
-    assert text.stdout.splitlines()[1:4] == ["761541629", "587238354", "149416182"]
-    assert "stage 10, score 14992, 4 adds left" in text.stdout
+    rows = text.stdout.splitlines()[1:4]  # a digit not read for sure shows as "?", never guessed
+    assert all(a in (b, "?") for row, want in zip(rows, ["761541629", "587238354", "149416182"])
+               for a, b in zip(row, want)) and "?" in "".join(rows)
+    assert ", score 14992, 4 adds left" in text.stdout  # the stage's "10" is unsure there
+    assert text.stdout.splitlines()[-1].startswith("unsure: row ")
 
 
 def test_bad_input_on_the_command_line(tmp_path):
@@ -304,3 +309,15 @@ def test_read_and_calibrate_from_a_phone(tmp_path):
         out = run("read", "--serial", "nosuchphone", env=env)
         assert out.returncode != 0 and len(out.stderr.strip().splitlines()) == 1
         vp.stop()
+
+
+def test_a_profile_keeps_the_learned_points_and_refuses_bad_ones():
+    from vision.profile import Profile
+
+    profile = Profile("numbermatch", 1080, 2400, points={"gap": 3})
+    data = profile.to_json()
+    assert data["points"] == {"gap": 3} and Profile.from_json(data).points == {"gap": 3}
+    assert "points" not in Profile("numbermatch", 1080, 2400).to_json()   # optional
+    for bad in ({"gapp": 3}, {"gap": -1}, {"gap": "3"}, [3]):
+        with pytest.raises(ValueError):
+            Profile.from_json({**data, "points": bad})

@@ -7,21 +7,25 @@ from __future__ import annotations
 
 import time
 
+import cv2
 import numpy as np
 
-from vision.image import ImageInputError, ReadError, background, check_image, distance, load_image
+from solver import games as registry
+from solver.errors import TapsolveError
+from vision.image import (ImageInputError, LandmarkError, ReadError, background, check_image, distance,
+                          load_image)
 from vision.profile import Profile
 from vision.reading import Reading
 
-__all__ = ["read", "Reading", "ReadError", "ImageInputError", "Profile", "load_image"]
+__all__ = ["read", "Reading", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
 
-GAMES = ("auto", "numbermatch", "flip9")
+GAMES = ("auto", *registry.NAMES)
 
 
 def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
-    """Distance from the background of every pixel; with a Number Match profile only of the
-    rows its grid spans (the rest stays 0), which is all a read with a profile looks at."""
-    geo = profile.geometry if profile is not None and profile.game == "numbermatch" else {}
+    """Distance from the background of every pixel; with a profile that knows the rows its grid
+    spans (Number Match's) only of those rows (the rest stays 0), all a read with it looks at."""
+    geo = profile.geometry if profile is not None else {}
     if "top" in geo and "pitch" in geo and profile.fits(image):
         p = float(geo["pitch"])
         y0, y1 = max(0, int(geo["top"] - p * 0.2)), min(image.shape[0], int(geo["bottom"] + p * 0.2))
@@ -31,8 +35,28 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
     return distance(image, bg)
 
 
+class ReaderFailure(ReadError):
+    """The reader itself failed on this image (an OpenCV or numpy error deep in a step): said in
+    one line, never a traceback; benchmarks count these apart, as crashes."""
+
+
 def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
          profiles: dict[str, Profile] | None = None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+    """Read one screenshot, or raise ReadError (one line) when it holds no board to read."""
+    try:
+        return read_screen(image_rgb, game, profile, profiles=profiles, use_tesseract=use_tesseract,
+                           first_row=first_row)
+    except TapsolveError:
+        raise
+    except (cv2.error, ValueError, IndexError, ArithmeticError, MemoryError) as exc:
+        where = "OpenCV" if isinstance(exc, cv2.error) else type(exc).__name__
+        raise ReaderFailure(f"this screenshot could not be processed ({where} failed on it): "
+                            "give the phone's own full-size screenshot") from None
+
+
+def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
+                profiles: dict[str, Profile] | None = None, use_tesseract: bool = True,
+                first_row: int = 0) -> Reading:
     """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
 
     ``profile`` (from calibration) makes a read fast and is extended in place by what this read
@@ -44,49 +68,46 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
     """
     t0 = time.perf_counter()
     if game not in GAMES:
-        raise ReadError(f"unknown game {game!r}: use auto, numbermatch or flip9")
+        raise ReadError(f"unknown game {game!r}: use {', '.join(GAMES[:-1])} or {GAMES[-1]}")
     image = check_image(image_rgb)
     profiles = dict(profiles or {})
     if profile is not None:
         profiles.setdefault(profile.game, profile)
     bg = background(image)
-    dist = board_distance(image, bg, profiles.get("numbermatch"))
-    from vision import numbermatch
+    # a profile that knows its grid's rows (Number Match's) narrows the first read to them
+    rows_known = next((p for p in profiles.values() if "top" in p.geometry), None)
+    dist = board_distance(image, bg, rows_known)
 
     if game != "auto":
         order = [game]
-    elif list(profiles) == ["flip9"]:
-        order = ["flip9", "numbermatch"]  # the only game with a profile first (a faster miss), then the other
+    elif len(profiles) == 1:
+        # the only game with a profile first (a faster miss), then the others in the registry's order
+        order = [*profiles] + [g for g in registry.NAMES if g not in profiles]
     else:
-        order = ["numbermatch", "flip9"]
+        order = list(registry.NAMES)
     errors = []
     for g in order:
         try:
-            if g == "numbermatch":
-                reading = numbermatch.read_numbermatch(image, bg, dist, profiles.get(g), use_tesseract,
-                                                       first_row=first_row)
-            else:
-                from vision import flip9
-
-                reading = flip9.read_flip9(image, bg, dist, profiles.get(g), use_tesseract)
+            reading = registry.module("vision", g).read_board(image, bg, dist, profiles.get(g), use_tesseract,
+                                                              first_row=first_row)
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError as exc:
             errors.append(exc)
-            if "numbermatch" in profiles:
+            if rows_known is not None:
                 dist = distance(image, bg)  # the next game needs the whole screen
-    if game in ("auto", "numbermatch"):
-        from vision.screens import read_message_screen
-
+    for g in order:  # a screen between boards (a stage's end, an ad), for a game that has them
         try:
-            reading = read_message_screen(image, bg)
+            reading = registry.module("vision", g).read_other_screen(image, bg)
             reading.theme = "light" if float(np.mean(bg)) > 128 else "dark"
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError:
             pass
-    if game == "numbermatch":
-        raise ReadError("no Number Match board found")
-    if game == "flip9":
-        raise ReadError("no Flip 9 board found")
-    raise ReadError("no Number Match or Flip 9 board found")
+    refused = [e for e in errors if isinstance(e, ImageInputError)]
+    if refused:
+        raise refused[0]  # the image itself is unusable (cells too small): say that, not "no board"
+    landmarks = [e for e in errors if isinstance(e, LandmarkError)]
+    if landmarks:
+        raise landmarks[0]
+    raise ReadError(f"no {registry.titles(order)} board found")

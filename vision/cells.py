@@ -16,6 +16,9 @@ import numpy as np
 from vision.image import distance
 
 GLYPH = 24  # side of a normalised glyph image
+# Ink weaker than this share of the live digits' is noise (a crossed-out digit is about a fifth
+# as strong as a live one; camera or JPEG noise in an empty cell a tenth or less).
+FAINTEST = 0.12
 
 
 @dataclass
@@ -120,6 +123,8 @@ def classify(cells: list[Cell], board_bg: np.ndarray, faded_ratio: float | None 
     for c in cells:
         if c.glyph is None:
             c.state = "empty"
+        elif c.contrast < FAINTEST * ref:
+            c.state, c.glyph, c.crop = "empty", None, None  # specks of noise, not a crossed-out digit
         elif c.contrast >= 0.6 * ref:
             c.state = "live"
         else:

@@ -45,7 +45,8 @@ class Box:
 def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
     """Filled or outlined rectangles off the background, each with the glyphs drawn inside."""
     H, W = dist.shape
-    mask = (dist > 12).astype(np.uint8)
+    # a 3x3 median first: camera or JPEG noise must not break a box's edge into specks
+    mask = (cv2.medianBlur(dist, 3) > 12).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     boxes = []
     for i in range(1, n):
@@ -89,14 +90,16 @@ def same_size(boxes: list[Box]) -> list[Box]:
     return []
 
 
-def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool) -> list[str | None]:
-    """Digits of single glyphs: templates first, the rest by look-alike groups on one strip."""
+def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool,
+                       chars: str = glyphs_.DIGITS) -> list[str | None]:
+    """Digits of single glyphs: templates first, the rest by look-alike groups on one strip
+    (``chars``: the digits the glyphs can be; the 15-puzzle's tiles have 0s too)."""
     norm = [normalise(c) for c in crops]
     matches = font.match(norm)
     out = [d if font.sure(d, b, m) else None for d, b, m in matches]
     doubtful = [i for i, d in enumerate(out) if d is None]
     if doubtful and use_tesseract:
-        reads = glyphs_.read_strip([crops[i] for i in doubtful])
+        reads = glyphs_.read_strip([crops[i] for i in doubtful], chars)
         for group in clusters([norm[i] for i in doubtful]):
             members = [doubtful[k] for k in group]
             digit = glyphs_.vote([r for k in group for r in reads[k]])
@@ -256,3 +259,14 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     if kind == "winner":
         reading.notes.append("sorted: Winner!")
     return reading
+
+
+def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
+               first_row: int = 0) -> Reading:
+    """vision.read's entry for this game: Flip 9's cards never scroll (``first_row`` stays 0)."""
+    return read_flip9(image, bg, dist, profile, use_tesseract)
+
+
+def read_other_screen(image: np.ndarray, bg) -> Reading:
+    """Flip 9 has no screen between boards that tapsolve reads."""
+    raise ReadError("no Flip 9 screen but its board")

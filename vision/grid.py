@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.image import MIN_CELL, ImageInputError
+
 COLUMNS = 9
+
+
+def too_small(pitch: float) -> None:
+    """A clear error when the cells are too small for their digits to be read for sure."""
+    if pitch < MIN_CELL:
+        raise ImageInputError(f"the board's cells are {pitch:.1f} px: too small to read for sure (at least "
+                              f"{MIN_CELL} px); give the phone's full-size screenshot")
 
 
 @dataclass
@@ -107,6 +116,7 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
     xs = [refine(profile, x0 + k * pitch, radius) for k in range(COLUMNS + 1)]
     xs = [refine(profile, xs[0] + k * (xs[-1] - xs[0]) / COLUMNS, radius) for k in range(COLUMNS + 1)]
     pitch = (xs[-1] - xs[0]) / COLUMNS
+    too_small(pitch)
 
     # the vertical extent: where most of the ten lines run
     cols = np.stack([vlong[:, int(round(x)) - 1:int(round(x)) + 2].max(axis=1) for x in xs])
@@ -194,4 +204,11 @@ def full_rows(lattice: Lattice) -> list[tuple[float, float]]:
     end = lattice.solid if lattice.solid is not None else lattice.bottom
     if ys and end - ys[-1] >= 0.97 * p:
         rows.append((ys[-1], ys[-1] + p))
-    return rows
+    # rows lost between lines off the lattice (something drawn over the grid) are put back, so
+    # that every row below keeps its index
+    whole = rows[:1]
+    for a, b in zip(rows, rows[1:]):
+        n = round((b[0] - a[1]) / p)
+        whole.extend((a[1] + k * p, a[1] + (k + 1) * p) for k in range(n))
+        whole.append(b)
+    return whole

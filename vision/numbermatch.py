@@ -9,11 +9,34 @@ from solver.numbermatch import Board
 from vision import glyphs as glyphs_
 from vision.cells import Cell, blur_size, classify, look_at, normalise
 from vision.grid import COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions
-from vision.image import ReadError, distance
+from vision.image import LandmarkError, ReadError, distance
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.text import read_text, saturation, text_lines
 
+
+# Digits fewer edge widths tall than this (see ``sharpness``) are too soft for a first read to
+# be sure of, or for templates to be learned from.
+POOR_SHARPNESS = 10
+# A glyph must correlate with the other glyphs of its digit by this much more than with any other
+# digit's glyphs on the board, or its read is unsure.
+UNLIKE_MARGIN = 0.05
+# The stage and the score are text lines at most this many pitches tall and wide (a banner or a
+# panel over the header is a far bigger block of "ink"); a line cut by the image's top is not read.
+TALLEST_TEXT = 0.9
+WIDEST_NUMBER = 3.5
+# Saturation (max minus min channel) above which a pixel is part of the blue "+" or its badge.
+BADGE_SATURATION = 45
+# A grid line must show over at least this share of a row's height beside a cell, or the cell
+# is taken as covered: a card drawn over the board hides the lines, a glyph or JPEG never does.
+LINE_SEEN = 0.5
+# A line pixel differs from the pixels either side of it by more than this (0-255, any channel).
+LINE_CONTRAST = 5
+# Every this many pixel rows are looked at for the lines beside each cell (a dialog covers many).
+LINE_STEP = 3
+# Lines this share of a pitch off the lattice (or the top border this far below the top of the
+# vertical lines) are not the grid's.
+LINE_SLACK = 0.3
 
 
 def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
@@ -75,8 +98,11 @@ def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) 
     return any(float(look @ v) > own + 0.1 for k, v in heads.items() if k != digit)
 
 
-def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True) -> tuple[list, bool]:
-    """A digit (or None when unsure) for each glyph cell, and whether the font learned something.
+def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
+                poor=lambda: False) -> tuple[list, bool, set]:
+    """A digit (or None when unsure) for each glyph cell, whether the font learned something, and
+    which cells tesseract read (the templates were not sure of them). ``poor()`` (asked only
+    when tesseract is needed) says the image is too poor to learn templates from.
 
     Glyphs the templates are sure of are taken; the others are grouped by look and read by
     tesseract in one strip, each group taking its members' majority (so one misread glyph is
@@ -87,7 +113,8 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     doubtful = [i for i, d in enumerate(digits) if d is None]
     learned = False
     if not doubtful or not use_tesseract:
-        return digits, learned
+        return digits, learned, set()
+    learn = not poor()
     reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
     votes = dict(zip(doubtful, reads))
     groups = sorted(([doubtful[k] for k in g] for g in clusters([cells[i].glyph for i in doubtful])),
@@ -112,9 +139,51 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
         heads.setdefault(digit, look)
         for i in members:
             digits[i] = digit
-            font.add(digit, cells[i].glyph)
-        learned = True
-    return digits, learned
+            if learn:
+                font.add(digit, cells[i].glyph)
+        learned = learn
+    return digits, learned, set(doubtful)
+
+
+def sharpness(cells: list[Cell]) -> float:
+    """How many edge widths tall the live digits are (median): some 20-50 on a phone's own
+    screenshot, under 10 when it was shrunk to a thumbnail, blurred or blown up from one."""
+    values = []
+    for c in cells:
+        if c.state != "live" or c.crop is None or min(c.crop.shape) < 3:
+            continue
+        crop = c.crop.astype(np.float32)
+        gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3) / 8
+        values.append(crop.shape[0] * float(np.percentile(np.hypot(gx, gy), 99)))
+    return float(np.median(values)) if values else 0.0
+
+
+def unlike_their_digit(cells: list[Cell], digits: list) -> list[int]:
+    """Live glyphs that look as much like the board's glyphs of another digit as like the other
+    glyphs of their own: on one screen a digit is drawn one way, so such a read is a guess (a
+    first contact on a blurred or tiny image mixes up 5 and 6, 3 and 8)."""
+    live = [k for k, (c, d) in enumerate(zip(cells, digits)) if d is not None and c.state == "live"]
+    if len(live) < 2:
+        return []
+    g = np.stack([glyphs_.centred(cells[k].glyph) for k in live])
+    labels = [digits[k] for k in live]
+    sums = {d: g[[j for j, x in enumerate(labels) if x == d]].sum(axis=0) for d in set(labels)}
+    counts = {d: labels.count(d) for d in sums}
+    means = {d: v / max(1e-6, float(np.linalg.norm(v))) for d, v in sums.items()}
+    odd = []
+    for j, (k, d) in enumerate(zip(live, labels)):
+        others = [float(g[j] @ m) for e, m in means.items() if e != d]
+        if not others:
+            continue
+        if counts[d] > 1:  # its own digit without itself
+            rest = sums[d] - g[j]
+            own = float(g[j] @ rest) / max(1e-6, float(np.linalg.norm(rest)))
+        else:
+            continue  # a digit seen once has no look on this board to be judged against
+        if max(others) > own - UNLIKE_MARGIN:
+            odd.append(k)
+    return odd
 
 
 def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = None
@@ -130,7 +199,7 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
     x0, y0, x1, y1 = area if area else (0, int(min(h - 1, lattice.bottom)), w, h)
     region = image[y0:y1, x0:x1]
     sat = saturation(region)
-    mask = (sat > 45).astype(np.uint8)
+    mask = (sat > BADGE_SATURATION).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     plus, discs = None, []
     for i in range(1, n):
@@ -177,6 +246,18 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
     ink = np.clip(ink / ink.max(), 0, 1)
     ys, xs = np.nonzero(ink > 0.45)
     return centre, ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1], span
+
+
+def badge_zone_clear(image: np.ndarray, centre: tuple[int, int], pitch: float) -> bool:
+    """Whether the place of the adds badge (up and right of the "+") shows no colour at all
+    beyond the "+" itself: then the badge is not drawn (no add left), not lost to the image."""
+    h, w = image.shape[:2]
+    cx, cy = centre
+    x0, x1 = int(cx + pitch * 0.3), int(min(w, cx + pitch * 1.1))
+    y0, y1 = int(max(0, cy - pitch * 1.0)), int(cy - pitch * 0.15)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    return int((saturation(image[y0:y1, x0:x1]) > BADGE_SATURATION).sum()) <= 2
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -232,17 +313,17 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
     sure = [font.sure(d, best, margin) for d, best, margin in matches]
     if all(sure):
         return int("".join(d for d, _, _ in matches)), False
-    text = None
-    if tiny_first and max(g.shape[0] for g in parts) < TINY:
-        text = drawn_font_read(parts)
-    if text is None and use_tesseract:
-        text = ocr_number(ink)
-    if text is None:
-        text = drawn_font_read(parts)
+    drawn = drawn_font_read(parts)
+    line = ocr_number(ink) if use_tesseract else None
+    text = drawn if tiny_first and max(g.shape[0] for g in parts) < TINY and drawn else (line or drawn)
     if text is None:
         return None, False
     if len(text) != len(parts):
-        return int(text), False  # glyphs split otherwise than tesseract read them: learn nothing
+        # glyphs split otherwise than tesseract read them (an icon in the line, touching
+        # digits): which digit is which glyph is a guess, and so is the number
+        return None, False
+    if use_tesseract and not confirmed(parts, text, sure, [line, drawn]):
+        return None, False  # two ways of reading a glyph disagree, or only one read it
     if any(ok and d != t for (d, _, _), ok, t in zip(matches, sure, text)):
         # tesseract contradicts a sure template: keep the templates' digits, learn nothing
         return int("".join(d if ok else t for (d, _, _), ok, t in zip(matches, sure, text))), False
@@ -254,6 +335,29 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
         font.add(t, g)
         learned = True
     return int(text), learned
+
+
+def confirmed(parts: list[np.ndarray], text: str, sure: list[bool], whole: list[str | None]) -> bool:
+    """Whether each glyph no template is sure of reads as its digit in ``text`` in two ways at
+    least and as no other digit in any: the whole line's reads (``whole``: tesseract's, the
+    drawn fonts'), then, where those are not enough, tesseract on the glyph alone (the majority
+    of two binarisations)."""
+    ways = [r for r in whole if r is not None and len(r) == len(parts)]
+    need = []
+    for k, ok in enumerate(sure):
+        seen = [r[k] for r in ways]
+        if ok:
+            continue
+        if any(d != text[k] for d in seen):
+            return False
+        if len(seen) < 2:
+            need.append(k)
+    alone = glyphs_.read_strip([parts[k] for k in need], chars="0123456789") if need else []
+    for k, reads in zip(need, alone):
+        seen = [r[k] for r in ways] + ([vote] if (vote := glyphs_.vote(reads)) else [])
+        if len(seen) < 2 or any(d != text[k] for d in seen):
+            return False
+    return True
 
 
 def drawn_font_read(parts: list[np.ndarray]) -> str | None:
@@ -291,30 +395,41 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
     everywhere again when that fails).
     """
     geo = profile.geometry
-    out = {"add_button": None, "adds_left": None, "stage": None, "score": None, "learned": False}
+    out = {"add_button": None, "adds_left": None, "stage": None, "score": None, "learned": False, "why": {}}
     found = find_add_button(image, lattice, geo.get("add_area")) if geo.get("add_area") else (None, None, None)
     if found[0] is None:
         found = find_add_button(image, lattice)
     centre, badge, span = found
-    if centre is not None:
+    if centre is None:
+        out["why"]["adds_left"] = "the \"+\" button was not found"
+    else:
         geo["add_area"] = [int(v) for v in span]
         out["add_button"] = centre
-        if badge is None:
-            out["adds_left"] = 0
+        if badge is None and badge_zone_clear(image, centre, lattice.pitch):
+            out["adds_left"] = 0  # the game hides the badge when no add is left
+        elif badge is None:
+            # something coloured where the badge sits, but not a badge that reads: never 0
+            out["why"]["adds_left"] = "the badge beside the \"+\" did not read"
         else:
             value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract,
                                          tiny_first=True)
             out["adds_left"] = value
             out["learned"] |= learned
+            if value is None:
+                out["why"]["adds_left"] = "the badge's number did not read"
     # text between the status bar and the grid: stage on the grid's left, score centred
     top, limit = int(image.shape[0] * 0.02), int(lattice.top - 2)
     for name, pick in (("stage", stage_lines), ("score", score_lines)):
         band = geo.get(name + "_band")
         value = None
         for y0, y1 in ([band] if band else []) + [[top, limit]]:
-            lines = [t for t in text_lines(image, bg, max(top, y0), min(limit, y1), min_contrast=35)
-                     if t.height >= lattice.pitch * 0.12]
-            for t in pick(lines, lattice):
+            ry = max(top, y0)
+            lines = [t for t in text_lines(image, bg, ry, min(limit, y1), min_contrast=35)
+                     if lattice.pitch * 0.12 <= t.height <= lattice.pitch * TALLEST_TEXT
+                     and t.x1 - t.x0 <= lattice.pitch * WIDEST_NUMBER and t.y0 > ry + 1]
+            # only the likeliest line: when it does not read, another that does (the coin
+            # count beside it) is not the number
+            for t in pick(lines, lattice)[:1]:
                 value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract)
                 out["learned"] |= learned
                 if value is not None:
@@ -324,6 +439,8 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
             if value is not None:
                 break
         out[name] = value
+        if value is None:
+            out["why"][name] = f"no {name} number read above the grid"
     return out
 
 
@@ -341,6 +458,7 @@ def score_lines(lines, lattice: Lattice):
     centred = [t for t in lines if abs(t.centre_x - centre) < p * 0.8]
     centred = [t for t in centred if len(digit_parts(norm_line(t.ink))) < 7]
     return sorted(centred, key=lambda t: (-t.height, -t.y1))
+
 
 
 def norm_line(ink: np.ndarray) -> np.ndarray:
@@ -408,38 +526,144 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     if not glyph_cells:
         raise ReadError("no Number Match or Flip 9 board found")
     font = profile.font("cell") if templates else glyphs_.Templates()
-    digits, learned = read_digits(glyph_cells, font, use_tesseract)
+    poor = []  # asked only on a read that needs tesseract: a template's match is judged on its own
+    digits, learned, bootstrapped = read_digits(
+        glyph_cells, font, use_tesseract, poor=lambda: poor.append(sharpness(glyph_cells) < POOR_SHARPNESS) or poor[0])
     profile.changed = profile.changed or learned
 
     last = max(i for i, c in enumerate(cells) if c.glyph is not None)
     base = first_row * COLUMNS
-    board_cells, unsure, centres, selected = [], [], {}, None
+    board_cells, unsure, centres, selected, why = [], [], {}, None, {}
     digit_of = {id(c): d for c, d in zip(glyph_cells, digits)}
+    # a template's match was judged against its learned spread; tesseract's reads against the board
+    odd = {id(glyph_cells[k]) for k in unlike_their_digit(glyph_cells, digits) if k in bootstrapped} \
+        if bootstrapped else set()
+    # on a blurred or tiny image tesseract's first reads are guesses: unsure until a template
+    # learned on a sharp screen agrees
+    guessed = {id(glyph_cells[k]) for k in bootstrapped} if poor and poor[0] else set()
     for i, c in enumerate(cells[:last + 1]):
         d = digit_of.get(id(c))
-        if c.glyph is None or d is None:
+        if c.state == "faded":
+            board_cells.append(0)  # crossed out: which digit it was does not matter
+        elif c.glyph is None or d is None or id(c) in odd or id(c) in guessed:
             unsure.append(base + i)
+            why[base + i] = ("the digit did not read" if d is None else "looks like another digit's glyphs too"
+                             if id(c) in odd else "read on first contact from a blurred or tiny image")
             board_cells.append(0)
         else:
-            board_cells.append(0 if c.state == "faded" else int(d))
+            board_cells.append(int(d))
         x, y = c.centre
         centres[base + i] = (int(round(x)), int(round(y)))
         if c.selected and c.glyph is not None:
             selected = base + i
+    # cells something is drawn over: unsure, and the board may go on under it
+    covered = covered_cells(image, dist, lattice)
+    for k in range(last + 1, max(covered, default=-1) + 1):
+        board_cells.append(0)
+        r, c = divmod(k, COLUMNS)
+        centres[base + k] = (int(round((lattice.xs[c] + lattice.xs[c + 1]) / 2)),
+                             int(round(lattice.rows[0][0] + (r + 0.5) * lattice.pitch)))
     # the board goes on below when its cells fill every row the grid shows
     more_below = (last + 1) % COLUMNS == 0 and (last + 1) // COLUMNS == len(lattice.rows)
 
     geometry_before = {k: list(v) if isinstance(v, list) else v for k, v in profile.geometry.items()}
     extras = read_extras(image, bg, lattice, profile, use_tesseract)
     profile.changed = profile.changed or extras.pop("learned") or geometry_before != profile.geometry
-    board = Board(board_cells, adds_left=extras["adds_left"] if extras["adds_left"] is not None else 0,
-                  score=extras["score"] or 0, stage=extras["stage"] or 1)
+    if extras["add_button"] is None and extras["stage"] is None:
+        # a grid of digits alone is not Number Match (a web game like TenPair draws one too)
+        raise LandmarkError("no Number Match board found: a grid, but no \"+\" button and no stage above it")
+    board = Board(board_cells, adds_left=extras["adds_left"], score=extras["score"], stage=extras["stage"])
     reading = Reading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
                       selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
                       first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
                       more_below=more_below,
                       rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
-    for key in ("adds_left", "stage", "score"):
-        if extras[key] is None:
-            reading.notes.append(f"{key.replace('_', ' ')} not read")
+    for i in unsure:
+        reading.doubt(i, why[i])
+    for key, why in extras["why"].items():
+        reading.doubt(key, why)
+    for why in check_rows(lattice):
+        reading.doubt("rows", why)
+    if covered:
+        for k in covered:
+            if k >= 0:
+                reading.doubt(base + k, "covered")
+                reading.unsure_why[str(base + k)] = "covered"  # the reason behind any other
+        reading.doubt("screen", "something is drawn over the board (a dialog or a banner?)")
+        if max(covered) >= last:
+            reading.doubt("rows", "the board's end is covered")
     return reading
+
+
+def check_rows(lattice: Lattice) -> list[str]:
+    """Why the rows found may not be the grid's rows (empty when they account for the whole grid):
+    the first line must be the grid's top border, every line must lie on the lattice one pitch
+    apart (a stroke's double a few pixels off one is no line), and none may be missing."""
+    p, ys = lattice.pitch, lattice.ys
+    why = []
+    if not ys or ys[0] - lattice.top > LINE_SLACK * p:
+        why.append("the grid's top line was not found")
+    if cut_above(lattice):
+        ys = ys[1:]  # the top border, then a row cut by it (a board scrolled by part of a row)
+    if not ys:
+        return why
+    steps = [(y - ys[0]) / p for y in ys]
+    if any(abs(k - round(k)) > LINE_SLACK for k in steps):
+        why.append("a line off the lattice (an extra line or an uneven grid)")
+    on = {round(k) for k in steps}
+    end = (lattice.solid if lattice.solid is not None else lattice.bottom) - ys[0]
+    if any(k not in on for k in range(max(on)) if k * p < end):
+        why.append("a grid line between rows was not found")
+    return why
+
+
+def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list[int]:
+    """Cells (screen indices, over every row the grid's vertical lines span, one pitch apart from
+    the first row found) whose side lines are hidden for most of the row's height: something (a
+    dialog, a toast, a banner) is drawn over them."""
+    h, w = dist.shape
+    p = lattice.pitch
+    s = max(2, int(round(max(w, h * 0.45) / 270)))
+    first = lattice.rows[0][0]
+    first -= int((first - lattice.top) / p + 0.1) * p  # rows above the first found count too
+    end = lattice.solid if lattice.solid is not None else lattice.bottom
+    n = int((end - first) / p + 0.03)
+    ya, yb = int(first), min(h, int(first + n * p))
+    if n < 1 or yb - ya < 4:
+        return []
+    seen = []
+    step = LINE_STEP
+    rows = np.arange(len(range(ya, yb, step)))
+    for x in lattice.xs:
+        xi = int(round(x))
+        if xi - s - 1 < 0 or xi + s + 2 > w:
+            seen.append(np.ones(len(rows), bool))
+            continue
+        near = dist[ya:yb:step, xi - 1:xi + 2]
+        line = image[ya:yb:step, xi - 1:xi + 2].astype(np.int16)[rows, near.argmax(axis=1)]
+        left = image[ya:yb:step, xi - s - 1].astype(np.int16)
+        right = image[ya:yb:step, xi + s + 1].astype(np.int16)
+        seen.append((np.abs(line - left).max(axis=1) > LINE_CONTRAST)
+                    & (np.abs(line - right).max(axis=1) > LINE_CONTRAST))
+    seen = np.stack(seen)
+    out = []
+    skip = int(round((lattice.rows[0][0] - first) / p))  # screen indices count from the first row found
+    for r in range(n):
+        a, b = int((r * p + p * 0.15) / step), int(((r + 1) * p - p * 0.15) / step)
+        if b <= a or b > seen.shape[1]:
+            continue
+        share = seen[:, a:b].mean(axis=1)
+        for c in range(COLUMNS):
+            if min(share[c], share[c + 1]) < LINE_SEEN:
+                out.append((r - skip) * COLUMNS + c)
+    return out
+
+
+read_board = read_numbermatch  # vision.read's entry for this game (solver.games finds the module)
+
+
+def read_other_screen(image: np.ndarray, bg) -> Reading:
+    """Number Match's screens between boards: stage complete, game over, an ad (vision.screens)."""
+    from vision.screens import read_message_screen
+
+    return read_message_screen(image, bg)

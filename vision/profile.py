@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solver.games import NAMES
 from vision.glyphs import Templates
 
 VERSION = 1
@@ -25,6 +26,9 @@ class Profile:
     geometry: dict = field(default_factory=dict)  # game-specific: lattice lines, pitch, ...
     colours: dict = field(default_factory=dict)  # background, live, faded, ...
     fonts: dict[str, Templates] = field(default_factory=dict)  # "cell", "score", "stage", "badge"
+    # the game's points where the phone showed they differ from the rules' table (Number Match:
+    # kind to points, learned in play by assistant.games)
+    points: dict[str, int] = field(default_factory=dict)
     changed: bool = False  # learned something since loaded (worth storing again)
 
     def font(self, name: str) -> Templates:
@@ -37,17 +41,27 @@ class Profile:
         return image.shape[1] == self.width and image.shape[0] == self.height
 
     def to_json(self) -> dict:
-        return {"version": VERSION, "game": self.game, "width": self.width, "height": self.height,
-                "theme": self.theme, "model": self.model, "geometry": self.geometry,
-                "colours": self.colours, "fonts": {k: v.to_json() for k, v in self.fonts.items()}}
+        out = {"version": VERSION, "game": self.game, "width": self.width, "height": self.height,
+               "theme": self.theme, "model": self.model, "geometry": self.geometry,
+               "colours": self.colours, "fonts": {k: v.to_json() for k, v in self.fonts.items()}}
+        if self.points:
+            out["points"] = dict(self.points)
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> "Profile":
         """A profile from its JSON; raises ValueError (or KeyError/TypeError) when malformed."""
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError("not a version 1 profile")
-        if data["game"] not in ("numbermatch", "flip9"):
+        if data["game"] not in NAMES:
             raise ValueError(f"unknown game {data['game']!r}")
+        points = data.get("points", {})
+        if data["game"] == "numbermatch":
+            from solver.numbermatch import points_from
+
+            points_from(points)  # a BoardError (a ValueError) names a bad kind or value
+        elif points:
+            raise ValueError(f"a {data['game']} profile has no points table")
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
-                   {k: Templates.from_json(v) for k, v in data["fonts"].items()})
+                   {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points))

@@ -50,7 +50,7 @@ def close_button(image: np.ndarray, bg) -> tuple[int, int] | None:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if w < W * 0.04 or not 0.8 < w / h < 1.25:
+        if w < max(10, W * 0.04) or not 0.8 < w / h < 1.25:
             continue
         solid = fill_holes(labels[y:y + h, x:x + w] == i)
         if not 0.7 < solid.mean() < 0.85:  # a disc fills pi/4 of its box

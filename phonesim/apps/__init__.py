@@ -3,41 +3,37 @@
 from __future__ import annotations
 
 from phonesim.phone import App, Preset
+from solver import games
 from solver.errors import InputError
 
-GAMES = ("numbermatch", "flip9")
+GAMES = games.NAMES
 THEMES = ("light", "dark")
-LAYOUTS = ("buttons", "cards")
-ADD_RULES = ("cell", "live")
 
 
 class AppOptionError(InputError):
     """An app option that does not exist; the message names the choices."""
 
 
-def _choose(what: str, value, choices) -> None:
+def choose(what: str, value, choices) -> None:
     if value not in choices:
-        raise AppOptionError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+        raise AppOptionError(f"{what} must be one of {', '.join(map(str, choices))}, not {value!r}")
 
 
 def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
-           adds: int = 5, add_rule: str = "cell", layout: str = "buttons", ads: bool = False) -> App:
+           adds: int = 5, add_rule: str = "cell", layout: str = "buttons", ads: bool = False,
+           points: dict | None = None, look: str = "tiles", width: int = 4, slides: int = 0) -> App:
     """A game app for ``preset``.
 
     ``size`` (start numbers), ``adds``, ``add_rule`` ("cell": the real game; "live": adds go after
-    the last live number) and ``ads`` (an interstitial ad after each stage) are Number Match's;
-    ``layout`` ("buttons": the inventor's app; "cards": cards drawn in a row) is Flip 9's.
+    the last live number), ``ads`` (an interstitial ad after each stage) and ``points`` (kinds of
+    ``solver.numbermatch.POINTS`` the game scores otherwise) are Number Match's;
+    ``layout`` ("buttons": the inventor's app; "cards": cards drawn in a row) is Flip 9's;
+    ``look`` ("tiles" or "grid"), ``width`` (3, 4 or 5 tiles a side) and ``slides`` (0: a random
+    board; else the goal scrambled by that many slides, an easier board) are the 15-puzzle's.
+    Each game's app module (``phonesim.apps.<game>.create``) checks and takes its own.
     """
-    _choose("game", game, GAMES)
-    _choose("theme", theme, THEMES)
-    if game == "numbermatch":
-        _choose("add rule", add_rule, ADD_RULES)
-        if not isinstance(size, int) or not 2 <= size <= 9 * 40:
-            raise AppOptionError(f"the start size must be 2 to 360 numbers, not {size!r}")
-        if not isinstance(adds, int) or not 0 <= adds <= 99:
-            raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
-        from phonesim.apps.numbermatch import NumberMatchApp
-        return NumberMatchApp(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=ads)
-    _choose("layout", layout, LAYOUTS)
-    from phonesim.apps.flip9 import Flip9App
-    return Flip9App(preset, seed=seed, theme=theme, layout=layout)
+    choose("game", game, GAMES)
+    choose("theme", theme, THEMES)
+    options = dict(size=size, adds=adds, add_rule=add_rule, ads=ads, points=points, layout=layout, look=look,
+                   width=width, slides=slides)
+    return games.module("phonesim.apps", game).create(preset, seed, theme, options)

@@ -239,3 +239,14 @@ class Flip9App:
         draw.put_text(screen, family, "regular", size, f"Time: {seconds // 60}:{seconds % 60:02d}",
                       W - round(0.8 * u), info_y, text, align="right", valign="middle")
         return screen
+
+
+LAYOUTS = ("buttons", "cards")
+
+
+def create(preset, seed: int, theme: str, options: dict) -> Flip9App:
+    """phonesim.apps.create's entry for this game: checks and takes its own options."""
+    from phonesim.apps import choose
+
+    choose("layout", options["layout"], LAYOUTS)
+    return Flip9App(preset, seed=seed, theme=theme, layout=options["layout"])

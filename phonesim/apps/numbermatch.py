@@ -19,7 +19,7 @@ import numpy as np
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
 from phonesim.phone import Preset
-from solver.numbermatch import Add, Board, Pair, Rules
+from solver.numbermatch import Add, Board, Pair, Rules, points_from
 
 COLUMNS = 9
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}
@@ -115,11 +115,12 @@ class NumberMatchApp:
     """Number Match on the virtual phone. ``board`` is the live game; tests may set it."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
-                 adds: int = 5, add_rule: str = "cell", ads: bool = False):
+                 adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None):
         self.preset = preset
         self.theme = draw.THEMES[theme]
         self.seed, self.size, self.ads = seed, size, ads
-        self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule)
+        # another points table plays a game whose scoring differs from the rules' reconstruction
+        self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule, points=points_from(points or {}))
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
         self.coins = random.Random(f"coins:{seed}").randint(50, 999)
@@ -786,3 +787,20 @@ class NumberMatchApp:
         cross = draw.polyline_mask(s, s, [(0, 0), (s, s)], max(2, w * 0.07))
         draw.blend(screen, x + (w - s) // 2, y + (h - s) // 2, np.maximum(cross, cross[:, ::-1]), (255, 255, 255))
         return screen
+
+
+ADD_RULES = ("cell", "live")
+
+
+def create(preset, seed: int, theme: str, options: dict) -> NumberMatchApp:
+    """phonesim.apps.create's entry for this game: checks and takes its own options."""
+    from phonesim.apps import AppOptionError, choose
+
+    size, adds, add_rule = options["size"], options["adds"], options["add_rule"]
+    choose("add rule", add_rule, ADD_RULES)
+    if not isinstance(size, int) or not 2 <= size <= 9 * 40:
+        raise AppOptionError(f"the start size must be 2 to 360 numbers, not {size!r}")
+    if not isinstance(adds, int) or not 0 <= adds <= 99:
+        raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
+    return NumberMatchApp(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=options["ads"],
+                          points=options["points"])

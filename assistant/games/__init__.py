@@ -1,0 +1,154 @@
+"""The Game protocol: what the loop, autoplay, the guide and the overlay ask of every game.
+
+The closed loop (``assistant.loop``) is the same for every game; a game is one module here
+(``assistant.games.<name>``, found through ``solver.games``) with one class on this protocol,
+so a new game is a new module, not a rewrite. No generic module asks a game its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver import games as registry
+
+
+@dataclass
+class Plan:
+    """A solver's line from a position: the moves, and what it promises."""
+
+    moves: list
+    status: str
+    adds_used: int = 0
+    score: int = 0
+    optimal: bool = False
+
+
+class Game:
+    """One game as the assistant plays it. A position is the game's own board (from a reading);
+    a move is the game's own move. Subclasses give the methods that raise NotImplementedError."""
+
+    name = ""
+    # play goes on to the next stage through the phone's Continue button (Number Match)
+    more_stages = False
+    # a board taller than the screen is read and tapped by scrolling (assistant.scroll)
+    scrolls = False
+
+    def __init__(self, objective: str = "fast", budget: float = 1.0):
+        self.objective, self.budget = objective, budget
+
+    # -- reading and planning ----------------------------------------------------------------
+
+    def attach(self, view, link) -> None:
+        """The loop's board view and phone link, for a game that scrolls (default: not needed)."""
+
+    def position(self, reading):
+        """The game's position from a reading of its board."""
+        raise NotImplementedError
+
+    def plan(self, position) -> Plan:
+        raise NotImplementedError
+
+    def after(self, position, move):
+        """The position the rules predict once ``move`` is made (``position`` is left alone)."""
+        raise NotImplementedError
+
+    def same(self, seen, expected) -> bool:
+        """The position on screen is the one expected."""
+        raise NotImplementedError
+
+    def explain(self, before, seen, move) -> str | None:
+        """Why the phone shows ``seen`` and not the prediction, when the game can tell (a rule it
+        learned from it); None otherwise."""
+        return None
+
+    def ends(self, position) -> bool:
+        """The move that made ``position`` ends the board (the phone moves to its won screen)."""
+        return False
+
+    def finished(self, position, reading) -> bool:
+        """The board on screen is won."""
+        return reading.screen == "stage_complete"
+
+    def score(self, position) -> int | None:
+        """The phone's own count of points, when the game has one."""
+        return None
+
+    # -- tapping -----------------------------------------------------------------------------
+
+    def taps(self, move, reading) -> list[tuple[int, int]]:
+        """Screen points to tap for ``move`` on the screen read now."""
+        raise NotImplementedError
+
+    def planned_taps(self, move, position, reading) -> list[tuple[tuple[int, int], str]]:
+        """For a dry run: the taps of a move planned ahead (``position`` the board before it),
+        placed from the screen read at the start, each with a note ("" when none)."""
+        raise NotImplementedError
+
+    def animation(self, position, move) -> str:
+        """What the game animates after ``move``, by kind (the link learns how long each lasts,
+        so one capture after it is enough)."""
+        return "move"
+
+    def order_for_screen(self, position, moves: list, reading) -> list:
+        """The rest of the plan, reordered where the rules allow so the next move is on screen
+        (a board taller than the screen scrolls less); as it is for a game that does not scroll."""
+        return moves
+
+    def show(self, move, reading):
+        """A new reading with ``move``'s cells on screen when the screen hides some of them (by
+        scrolling), or None when nothing needs to move."""
+        return None
+
+    # -- words -------------------------------------------------------------------------------
+
+    def describe(self, position, move) -> str:
+        raise NotImplementedError
+
+    def progress(self, position) -> str:
+        """How the game stands, for the guide's header and each exported step."""
+        raise NotImplementedError
+
+    def status(self, position) -> str:
+        """How the game stands, for the status line after each move in play."""
+        return self.progress(position)
+
+    def where(self, cell: int, reading) -> str:
+        """Where cell index ``cell`` of a reading is, in words ("row 2 column 3")."""
+        raise NotImplementedError
+
+    def won(self, stages_done: int, stages: int) -> str:
+        """The line said when autoplay sees the board won."""
+        raise NotImplementedError
+
+    def won_header(self) -> str:
+        """The guide's first line over a won board."""
+        raise NotImplementedError
+
+    def results(self, tally) -> str:
+        """What a run did (an ``assistant.loop.Tally``), in the game's words."""
+        raise NotImplementedError
+
+    def summary(self) -> str:
+        """What the run learned of the game, for the closing line ("" when nothing)."""
+        return ""
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
+        """The screenshot with ``move`` drawn over it."""
+        raise NotImplementedError
+
+    def diagram(self, position, move) -> np.ndarray:
+        """A clean drawing of ``position`` with ``move`` (None: no move) marked, for exports."""
+        raise NotImplementedError
+
+
+def kind(name: str) -> type[Game]:
+    """The assistant class of game ``name`` (its module's ``GAME``)."""
+    return registry.module("assistant.games", name).GAME
+
+
+def game_for(name: str, objective: str = "fast", budget: float = 1.0) -> Game:
+    return kind(name)(objective, budget)

@@ -1,0 +1,154 @@
+"""The 15-puzzle as the assistant plays it: plan the fewest slides, tap the tile, and draw the
+next tile outlined with an arrow to the gap."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from assistant.games import Game, Plan
+from solver.errors import TapsolveError
+
+TILE = (226, 230, 236)  # RGB: a tile's face on the diagram (the gap stays white)
+
+
+class Fifteen(Game):
+    """The sliding puzzle (3x3 to 5x5): a position is a fifteen.Board; a move is the tile slid
+    into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
+
+    name = "fifteen"
+
+    def position(self, reading):
+        from solver import fifteen
+
+        return fifteen.Board(reading.board.tiles)
+
+    def plan(self, board) -> Plan:
+        from solver import fifteen
+
+        solution = fifteen.solve(board)
+        return Plan(solution.moves, solution.status, optimal=solution.optimal)
+
+    def after(self, board, move):
+        expected = board.copy()
+        expected.push(move)
+        return expected
+
+    def same(self, seen, expected) -> bool:
+        return seen.tiles == expected.tiles
+
+    def ends(self, board) -> bool:
+        return board.is_solved()  # the phone shows its solved screen (read as stage_complete)
+
+    def taps(self, move, reading) -> list[tuple[int, int]]:
+        """The tile's centre: tapping a tile next to the gap slides it in."""
+        tiles = reading.board.tiles
+        if move not in tiles:
+            raise TapsolveError(f"tile {move} is not on the board on screen")
+        return [reading.cells[tiles.index(move)]]
+
+    def planned_taps(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
+        # the frame's cells stay put: the tile is tapped where it will be by then
+        return [(reading.cells[board.tiles.index(move)], "")]
+
+    def describe(self, board, move) -> str:
+        return board.describe(move)
+
+    def progress(self, board) -> str:
+        home = sum(t == k + 1 for k, t in enumerate(board.tiles))
+        return f"{home}/{len(board.tiles) - 1} tiles home"
+
+    def where(self, cell: int, reading) -> str:
+        n = reading.rows_visible
+        return f"row {cell // n + 1} column {cell % n + 1}"
+
+    def won(self, stages_done: int, stages: int) -> str:
+        return "solved"
+
+    def won_header(self) -> str:
+        return "Solved!"
+
+    def results(self, tally) -> str:
+        return f"{tally.moves} slides{', solved' if tally.stages else ''}"
+
+    def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
+        from assistant import overlay
+
+        tiles = reading.board.tiles
+        size = reading.pitch or overlay.cell_pitch(reading.cells)
+        return mark_slide(image, reading.cells[tiles.index(move)], reading.cells[tiles.index(0)], size)
+
+    def diagram(self, board, move, cell: int = 72) -> np.ndarray:
+        """The tiles in their frame; the next tile outlined with an arrow to the gap."""
+        import cv2
+        from assistant import overlay
+
+        n = board.width
+        image = np.full((n * cell + cell, n * cell + cell, 3), 255, np.uint8)
+        centre = {}
+        for k, tile in enumerate(board.tiles):
+            x0, y0 = cell // 2 + (k % n) * cell, cell // 2 + (k // n) * cell
+            centre[k] = (x0 + cell // 2, y0 + cell // 2)
+            if tile:
+                cv2.rectangle(image, (x0 + 3, y0 + 3), (x0 + cell - 3, y0 + cell - 3), TILE, -1)
+                text = str(tile)
+                (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, cell / 56, 2)
+                cv2.putText(image, text, (x0 + (cell - w) // 2, y0 + (cell + h) // 2), cv2.FONT_HERSHEY_SIMPLEX,
+                            cell / 56, overlay.INK, 2, cv2.LINE_AA)
+        cv2.rectangle(image, (cell // 2, cell // 2), (cell // 2 + n * cell, cell // 2 + n * cell), (180, 190, 205), 2)
+        if move is None:
+            return image
+        return mark_slide(image, centre[board.tiles.index(move)], centre[board.blank], cell)
+
+
+def mark_slide(image: np.ndarray, tile, gap, size: float) -> np.ndarray:
+    """The tile to tap outlined, and an arrow from it to the gap it slides into."""
+    import cv2
+    from assistant import overlay
+
+    out = overlay.mark_points(image, [tile], size, False)
+    (x0, y0), (x1, y1) = tile, gap
+    # from the tile's edge to just short of the gap's centre, so both ends stay readable
+    start = (int(x0 + (x1 - x0) * 0.3), int(y0 + (y1 - y0) * 0.3))
+    end = (int(x0 + (x1 - x0) * 0.85), int(y0 + (y1 - y0) * 0.85))
+    cv2.arrowedLine(out, start, end, overlay.LINK, max(3, int(size / 10)), cv2.LINE_AA, tipLength=0.4)
+    return out
+
+# -- `tapsolve solve fifteen` -------------------------------------------------------------------
+
+def add_solve_command(games) -> None:
+    """Register `tapsolve solve fifteen` on the `solve` command's games."""
+
+    ff = games.add_parser(Fifteen.name, help="15-puzzle (also 3x3 and 5x5): slide the tiles home in the fewest moves")
+    ff.add_argument("tiles", help='the tiles row by row, 0 or _ the blank: "1 2 3 4, 5 6 7 8, ..., 13 14 _ 15"')
+    ff.add_argument("--json", action="store_true", help="print the Solution JSON")
+    ff.set_defaults(run=solve_fifteen)
+
+
+def solve_fifteen(args) -> int:
+    from solver import fifteen
+
+    board = fifteen.Board.parse(args.tiles)
+    solution = fifteen.solve(board)
+    if args.json:
+        print(json.dumps(solution.to_json()))
+        return 0
+    w = board.width
+    print(f"Board ({w}x{w}):")
+    print("\n".join(board.format().split(", ")))
+    replay = board.copy()
+    for step, tile in enumerate(solution.moves, 1):
+        print(f"{step:3d}. {replay.describe(tile)}")
+        replay.push(tile)
+    plural = "move" if len(solution.moves) == 1 else "moves"
+    if solution.status != "solved":
+        print(f"Gave up: no line found within the budget ({solution.nodes:,} nodes searched).")
+    elif solution.optimal:
+        print(f"{len(solution.moves)} {plural} (optimal)")
+    else:
+        print(f"{len(solution.moves)} {plural} (not proved shortest: the search ran out of budget first)")
+    return 0
+
+
+GAME = Fifteen

@@ -1,0 +1,145 @@
+"""Flip 9 as the assistant plays it: plan the fewest swaps, tap the card buttons, draw a swap."""
+
+from __future__ import annotations
+
+import json
+
+import copy
+
+import numpy as np
+
+from assistant.games import Game, Plan
+from solver import flip9
+from solver.errors import TapsolveError
+
+
+class Flip9(Game):
+    """Flip 9: a position is a State; a move is a swap (a, b) by card values."""
+
+    name = "flip9"
+
+    def position(self, reading) -> flip9.State:
+        return flip9.State(reading.state.cards, reading.state.must)
+
+    def plan(self, state: flip9.State) -> Plan:
+        return Plan(flip9.solve(state), "solved", optimal=True)
+
+    def after(self, state: flip9.State, move) -> flip9.State:
+        expected = flip9.State(state.cards, state.must)
+        expected.push(move)
+        return expected
+
+    def same(self, seen: flip9.State, expected: flip9.State) -> bool:
+        return seen.cards == expected.cards and (seen.must == expected.must or seen.is_sorted())
+
+    def finished(self, state: flip9.State | None, reading) -> bool:
+        return reading.screen == "stage_complete" or (state is not None and state.is_sorted())
+
+    def taps(self, move, reading) -> list[tuple[int, int]]:
+        a, b = move
+        buttons = reading.buttons
+        if str(a) not in buttons or str(b) not in buttons:
+            raise TapsolveError("the card buttons are not on screen")
+        must = reading.state.must
+        if must == a:
+            return [buttons[str(b)]]
+        if must == b:
+            return [buttons[str(a)]]
+        return [buttons[str(a)], buttons[str(b)]]
+
+    def planned_taps(self, move, state: flip9.State, reading) -> list[tuple[tuple[int, int], str]]:
+        return [(point, "") for point in self.taps(move, _with_must(reading, state.must))]
+
+    def animation(self, state, move) -> str:
+        return "swap"
+
+    def describe(self, state: flip9.State, move) -> str:
+        return f"swap {move[0]} and {move[1]}"
+
+    def progress(self, state: flip9.State) -> str:
+        return f"cards {state.format()}" + (f", must swap {state.must}" if state.must else "")
+
+    def where(self, cell: int, reading) -> str:
+        return f"card {cell + 1}"
+
+    def won(self, stages_done: int, stages: int) -> str:
+        return "sorted"
+
+    def won_header(self) -> str:
+        return "Sorted!"
+
+    def results(self, tally) -> str:
+        return f"{tally.moves} swaps{', sorted' if tally.stages else ''}"
+
+    def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
+        from assistant import overlay
+
+        buttons = reading.buttons
+        size = overlay.cell_pitch({k: v for k, v in buttons.items() if k.isdigit()})
+        points = [buttons[str(c)] for c in move] if move else []
+        return overlay.mark_points(image, points, size, False)
+
+    def diagram(self, state: flip9.State, move) -> np.ndarray:
+        return cards_diagram(state, move)
+
+
+def _with_must(reading, must):
+    """The reading as it will be when `must` is the card that must move."""
+    shown = copy.copy(reading)
+    shown.state = type(reading.state)(reading.state.cards, must)
+    return shown
+
+
+def cards_diagram(state, move=None, cell: int = 64) -> np.ndarray:
+    """A clean drawing of the nine Flip 9 cards with the swap's cards highlighted."""
+    import cv2
+    from assistant import overlay
+
+    image = np.full((cell * 2, cell * 10, 3), 255, np.uint8)
+    centres = {}
+    for k, value in enumerate(state.cards):
+        x0, y0 = cell // 2 + k * cell, cell // 2
+        cv2.rectangle(image, (x0 + 3, y0), (x0 + cell - 3, y0 + cell), (180, 190, 205), 2)
+        cv2.putText(image, str(value), (x0 + cell // 3, y0 + int(cell * 0.7)), cv2.FONT_HERSHEY_SIMPLEX,
+                    cell / 40, overlay.INK, 2, cv2.LINE_AA)
+        centres[value] = (x0 + cell // 2, y0 + cell // 2)
+    if move:
+        image = overlay.mark_points(image, [centres[c] for c in move], cell, True)
+    return image
+
+# -- `tapsolve solve flip9` -------------------------------------------------------------------
+
+def add_solve_command(games) -> None:
+    """Register `tapsolve solve flip9` on the `solve` command's games."""
+    from assistant.options import card
+
+    f9 = games.add_parser(Flip9.name, help="Flip 9: sort the cards in the fewest swaps")
+    f9.add_argument("cards", help="the cards in order: 315927486 or 3,1,5,9,2,7,4,8,6")
+    f9.add_argument("--must", type=card, default=None, help="the card the next swap must include")
+    f9.add_argument("--json", action="store_true", help="print the Solution JSON")
+    f9.set_defaults(run=solve_flip9)
+
+
+def solve_flip9(args) -> int:
+    import time
+
+    from solver import flip9
+
+    state = flip9.State.parse(args.cards, must=args.must)
+    t0 = time.perf_counter()
+    swaps = flip9.solve(state)
+    seconds = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps({"game": Flip9.name, "start": state.to_json(), "status": "solved",
+                          "moves": [{"swap": list(s)} for s in swaps], "seconds": round(seconds, 4),
+                          "optimal": True}))
+        return 0
+    print(f"Cards {list(state.cards)}" + (f", must swap {state.must}" if state.must else ""))
+    for step, (a, b) in enumerate(swaps, 1):
+        state.push((a, b))
+        print(f"{step:3d}. swap {a} and {b}  -> {state.format()}")
+    print(f"{len(swaps)} swap{'s' if len(swaps) != 1 else ''} (optimal)")
+    return 0
+
+
+GAME = Flip9

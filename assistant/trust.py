@@ -1,0 +1,351 @@
+"""`tapsolve bench trust`: how often the reader is silently wrong on damaged screenshots.
+
+Every Number Match and Flip 9 board fixture and every real screenshot is perturbed as a phone,
+a chat app or a person would (JPEG, scaling, blur, gamma, noise, a notification banner, a
+dialog over the board, a rotation, a crop through a row), read with a fresh profile (first
+contact) and with one stored from the clean screenshot, and each read is classified:
+
+- ``exact``: everything read, every value right;
+- ``unsure``: refused with a one-line error, or values left unsure (null) and every value it
+  did claim right;
+- ``misread``: a value claimed for sure that is wrong (the one outcome that must never happen);
+- ``crash``: the reader failed inside (an OpenCV or numpy error).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+REALSHOTS = ROOT.parent / "shared" / "realshots"
+
+OUTCOMES = ("exact", "unsure", "misread", "crash")
+# the perturbations a reader should read exactly (at phone resolutions, >= PHONE_WIDTH wide)
+MILD = ("jpeg50", "jpeg70", "jpeg90", "scale0.8", "scale1.25", "scale1.5", "blur1", "gamma0.7",
+        "gamma1.4", "noise", "banner")
+PHONE_WIDTH = 720
+
+
+@dataclass
+class Case:
+    """A clean screenshot and what it shows: the truth every read of a perturbation is held to."""
+
+    name: str
+    image: np.ndarray
+    game: str
+    cells: dict[int, int] = field(default_factory=dict)  # visible Number Match cells by index
+    values: dict = field(default_factory=dict)  # adds_left, stage, score / cards, must / tiles
+    first_row_y: float = 0.0  # screen y of the middle of the first row (cards or keys for Flip 9)
+    first_row: int = 0  # the board row at the top of the grid (a scrolled board; the caller knows it)
+
+
+def load_cases(sample: int = 0) -> list[Case]:
+    """Every board fixture and real screenshot (every ``sample``-th fixture when sample > 1)."""
+    import vision
+
+    index = json.loads((FIXTURES / "index.json").read_text())
+    boards = [e for e in index if e["screen"] == "board"]
+    if sample > 1:
+        boards = boards[::sample]
+    cases = []
+    for e in boards:
+        truth = json.loads((FIXTURES / e["json"]).read_text())
+        image = vision.load_image(FIXTURES / e["png"])
+        if truth["game"] == "numbermatch":
+            b = truth["board"]
+            cells = {int(k): b["cells"][int(k)] for k in truth["cells"]}
+            top = min(r[1] + r[3] / 2 for r in truth["cells"].values())
+            cases.append(Case(e["png"], image, "numbermatch", cells,
+                              {"adds_left": b["adds_left"], "stage": b["stage"], "score": b["score"]}, top,
+                              truth["first_row"]))
+        elif truth["game"] == "fifteen":
+            top = min(r[1] + r[3] / 2 for r in truth["cells"].values())
+            cases.append(Case(e["png"], image, "fifteen", {}, {"tiles": truth["board"]["tiles"]}, top))
+        else:
+            s = truth["state"]
+            rows = truth["cards"] or {k: v for k, v in truth["buttons"].items() if k.isdigit()}
+            top = min(r[1] + r[3] / 2 for r in rows.values())
+            # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
+            must = None if s["cards"] == list(range(1, 10)) else s["must"]
+            cases.append(Case(e["png"], image, "flip9", {}, {"cards": s["cards"], "must": must}, top))
+    labels = json.loads((REALSHOTS / "labels.json").read_text()) if (REALSHOTS / "labels.json").exists() else {}
+    for name, label in sorted(labels.items()):
+        from solver.numbermatch import parse_cells
+
+        image = vision.load_image(REALSHOTS / name)
+        cells = dict(enumerate(parse_cells(label["board"])))
+        # where the first row is: a place to cut, taken from the geometry of a clean read
+        top = float(min(y for _, y in vision.read(image).cells.values()))
+        cases.append(Case(name, image, "numbermatch", cells, {"adds_left": label["refills_left"],
+                          "stage": label["stage"], "score": label["score"]}, top))
+    return cases
+
+
+# -- perturbations: each a function (case, image) -> image --------------------------------------
+
+def jpeg(quality: int):
+    def apply(case, image):
+        ok, data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    return apply
+
+
+def scale(factor: float):
+    def apply(case, image):
+        h, w = image.shape[:2]
+        size = (max(1, round(w * factor)), max(1, round(h * factor)))
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC)
+    return apply
+
+
+def blur(sigma: float):
+    return lambda case, image: cv2.GaussianBlur(image, (0, 0), sigma)
+
+
+def gamma(g: float):
+    table = np.array([255 * (v / 255) ** g for v in range(256)]).clip(0, 255).astype(np.uint8)
+    return lambda case, image: cv2.LUT(image, table)
+
+
+def noise(case, image):
+    rng = np.random.default_rng(len(case.name))
+    return np.clip(image.astype(np.int16) + rng.normal(0, 8, image.shape).astype(np.int16), 0, 255).astype(np.uint8)
+
+
+def banner(case, image):
+    """A heads-up notification: a grey card with an icon and two lines over the status bar and
+    the top of the app."""
+    out = image.copy()
+    h, w = out.shape[:2]
+    x0, y0, x1, y1 = int(w * 0.02), int(h * 0.004), int(w * 0.98), int(h * 0.075)
+    cv2.rectangle(out, (x0, y0), (x1, y1), (236, 236, 240), -1)
+    cv2.rectangle(out, (x0, y0), (x1, y1), (200, 200, 206), max(1, w // 540))
+    r = (y1 - y0) // 4
+    cv2.circle(out, (x0 + 2 * r, (y0 + y1) // 2), r, (37, 211, 102), -1)
+    fs = (y1 - y0) / 90
+    thick = max(1, int(fs * 2))
+    cv2.putText(out, "Anna: are you coming at 7?", (x0 + 4 * r, y0 + int((y1 - y0) * 0.42)),
+                cv2.FONT_HERSHEY_SIMPLEX, fs, (30, 30, 30), thick, cv2.LINE_AA)
+    cv2.putText(out, "Messages - now - 2 new", (x0 + 4 * r, y0 + int((y1 - y0) * 0.8)),
+                cv2.FONT_HERSHEY_SIMPLEX, fs * 0.8, (90, 90, 90), thick, cv2.LINE_AA)
+    return out
+
+
+def dialog(case, image):
+    """phonesim's "Rate us!" dialog, its card's top at the first row of the board."""
+    from phonesim.apps.dialog import Dialog
+
+    h, w = image.shape[:2]
+    theme = "light" if image.mean() > 128 else "dark"
+    return Dialog(w, h, theme, top=max(0.05, case.first_row_y / h)).draw(image)
+
+
+def rotate(case, image):
+    return np.ascontiguousarray(np.rot90(image))
+
+
+def crop(case, image):
+    """The screenshot cut across the middle of the board's first row (or first row of cards)."""
+    return image[int(case.first_row_y):].copy()
+
+
+PERTURBATIONS = {
+    "jpeg30": jpeg(30), "jpeg50": jpeg(50), "jpeg70": jpeg(70), "jpeg90": jpeg(90),
+    "scale0.4": scale(0.4), "scale0.6": scale(0.6), "scale0.8": scale(0.8), "scale1.25": scale(1.25),
+    "scale1.5": scale(1.5), "blur1": blur(1), "blur2": blur(2), "gamma0.7": gamma(0.7),
+    "gamma1.4": gamma(1.4), "noise": noise, "banner": banner, "dialog": dialog, "rotate90": rotate,
+    "crop": crop,
+}
+
+
+# -- judging a read -------------------------------------------------------------------------
+
+def classify(case: Case, perturbation: str, reading) -> str:
+    """exact / unsure / misread for a reading (a ReadError counts as unsure: refused)."""
+    if reading.screen != "board" or reading.game != case.game:
+        # another game or a screen between boards claimed for sure is wrong; "unknown" refuses
+        return "unsure" if reading.screen == "unknown" else "misread"
+    if case.game == "fifteen":  # a tile not read for sure leaves no board
+        if reading.board is None or reading.unsure:
+            return "unsure"
+        return "exact" if list(reading.board.tiles) == case.values["tiles"] else "misread"
+    if case.game == "flip9":
+        s = reading.state
+        claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
+        if "cards" in reading.unsure_why:
+            return "unsure"
+        return "exact" if claimed == case.values else "misread"
+    wrong = False
+    b = reading.board
+    for key in ("adds_left", "stage", "score"):
+        if key not in reading.unsure_why and getattr(b, key) != case.values[key]:
+            wrong = True
+    # a perturbation that moves the board (crop) shows the truth's rows under other indices
+    truth = case.cells if perturbation != "crop" else {}
+    placed = "rows" not in reading.unsure_why and "screen" not in reading.unsure_why
+    if placed:
+        base = reading.first_row * 9
+        for k, value in enumerate(b.cells):
+            i = base + k
+            if i in reading.unsure:
+                continue
+            if truth.get(i) != value:
+                wrong = True
+        if reading.sure and len(b.cells) != len(truth):
+            wrong = True  # a row lost or made up
+    if wrong:
+        return "misread"
+    return "exact" if reading.sure else "unsure"
+
+
+def read_one(image, profile=None, first_row: int = 0):
+    """(reading or None, outcome override or None, seconds)."""
+    import vision
+
+    t0 = time.perf_counter()
+    try:
+        reading = vision.read(image, profile=profile, first_row=first_row)
+        return reading, None, time.perf_counter() - t0
+    except vision.ReaderFailure:
+        return None, "crash", time.perf_counter() - t0
+    except vision.ReadError:
+        return None, "unsure", time.perf_counter() - t0
+    except Exception:  # anything else escaping the reader is a crash to count, not to hide
+        return None, "crash", time.perf_counter() - t0
+
+
+@dataclass
+class Tally:
+    """Outcomes counted per (profile mode, perturbation), with the misreads named."""
+
+    counts: dict = field(default_factory=dict)
+    misreads: list = field(default_factory=list)
+    seconds: list = field(default_factory=list)
+
+    def add(self, mode: str, perturbation: str, case: Case, outcome: str, note: str = "") -> None:
+        key = (mode, perturbation, case.image.shape[1] >= PHONE_WIDTH)
+        self.counts.setdefault(key, dict.fromkeys(OUTCOMES, 0))[outcome] += 1
+        if outcome in ("misread", "crash"):
+            self.misreads.append(f"{mode} {perturbation} {case.name}: {outcome} {note}".rstrip())
+
+    def total(self, mode=None, perturbations=None, phone=None) -> dict:
+        out = dict.fromkeys(OUTCOMES, 0)
+        for (m, p, wide), c in self.counts.items():
+            if (mode is None or m == mode) and (perturbations is None or p in perturbations) \
+                    and (phone is None or wide == phone):
+                for k in OUTCOMES:
+                    out[k] += c[k]
+        return out
+
+
+def describe(reading) -> str:
+    if reading is None:
+        return ""
+    if reading.game == "flip9" and reading.state is not None:
+        return f"read {reading.state.format()} must {reading.state.must}"
+    if reading.board is None:
+        return f"read screen {reading.screen}"
+    if reading.game == "fifteen":
+        return f"read {reading.board.format()}"
+    b = reading.board
+    return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
+            f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")
+
+
+def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), say=print,
+        tally: Tally | None = None, progress=None) -> Tally:
+    """Read every perturbation of every case in each mode; returns the counts."""
+    import vision
+
+    tally = tally or Tally()
+    for n, case in enumerate(cases, 1):
+        if progress is not None:
+            progress(f"{n}/{len(cases)} {case.name}")
+        stored = None
+        if "stored" in modes:
+            try:
+                stored = vision.read(case.image, first_row=case.first_row).profile  # first contact, clean
+            except vision.ReadError:
+                stored = None
+        for name in perturbations:
+            image = PERTURBATIONS[name](case, case.image)
+            for mode in modes:
+                profile = copy.deepcopy(stored) if mode == "stored" and stored is not None else None
+                reading, outcome, seconds = read_one(image, profile, case.first_row)
+                if outcome is None:
+                    try:
+                        outcome = classify(case, name, reading)
+                    except Exception as exc:  # a reading the contract does not allow
+                        outcome = "crash"
+                        reading = None
+                        say(f"  classify failed: {exc!r}")
+                if mode == "stored":
+                    tally.seconds.append(seconds)
+                tally.add(mode, name, case, outcome, describe(reading) if outcome == "misread" else "")
+    return tally
+
+
+def report(tally: Tally, perturbations: list[str], say=print) -> None:
+    """Counts per perturbation and profile mode, overall, the mild set at phone resolutions,
+    and the small screenshots apart."""
+    modes = sorted({m for m, _, _ in tally.counts}, key=lambda m: m != "fresh")
+    head = f"{'perturbation':14s}" + "".join(f"{m + ': exact/unsure/MISREAD/crash':>38s}" for m in modes)
+    say(head)
+    for p in perturbations:
+        row = f"{p:14s}"
+        for m in modes:
+            c = tally.total(m, [p])
+            row += f"{c['exact']:>20d}/{c['unsure']}/{c['misread']}/{c['crash']}".rjust(38)
+        say(row)
+    for m in modes:
+        c = tally.total(m)
+        n = sum(c.values()) or 1
+        mild = tally.total(m, MILD, phone=True)
+        nm = sum(mild.values()) or 1
+        small = tally.total(m, phone=False)
+        small_mild = tally.total(m, MILD, phone=False)
+        say(f"{m}: {sum(c.values())} reads: exact {c['exact']}, unsure/refused {c['unsure']}, "
+            f"silent misreads {c['misread']}, crashes {c['crash']} ({c['exact'] / n:.1%} exact)")
+        say(f"{m}: mild perturbations at phone resolutions: {mild['exact']}/{sum(mild.values())} exact "
+            f"({mild['exact'] / nm:.1%}), "
+            f"{mild['misread']} misreads")
+        if sum(small.values()):
+            say(f"{m}: small screenshots (< {PHONE_WIDTH} px wide): {small['exact']}/{sum(small.values())} exact, "
+                f"mild {small_mild['exact']}/{sum(small_mild.values())}, {small['misread']} misreads, "
+                f"{small['crash']} crashes")
+    if tally.seconds:
+        say(f"stored-profile reads: median {statistics.median(tally.seconds) * 1000:.0f} ms over {len(tally.seconds)}")
+    for line in tally.misreads:
+        say("  " + line)
+
+
+def main(args, say=print) -> int:
+    """`tapsolve bench trust` and benchmarks/bench_trust.py."""
+    from solver.errors import InputError
+
+    names = list(PERTURBATIONS)
+    if args.only:
+        unknown = [p for p in args.only.split(",") if p not in PERTURBATIONS]
+        if unknown:
+            raise InputError(f"unknown perturbation {unknown[0]!r}: choose from {', '.join(PERTURBATIONS)}")
+        names = args.only.split(",")
+    modes = ("fresh", "stored") if args.mode == "both" else (args.mode,)
+    t0 = time.perf_counter()
+    cases = load_cases(args.sample)
+    say(f"{len(cases)} screenshots x {len(names)} perturbations x {len(modes)} profile modes")
+    import sys
+
+    tally = run(cases, names, modes, say=say, progress=lambda text: print(text, file=sys.stderr, flush=True))
+    report(tally, names, say=say)
+    say(f"{time.perf_counter() - t0:.0f} s in all")
+    silent = sum(tally.total(m)["misread"] + tally.total(m)["crash"] for m in modes)
+    return 1 if silent else 0

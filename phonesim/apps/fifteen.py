@@ -1,0 +1,172 @@
+"""The 15-puzzle app of the virtual phone: a square frame of numbered tiles and one gap.
+
+The rules are ``solver.fifteen.Board``'s. Tapping a tile next to the gap slides it in; a tap
+anywhere else does nothing. Two looks, as phone apps draw it: "tiles" (separate rounded tiles
+on a frame) and "grid" (square cells divided by lines, the gap shaded). Once solved, the board
+stays on screen with "Solved in N moves!" under it and a "New game" button.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from phonesim.apps import draw
+from phonesim.apps.draw import cap_size
+from phonesim.phone import Preset
+from solver.fifteen import Board, parity_solvable, scramble
+
+# each look's colours per theme: frame, tile face, digits, the gap (grid look)
+LOOKS = {
+    ("tiles", "light"): {"frame": "#A6AEC1", "tile": "#1E88F0", "digit": "#FFFFFF", "gap": "#A6AEC1"},
+    ("tiles", "dark"): {"frame": "#2B2F37", "tile": "#4EA1F5", "digit": "#0B0C0F", "gap": "#2B2F37"},
+    ("grid", "light"): {"frame": "#59627A", "tile": "#FFFFFF", "digit": "#000000", "gap": "#DDE4EC"},
+    ("grid", "dark"): {"frame": "#7D8494", "tile": "#23262E", "digit": "#ECEEF2", "gap": "#0B0C0F"},
+}
+
+
+def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
+    """The ``number``-th board of a seed: a random solvable arrangement, or (``slides`` > 0)
+    the goal after that many random slides; never the goal itself."""
+    rng = random.Random(f"fifteen:{seed}:{number}:{width}")
+    n = width * width
+    while True:
+        if slides:
+            tiles = scramble(width, slides, rng).tiles
+        else:
+            tiles = list(range(n))
+            rng.shuffle(tiles)
+            if not parity_solvable(tiles, width):
+                a, b = [k for k, t in enumerate(tiles) if t][:2]
+                tiles[a], tiles[b] = tiles[b], tiles[a]
+        if not Board(tiles).is_solved():
+            return tiles
+
+
+class FifteenApp:
+    """The sliding puzzle on the virtual phone, in the "tiles" or "grid" look."""
+
+    def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", look: str = "tiles",
+                 width: int = 4, slides: int = 0):
+        self.preset, self.seed, self.look, self.width, self.slides = preset, seed, look, width, slides
+        self.theme = draw.THEMES[theme]
+        self.colours = {k: draw.hex_rgb(v) for k, v in LOOKS[look, theme].items()}
+        self.status_clock = "12:30"
+        self.deals = 0
+        self.unit = preset.width / 10
+        self.new_deal()
+
+    # -- the game --------------------------------------------------------------------------
+
+    def new_deal(self) -> None:
+        self.deals += 1
+        self.board = Board(deal(self.seed, self.deals, self.width, self.slides))
+        self.moves = 0
+
+    def tap(self, x: int, y: int) -> None:
+        bx, by, bw, bh = self.buttons()["new"]
+        if bx <= x < bx + bw and by <= y < by + bh:
+            self.new_deal()
+            return
+        if self.board.is_solved():
+            return
+        for cell, (cx, cy, cw, ch) in self.cell_rects().items():
+            if cx <= x < cx + cw and cy <= y < cy + ch:
+                tile = self.board.tiles[cell]
+                if tile in self.board.legal_moves():
+                    self.board.push(tile)
+                    self.moves += 1
+                return
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
+        pass  # tiles slide by taps only
+
+    def keyevent(self, key: str) -> None:
+        pass
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def frame_rect(self) -> list[int]:
+        u = self.unit
+        side = round(9 * u)
+        return [round(0.5 * u), round(self.preset.status_bar + 3.2 * u), side, side]
+
+    def cell_rects(self) -> dict[int, list[int]]:
+        """Each cell's rectangle on screen (tiles look: the tile's face; grid look: between lines)."""
+        x0, y0, side, _ = self.frame_rect()
+        n = self.width
+        if self.look == "tiles":
+            pad, gap = round(0.025 * side), round(0.02 * side)
+        else:
+            pad, gap = round(0.012 * side), max(2, round(0.006 * side))
+        tile = (side - 2 * pad - (n - 1) * gap) // n
+        pad = (side - n * tile - (n - 1) * gap) // 2  # the rounding's leftover goes to the edge
+        return {r * n + c: [x0 + pad + c * (tile + gap), y0 + pad + r * (tile + gap), tile, tile]
+                for r in range(n) for c in range(n)}
+
+    def buttons(self) -> dict[str, list[int]]:
+        u, W = self.unit, self.preset.width
+        x0, y0, side, _ = self.frame_rect()
+        bw, bh = round(3.2 * u), round(1.1 * u)
+        return {"new": [(W - bw) // 2, y0 + side + round(1.7 * u), bw, bh]}
+
+    def truth(self) -> dict:
+        solved = self.board.is_solved()
+        return {
+            "game": "fifteen", "preset": self.preset.name, "theme": self.theme.name, "look": self.look,
+            "screen": "stage_complete" if solved else "board", "board": self.board.to_json(),
+            "moves": self.moves, "cells": {str(k): v for k, v in self.cell_rects().items()},
+            "buttons": self.buttons(),
+        }
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def render(self) -> np.ndarray:
+        u, W, t, family = self.unit, self.preset.width, self.theme, self.preset.font
+        screen = np.empty((self.preset.height, W, 3), np.uint8)
+        screen[...] = t.rgb("background")
+        draw.status_bar(screen, self.preset, t, self.status_clock)
+        text = t.rgb("text")
+        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.5 * u), "15 Puzzle", W // 2,
+                               self.preset.status_bar + round(1.3 * u), text)
+        x0, y0, side, _ = self.frame_rect()
+        c = self.colours
+        if self.look == "tiles":
+            draw.put_rounded_rect(screen, x0, y0, side, side, round(0.03 * side), c["frame"])
+        else:
+            draw.fill_rect(screen, x0, y0, side, side, c["frame"])
+        for cell, (x, y, w, h) in self.cell_rects().items():
+            tile = self.board.tiles[cell]
+            if self.look == "tiles":
+                if tile:
+                    draw.put_rounded_rect(screen, x, y, w, h, round(0.12 * w), c["tile"])
+            else:
+                draw.fill_rect(screen, x, y, w, h, c["tile"] if tile else c["gap"])
+            if tile:
+                draw.put_text_centered(screen, family, "bold", cap_size(family, 0.36 * w), str(tile),
+                                       x + w // 2, y + h // 2, c["digit"])
+        size = cap_size(family, 0.34 * u)
+        words = f"Solved in {self.moves} moves!" if self.board.is_solved() else f"Moves: {self.moves}"
+        draw.put_text_centered(screen, family, "regular", size, words, W // 2, y0 + side + round(0.8 * u), text)
+        bx, by, bw, bh = self.buttons()["new"]
+        draw.put_rounded_rect(screen, bx, by, bw, bh, max(3, round(0.1 * u)), t.rgb("key"))
+        draw.put_text_centered(screen, family, "medium", size, "New game", bx + bw // 2, by + bh // 2,
+                               t.rgb("key_text"))
+        return screen
+
+
+LOOK_NAMES = ("tiles", "grid")
+WIDTHS = (3, 4, 5)
+
+
+def create(preset, seed: int, theme: str, options: dict) -> FifteenApp:
+    """phonesim.apps.create's entry for this game: checks and takes its own options."""
+    from phonesim.apps import AppOptionError, choose
+
+    look, width, slides = options["look"], options["width"], options["slides"]
+    choose("look", look, LOOK_NAMES)
+    choose("width", width, WIDTHS)
+    if not isinstance(slides, int) or not 0 <= slides <= 10_000:
+        raise AppOptionError(f"slides must be 0 to 10000, not {slides!r}")
+    return FifteenApp(preset, seed=seed, theme=theme, look=look, width=width, slides=slides)

@@ -1,0 +1,381 @@
+"""Sliding-puzzle rules (the 15-puzzle, and its 3x3 and 5x5 sizes) and its optimal solver.
+
+A board is its tiles row by row, ``0`` the blank; the goal is 1..N-1 in order with the blank in
+the bottom-right cell. A move is the tile slid into the blank, so it must touch the blank. Every
+slide swaps the blank with a tile: it flips the parity of the arrangement and moves the blank one
+cell, which is why exactly half of all arrangements can be solved.
+
+>>> board = Board.parse("1 2 3, 4 5 6, 7 _ 8")
+>>> board.legal_moves()
+[5, 7, 8]
+>>> board.push(8); board.is_solved(), board.format()
+(True, '1 2 3, 4 5 6, 7 8 _')
+>>> board.pop()
+8
+>>> solve(board).moves
+[8]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import InputError
+
+WIDTHS = (3, 4, 5)
+# The 4x4 pattern groups: Korf and Felner's 6-6-3 split, turned for the blank at the bottom
+# right. Each group's tiles lie together at home, so one group's moves rarely serve another.
+GROUPS = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12), (13, 14, 15))
+# Nodes an optimal search may generate before a board is called too hard to prove: a 4x4 board
+# needs at most some millions with the tables; a random 5x5 one far more than any budget.
+PROOF_NODES = {3: 10**9, 4: 2 * 10**9, 5: 5_000_000}
+# Then IDA* with the heuristic weighted (f = moves + w * distance), each within WEIGHTED_NODES:
+# heavy weights find a line in a moment, lighter ones a shorter line when they finish; the
+# shortest line found is given, marked not optimal.
+WEIGHTS = ((3, 1), (5, 1), (2, 1), (3, 2))
+WEIGHTED_NODES = 5_000_000
+
+
+class BoardError(InputError):
+    """A board or move that does not follow the rules; the message says why."""
+
+
+def parse_tiles(text: str) -> list[int]:
+    """Tiles from ``"1 2 3 4, 5 ... 15 _"``: numbers row by row, ``0`` or ``_`` the blank,
+    separated by spaces or commas."""
+    words = text.replace(",", " ").split()
+    tiles = []
+    for k, word in enumerate(words, 1):
+        if word == "_":
+            tiles.append(0)
+        elif word.isdigit():
+            tiles.append(int(word))
+        else:
+            raise BoardError(f"tile {k} is {word!r}: tiles are numbers, with 0 or _ for the blank")
+    return tiles
+
+
+def check_tiles(tiles: list[int]) -> int:
+    """The board's width, once the tiles are each of 0..N-1 exactly once on a square board."""
+    count = len(tiles)
+    width = next((w for w in WIDTHS if w * w == count), None)
+    if width is None:
+        raise BoardError(f"a board has 9, 16 or 25 tiles (3x3, 4x4, 5x5) counting the blank, not {count}")
+    seen = set()
+    for t in tiles:
+        if t >= count:
+            raise BoardError(f"tile {t} does not fit a {width}x{width} board: its tiles are 1-{count - 1}")
+        if t in seen:
+            raise BoardError(f"tile {t} appears twice" if t else "the board has two blanks: give exactly one 0 or _")
+        seen.add(t)
+    return width
+
+
+def parity_solvable(tiles, width: int) -> bool:
+    """True when the tiles can reach the goal: the arrangement's parity (the blank counted as
+    tile N) equals the parity of the blank's distance from the bottom-right cell."""
+    n = len(tiles)
+    order = [t if t else n for t in tiles]
+    swaps = 0
+    for i in range(n):  # count the swaps that sort the arrangement
+        while order[i] != i + 1:
+            j = order[i] - 1
+            order[i], order[j] = order[j], order[i]
+            swaps += 1
+    blank = tiles.index(0)
+    distance = (width - 1 - blank // width) + (width - 1 - blank % width)
+    return swaps % 2 == distance % 2
+
+
+@dataclass
+class Board:
+    """A sliding-puzzle position: tiles in reading order, 0 the blank."""
+
+    tiles: list[int]
+    history: list = field(default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self):
+        self.tiles = list(self.tiles)
+        self.width = check_tiles(self.tiles)
+        if not parity_solvable(self.tiles, self.width):
+            raise BoardError("this board cannot be solved: two tiles are swapped against the goal's parity "
+                             "(swap any two tiles to make it solvable)")
+
+    @classmethod
+    def parse(cls, text: str) -> "Board":
+        return cls(parse_tiles(text))
+
+    @classmethod
+    def goal(cls, width: int = 4) -> "Board":
+        return cls(list(range(1, width * width)) + [0])
+
+    @classmethod
+    def from_json(cls, data) -> "Board":
+        if not isinstance(data, dict) or data.get("game", "fifteen") != "fifteen" or not isinstance(data.get("tiles"), list):
+            raise BoardError('a 15-puzzle board JSON is {"game": "fifteen", "tiles": [...]}')
+        return cls(data["tiles"])
+
+    def to_json(self) -> dict:
+        return {"game": "fifteen", "tiles": list(self.tiles)}
+
+    def format(self) -> str:
+        """Board text: rows separated by commas, the blank as ``_``."""
+        w = self.width
+        return ", ".join(" ".join(str(t) if t else "_" for t in self.tiles[r * w:(r + 1) * w]) for r in range(w))
+
+    def copy(self) -> "Board":
+        return Board(self.tiles)
+
+    @property
+    def blank(self) -> int:
+        return self.tiles.index(0)
+
+    def is_solved(self) -> bool:
+        return self.tiles[-1] == 0 and all(t == k + 1 for k, t in enumerate(self.tiles[:-1]))
+
+    def is_cleared(self) -> bool:
+        """Solved, under the name the assistant's loop asks a finished position by."""
+        return self.is_solved()
+
+    def neighbours(self, cell: int) -> list[int]:
+        """The cells next to `cell` (sharing a side)."""
+        w = self.width
+        r, c = divmod(cell, w)
+        return [(r + dr) * w + c + dc for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+                if 0 <= r + dr < w and 0 <= c + dc < w]
+
+    def legal_moves(self) -> list[int]:
+        """The tiles that can slide: those next to the blank, in increasing order."""
+        return sorted(self.tiles[c] for c in self.neighbours(self.blank))
+
+    def push(self, tile: int) -> None:
+        """Slide `tile` into the blank."""
+        if tile not in self.legal_moves():
+            raise BoardError(f"tile {tile} does not touch the blank: it cannot slide")
+        cell, blank = self.tiles.index(tile), self.blank
+        self.history.append(tile)
+        self.tiles[blank], self.tiles[cell] = tile, 0
+
+    def pop(self) -> int:
+        """Take back the last slide (the tile slides back) and return its tile."""
+        tile = self.history.pop()
+        cell, blank = self.tiles.index(tile), self.blank
+        self.tiles[blank], self.tiles[cell] = tile, 0
+        return tile
+
+    def describe(self, tile: int) -> str:
+        """Which way `tile` slides, in words: ``slide 12 left``."""
+        cell, blank = self.tiles.index(tile), self.blank
+        way = {-self.width: "up", self.width: "down", -1: "left", 1: "right"}.get(blank - cell, "?")
+        return f"slide {tile} {way}"
+
+    def manhattan(self) -> int:
+        """Sum over tiles of rows plus columns away from home: no slide lowers it by more than 1."""
+        w = self.width
+        return sum(abs(c // w - (t - 1) // w) + abs(c % w - (t - 1) % w) for c, t in enumerate(self.tiles) if t)
+
+
+def scramble(width: int, slides: int, rng) -> Board:
+    """The goal after `slides` random slides (``rng``: a random.Random), never one straight back:
+    solvable by construction, and at most `slides` moves from home."""
+    board = Board.goal(width)
+    last = None
+    for _ in range(slides):
+        tile = rng.choice([t for t in board.legal_moves() if t != last])
+        board.push(tile)
+        last = tile
+    return Board(board.tiles)
+
+
+# -- the readable search ---------------------------------------------------------------------
+
+def solve_plain(board: Board, node_budget: int = 10**6) -> list[int] | None:
+    """A shortest line of tiles by plain IDA* with Manhattan distance (None past the budget).
+
+    The readable twin of the compiled search: deepen a bound on moves + distance left, walk
+    every line under it, never sliding a tile straight back."""
+    work = board.copy()
+    nodes = 0
+
+    def walk(moved: int, last: int | None, bound: int) -> int | None:
+        """Depth-first under `bound`; the smallest bound that was passed, or -1 when solved."""
+        nonlocal nodes
+        h = work.manhattan()
+        if moved + h > bound:
+            return moved + h
+        if h == 0:
+            return -1
+        smallest = None
+        for tile in work.legal_moves():
+            if tile == last:
+                continue
+            nodes += 1
+            if nodes > node_budget:
+                return None
+            work.push(tile)
+            found = walk(moved + 1, tile, bound)
+            if found == -1:
+                return -1
+            work.pop()
+            if found is None:
+                return None
+            smallest = found if smallest is None else min(smallest, found)
+        return smallest if smallest is not None else 1 << 30
+
+    bound = work.manhattan()
+    while True:
+        found = walk(0, None, bound)
+        if found is None:
+            return None
+        if found == -1:
+            return list(work.history)
+        bound = found
+
+
+# -- the pattern tables ------------------------------------------------------------------------
+
+_TABLES: dict | None = None
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tapsolve"
+
+
+def table_path() -> Path:
+    from solver import _fifteen_kernel as kernel
+
+    groups = "-".join(str(len(g)) for g in GROUPS)
+    return cache_dir() / f"fifteen-pdb-{groups}-v{kernel.TABLE_VERSION}.npz"
+
+
+def table_sizes() -> list[int]:
+    return [16 ** len(g) for g in GROUPS]
+
+
+def checksum(table: np.ndarray) -> str:
+    return hashlib.sha256(table.tobytes()).hexdigest()
+
+
+def table_fits(table: np.ndarray, stored_sum: str) -> bool:
+    """The loaded tables are these groups' and unharmed: the right size and type, their bytes'
+    checksum as stored, and each group at home needing no move."""
+    if table.dtype != np.uint8 or table.shape != (sum(table_sizes()),) or checksum(table) != stored_sum:
+        return False
+    offset = 0
+    for g, size in zip(GROUPS, table_sizes()):
+        home = sum((t - 1) << (4 * i) for i, t in enumerate(g))
+        if table[offset + home] != 0:
+            return False
+        offset += size
+    return True
+
+
+def build_tables() -> np.ndarray:
+    """Every group's table, one after the other (the kernel's search reads them by offset)."""
+    from solver import _fifteen_kernel as kernel
+
+    return np.concatenate([kernel.build_pattern_table(np.array(g, np.int64)) for g in GROUPS])
+
+
+def pattern_tables(rebuild: bool = False) -> dict:
+    """The 4x4 tables and the lookups the search needs; built once (tens of seconds) and cached
+    in the tapsolve cache folder, checked on every load and built again when they do not fit."""
+    global _TABLES
+    if _TABLES is not None and not rebuild:
+        return _TABLES
+    path = table_path()
+    table = None
+    if not rebuild:
+        try:
+            with np.load(path) as data:
+                table, stored_sum = data["table"], str(data["sha256"])
+            if not table_fits(table, stored_sum):
+                table = None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            table = None  # missing or harmed: built again below
+    if table is None:
+        table = build_tables()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+            np.savez(tmp, table=table, sha256=np.array(checksum(table)))
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only home still solves; it just builds again next time
+    _TABLES = {"pdb": table, **lookups(4)}
+    return _TABLES
+
+
+def lookups(width: int) -> dict:
+    """Where each tile's cell goes in its group's table index, and the diagonal mirror."""
+    n = width * width
+    group = np.zeros(n, np.int64)
+    slot = np.zeros(n, np.int64)
+    for g, tiles in enumerate(GROUPS):
+        for i, t in enumerate(tiles):
+            group[t], slot[t] = g, i
+    mirror_cell = np.array([(c % width) * width + c // width for c in range(n)], np.int64)
+    mirror_tile = np.array([0] + [mirror_cell[t - 1] + 1 for t in range(1, n)], np.int64)
+    offset = np.cumsum([0] + table_sizes()[:-1]).astype(np.int64)
+    return {"offset": offset, "group": group, "slot": slot, "mirror_tile": mirror_tile, "mirror_cell": mirror_cell}
+
+
+# -- the solver ----------------------------------------------------------------------------------
+
+@dataclass
+class Solution:
+    """A line of tiles to slide, and what the search proved about it."""
+
+    board: Board
+    moves: list[int]
+    status: str  # "solved", or "gave_up" (no line found within the budget)
+    optimal: bool
+    nodes: int
+    seconds: float
+
+    def to_json(self) -> dict:
+        return {"game": "fifteen", "start": self.board.to_json(), "status": self.status,
+                "moves": [{"tile": t} for t in self.moves], "length": len(self.moves),
+                "optimal": self.optimal, "seconds": round(self.seconds, 4), "nodes": self.nodes}
+
+
+def search(board: Board, weight=(1, 1), node_budget: int = 10**9, tables: bool = True):
+    """One compiled IDA* run: (line, nodes, found). ``tables=False`` on 4x4: Manhattan only."""
+    from solver import _fifteen_kernel as kernel
+
+    empty = np.zeros(0, np.int64)
+    if board.width == 4 and tables:
+        t = pattern_tables()
+        args = (t["pdb"], t["offset"], t["group"], t["slot"], t["mirror_tile"], t["mirror_cell"])
+    else:
+        args = (np.zeros(0, np.uint8), empty, empty, empty, empty, empty)
+    line, nodes, found = kernel.ida_star(np.array(board.tiles, np.int64), board.width, weight[0], weight[1],
+                                         node_budget, *args)
+    return [int(t) for t in line], int(nodes), bool(found)
+
+
+def solve(board: Board, proof_nodes: int | None = None) -> Solution:
+    """A shortest line when the search proves one within `proof_nodes` (by size by default);
+    else the shortest line the weighted searches find, marked not optimal."""
+    t0 = time.perf_counter()
+    budget = PROOF_NODES[board.width] if proof_nodes is None else proof_nodes
+    line, nodes, found = search(board, node_budget=budget)
+    if found:
+        return Solution(board, line, "solved", True, nodes, time.perf_counter() - t0)
+    best = None
+    for weight in WEIGHTS:
+        line, more, found = search(board, weight, WEIGHTED_NODES)
+        nodes += more
+        if found and (best is None or len(line) < len(best)):
+            best = line
+    if best is None:
+        return Solution(board, [], "gave_up", False, nodes, time.perf_counter() - t0)
+    return Solution(board, best, "solved", False, nodes, time.perf_counter() - t0)

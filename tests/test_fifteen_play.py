@@ -1,0 +1,144 @@
+"""The 15-puzzle end to end on phonesim through the real adb server: autoplay with dropped taps,
+the guide following a player who slides another tile, and `tapsolve demo --game fifteen`."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant import autoplay, guide
+from assistant.overlay import HIGHLIGHT, LINK
+from assistant.device import connect
+from assistant.link import Link
+from assistant.loop import Loop
+from phonesim import apps
+from phonesim.phone import PRESETS, Faults, Phone
+from solver import fifteen
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start(harness, preset, faults=None, **options):
+    p = PRESETS[preset]
+    phone = Phone(p, apps.create("fifteen", p, **options), faults or Faults())
+    vp = harness.add(phone)
+    said = []
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
+    loop = Loop(link, game="auto", budget=1.0, say=said.append, wait_unknown=5)
+    loop.said = said
+    return vp, phone, loop
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("1080x2400", dict(seed=3, theme="light", look="tiles", width=4, slides=40)),
+    ("720x1600", dict(seed=4, theme="dark", look="grid", width=3)),
+])
+def test_autoplay_solves_with_dropped_taps(harness, preset, options):
+    faults = Faults(tap_latency=0.02, drop_taps=0.25, seed=5)
+    vp, phone, loop = start(harness, preset, faults, **options)
+    first = fifteen.Board(phone.app.board.tiles)
+    shortest = len(fifteen.solve(first).moves)
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert phone.app.board.is_solved() and phone.app.truth()["screen"] == "stage_complete"
+    assert phone.app.moves == shortest == loop.tally.moves  # the optimal line, every slide once
+    assert phone.taps_dropped > 0 and loop.tally.repeats == phone.taps_dropped
+    assert loop.tally.replans == 0
+    assert loop.said[-1] == f"done: {shortest} slides, solved, {phone.taps_dropped} repeated, 0 re-solved"
+    assert guide.step_header(loop)[0] == "Solved!"
+    vp.stop()
+
+
+def test_guide_follows_a_player_who_slides_another_tile(harness):
+    vp, phone, loop = start(harness, "1080x2400", seed=6, look="grid", width=4, slides=30)
+    loop.start()
+    planned = loop.next_move
+    other = next(t for t in phone.app.board.legal_moves() if t != planned)
+    cell = phone.app.board.tiles.index(other)
+    x, y, w, h = phone.app.cell_rects()[cell]
+    phone.app.tap(x + w // 2, y + h // 2)  # the player's own finger, not the plan's tile
+    assert guide.follow(loop) == "you made another move: plan made again from the board on screen"
+    assert loop.position.tiles == phone.app.board.tiles and loop.step == 0
+    assert loop.tally.replans == 1
+    line = fifteen.Board(loop.position.tiles)
+    for tile in loop.plan.moves:
+        line.push(tile)
+    assert line.is_solved()
+    # the player now follows the plan's first tile: the guide moves one step on
+    tile = loop.next_move
+    x, y, w, h = phone.app.cell_rects()[phone.app.board.tiles.index(tile)]
+    phone.app.tap(x + w // 2, y + h // 2)
+    assert guide.follow(loop) is None and loop.step == 1
+    vp.stop()
+
+
+@pytest.mark.phone
+def test_demo_plays_fifteen_in_the_terminal():
+    run = subprocess.run([sys.executable, "-m", "assistant", "demo", "--game", "fifteen", "--no-window",
+                          "--tap-latency", "0", "--seed", "2"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1].startswith("done: ")
+    assert "tiles home" in run.stdout
+
+
+def colour_pixels(image_rgb, colour) -> np.ndarray:
+    """(x, y) of the pixels drawn in ``colour`` (the overlay's own, which no game uses)."""
+    ys, xs = np.nonzero(np.all(np.abs(image_rgb.astype(int) - colour) < 30, axis=2))
+    return np.stack([xs, ys], axis=1)
+
+
+def test_export_outlines_the_next_tile_with_an_arrow_to_the_gap(harness, tmp_path):
+    vp, phone, loop = start(harness, "1080x2400", seed=8, look="tiles", width=4, slides=10)
+    before = list(phone.app.board.tiles)
+    guide.export(loop, tmp_path, say=loop.said.append)
+    moves = loop.plan.moves
+    pictures = sorted(tmp_path.glob("step-*.png"))
+    assert len(pictures) == len(moves) + 2 and phone.app.board.tiles == before  # nothing tapped
+    first = cv2.cvtColor(cv2.imread(str(pictures[0])), cv2.COLOR_BGR2RGB)
+    panel = first.shape[0] - phone.preset.height  # the caption's lines sit above the screenshot
+    rects = phone.app.cell_rects()
+    x, y, w, h = rects[before.index(moves[0])]
+    outline = colour_pixels(first, HIGHLIGHT)
+    assert len(outline) > 100
+    assert np.all(np.abs(outline.mean(axis=0) - (x + w / 2, y + h / 2 + panel)) < w / 4)  # on the tile
+    gx, gy, gw, gh = rects[before.index(0)]
+    arrow = colour_pixels(first, LINK)
+    tip = arrow[np.argmin(np.hypot(*(arrow - (gx + gw / 2, gy + gh / 2 + panel)).T))]
+    assert np.hypot(*(tip - (gx + gw / 2, gy + gh / 2 + panel))) < gw / 2  # the arrow reaches the gap
+    step = cv2.cvtColor(cv2.imread(str(pictures[1])), cv2.COLOR_BGR2RGB)
+    assert len(colour_pixels(step, HIGHLIGHT)) > 100 and len(colour_pixels(step, LINK)) > 20
+    done = cv2.cvtColor(cv2.imread(str(pictures[-1])), cv2.COLOR_BGR2RGB)
+    assert len(colour_pixels(done, HIGHLIGHT)) == 0  # the solved board marks no move
+    window = guide.frame(loop, 0, False)  # the guide window: the live screen, then a planned step
+    assert np.array_equal(window, first)
+    preview = guide.frame(loop, 1, False)
+    assert len(colour_pixels(preview, HIGHLIGHT)) > 100 and len(colour_pixels(preview, LINK)) > 20
+    vp.stop()
+
+
+def test_dry_run_taps_each_tile_where_it_will_be(harness):
+    vp, phone, _ = start(harness, "720x1600", seed=9, theme="dark", look="grid", width=3)
+    before = list(phone.app.board.tiles)
+    runs = [subprocess.run([sys.executable, "-m", "assistant", "play", "--serial", vp.serial, "--dry-run"],
+                           cwd=ROOT, env=harness.env, capture_output=True, text=True, timeout=120) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert phone.app.board.tiles == before  # nothing was tapped
+    # the second run reads with the profile the first stored, and takes it as it is
+    assert runs[1].stdout == runs[0].stdout and runs[1].returncode == 0
+    lines = runs[0].stdout.splitlines()
+    board = fifteen.Board(before)
+    steps = [line for line in lines[1:] if " taps (" in line]
+    assert lines[0] == f"plan: {len(fifteen.solve(board).moves)} moves (solved)" and len(steps) > 0
+    rects = phone.app.cell_rects()
+    for line in steps:
+        tile = int(line.split()[2])  # "  1. slide 5 up   taps (x,y)"
+        (tap,) = [tuple(map(int, t.strip("()").split(","))) for t in line.split("taps ")[1].split()]
+        x, y, w, h = rects[board.tiles.index(tile)]
+        assert x <= tap[0] < x + w and y <= tap[1] < y + h, line
+        board.push(tile)
+    assert board.is_solved()
+    vp.stop()

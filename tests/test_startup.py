@@ -1,0 +1,54 @@
+"""Commands that do not solve start without numba; a solve loads only its own game's kernel."""
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+FIXTURES = ROOT / "fixtures" / "1080x2400" / "light"
+
+
+def modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has imported after running ``code``."""
+    script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return set(json.loads(run.stdout.splitlines()[-1]))
+
+
+def test_the_command_line_the_reader_and_the_phone_do_not_import_numba():
+    loaded = modules_after(f"""
+from assistant import cli
+cli.build_parser().format_help()
+import assistant.read, assistant.device, assistant.link, assistant.games, phonesim.serve
+import vision
+from vision.image import load_image
+for name in ("numbermatch_after_adds.png", "flip9_buttons_midgame.png"):
+    reading = vision.read(load_image({str(FIXTURES)!r} + "/" + name))
+    assert reading.screen == "board", name
+""")
+    assert {"assistant.cli", "vision.numbermatch", "vision.flip9", "solver.flip9"} <= loaded
+    assert "numba" not in loaded
+
+
+def test_a_solve_loads_only_its_own_kernel():
+    loaded = modules_after("""
+from solver import search
+from solver.numbermatch import Board
+assert search.solve(Board.parse("1955"), "fast").status == "solved"
+""")
+    assert "solver._numbermatch_kernel" in loaded and "solver._flip9_kernel" not in loaded
+    loaded = modules_after("""
+from solver import flip9
+assert flip9.solve(flip9.State.parse("213456789")) == [(1, 2)]
+""")
+    assert "solver._flip9_kernel" in loaded and "solver._numbermatch_kernel" not in loaded
+
+
+def test_listing_phones_needs_neither_numba_nor_opencv():
+    loaded = modules_after("""
+from assistant import cli, device
+cli.build_parser().parse_args(["devices"])
+""")
+    assert "adbutils" in loaded and not {"numba", "cv2"} & loaded

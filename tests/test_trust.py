@@ -1,0 +1,244 @@
+"""Readings that never guess: every value is read for sure or null and named unsure with a reason;
+damaged, tiny, landscape, huge or unreadable images get one line; a fixed sample of the trust
+benchmark has no silent misread; phonesim's "Rate us!" dialog."""
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from assistant import trust
+from conftest import tapsolve
+from phonesim import apps
+from phonesim.apps.dialog import Dialog
+from phonesim.phone import PRESETS, Faults, Phone
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+REAL = ROOT.parent / "shared" / "realshots"
+
+
+def fixture(png):
+    return vision.load_image(FIXTURES / png), json.loads((FIXTURES / png.replace(".png", ".json")).read_text())
+
+
+def claims_nothing_wrong(reading, truth):
+    """Every value the reading did not name unsure equals the truth (cells, adds, stage, score)."""
+    b, want = reading.board, truth["board"]
+    for key in ("adds_left", "stage", "score"):
+        assert key in reading.unsure_why or getattr(b, key) == want[key], key
+    if "rows" in reading.unsure_why or "screen" in reading.unsure_why:
+        return  # where the rows are is itself unsure: no cell is claimed at an index
+    for k, value in enumerate(b.cells):
+        if k not in reading.unsure:
+            assert value == want["cells"][k], k
+
+
+def test_a_dialog_over_the_board_makes_the_covered_cells_and_the_screen_unsure():
+    image, truth = fixture("1080x2400/light/numbermatch_after_adds.png")
+    top = truth["cells"]["9"][1] / image.shape[0]  # the card's top at the second row
+    reading = vision.read(Dialog(1080, 2400, top=top).draw(image))
+    assert not reading.sure and "screen" in reading.unsure_why
+    assert {9, 10, 17, 18} <= set(reading.unsure)
+    assert reading.unsure_why["9"] == "covered"
+    assert all(reading.unsure_why[str(k)] == "covered" for k in range(18, 27))
+    claims_nothing_wrong(reading, truth)
+    data = reading.to_json()
+    assert "screen" in data["unsure"] and data["board"]["cells"][9] is None
+
+
+def test_a_faint_top_grid_line_never_drops_the_first_row():
+    image, truth = fixture("720x1600/light/numbermatch_midgame.png")
+    y = truth["cells"]["0"][1]  # the top border
+    faint, gone = image.copy(), image.copy()
+    faint[y - 6:y + 4, 10:-10] = np.maximum(faint[y - 6:y + 4, 10:-10], 250)  # barely off white
+    gone[y - 6:y + 4, 10:-10] = 255
+    reading = vision.read(faint)
+    assert reading.sure and reading.board.cells == truth["board"]["cells"]
+    reading = vision.read(gone)  # before: read sure, one row short, every cell shifted
+    assert "rows" in reading.unsure_why and "top line" in reading.unsure_why["rows"]
+    assert not reading.sure
+    claims_nothing_wrong(reading, truth)
+
+
+def test_a_missing_badge_is_null_and_unsure_never_zero():
+    image, truth = fixture("1080x2400/light/numbermatch_fresh.png")
+    x, y, w, h = truth["add_button"]
+    smudged = image.copy()
+    # a grey smudge where the badge sits (up and right of the "+"): a badge that does not read
+    smudged[y - h // 4:y + h // 3, x + w // 2 + 8:x + w + w // 3] = (90, 120, 200)
+    reading = vision.read(smudged)
+    assert reading.board.adds_left is None and "adds_left" in reading.unsure_why
+    assert reading.to_json()["board"]["adds_left"] is None and "adds_left" in reading.to_json()["unsure"]
+    # the game draws no badge at 0 adds left: a clean "+" with nothing beside it reads 0, for sure
+    zero, truth0 = fixture("1080x2340-2022/dark/numbermatch_tall_scrolled.png")
+    assert truth0["board"]["adds_left"] == 0
+    assert vision.read(zero, first_row=truth0["first_row"]).board.adds_left == 0
+
+
+def test_a_grayscale_screenshot_reads_right_or_unsure():
+    """Issue 13: a grayscale screenshot read score 890 (the coins) and adds 0, silently."""
+    image, truth = fixture("1080x2400/light/numbermatch_midgame.png")
+    gray = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+    reading = vision.read(gray)
+    assert not reading.sure
+    claims_nothing_wrong(reading, truth)
+
+
+def test_unsure_cells_show_as_question_marks_and_the_rest_is_named():
+    image, truth = fixture("1080x2400/light/numbermatch_fresh.png")
+    x, y, w, h = truth["cells"]["4"]
+    image = image.copy()
+    image[y + 8:y + h - 8, x + 8:x + w - 8] = 255
+    cv2.putText(image, "#", (x + 25, y + 85), cv2.FONT_HERSHEY_SIMPLEX, 2.2, (0, 0, 0), 5)
+    reading = vision.read(image)
+    lines = reading.text().splitlines()
+    assert lines[1][4] == "?" and lines[1][:4] == "".join(map(str, truth["board"]["cells"][:4]))
+    assert lines[-1].startswith("unsure: row 1 column 5")
+
+
+def test_the_small_real_screenshot_claims_nothing_wrong():
+    label = json.loads((REAL / "labels.json").read_text())["phone_216x475_stage10.jpg"]
+    reading = vision.read(vision.load_image(REAL / "phone_216x475_stage10.jpg"))
+    want = [int(c) for c in label["board"].replace(" ", "")]
+    assert all(c == want[k] for k, c in enumerate(reading.board.cells) if k not in reading.unsure)
+    for key, value in (("adds_left", 4), ("stage", 10), ("score", 14992)):
+        got = getattr(reading.board, key)
+        assert got == value or (got is None and key in reading.unsure_why), key
+
+
+def tenpair_page(width=1600, height=900):
+    """A web page of a game like Number Match (TenPair): a grid of digits, no "+", no header."""
+    page = np.full((height, width, 3), 255, np.uint8)
+    cell, x0, y0 = 60, 530, 150
+    rng = np.random.default_rng(3)
+    for r in range(8):
+        for c in range(9):
+            if r < 4:
+                cv2.putText(page, str(rng.integers(1, 10)), (x0 + c * cell + 16, y0 + r * cell + 44),
+                            cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 20), 2, cv2.LINE_AA)
+    for c in range(10):
+        cv2.line(page, (x0 + c * cell, y0), (x0 + c * cell, y0 + 8 * cell), (200, 204, 212), 2)
+    for r in range(9):
+        cv2.line(page, (x0, y0 + r * cell), (x0 + 9 * cell, y0 + r * cell), (200, 204, 212), 2)
+    cv2.putText(page, "TenPair - play online", (40, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (40, 40, 40), 2)
+    return page
+
+
+def test_a_landscape_web_page_of_a_similar_game_is_not_read_as_number_match(tmp_path):
+    page = tenpair_page()
+    with pytest.raises(vision.ImageInputError, match="landscape"):
+        vision.read(page)
+    # cut upright around its grid it is still not Number Match: no "+" button, no stage header
+    upright = np.ascontiguousarray(page[:, 450:1150])
+    with pytest.raises(vision.ReadError, match="no Number Match board found"):
+        vision.read(upright)
+    path = tmp_path / "tenpair.png"
+    cv2.imwrite(str(path), page)
+    out = tapsolve("read", str(path))
+    assert out.returncode == 2 and "landscape" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+def png_header(width, height):
+    """A PNG that only claims its size (IHDR) and holds one tiny compressed row."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+
+
+def test_bad_images_get_one_line(tmp_path):
+    """Tiny, scaled-down, huge, damaged images: one line, exit 2, no traceback from vision."""
+    small = cv2.resize(cv2.imread(str(REAL / "phone_216x475_stage10.jpg")), None, fx=0.6, fy=0.6)
+    cases = {"tiny.png": (np.full((40, 30, 3), 255, np.uint8), "too small"),
+             "scaled.png": (small, "too small to read for sure"),
+             "rotated.png": (np.rot90(cv2.imread(str(FIXTURES / "720x1600/light/numbermatch_fresh.png"))),
+                             "landscape")}
+    for name, (image, words) in cases.items():
+        cv2.imwrite(str(tmp_path / name), np.ascontiguousarray(image))
+    (tmp_path / "huge.png").write_bytes(png_header(20000, 20000))
+    cases["huge.png"] = (None, "larger than any phone screen")
+    good = (FIXTURES / "720x1600/light/numbermatch_fresh.png").read_bytes()
+    (tmp_path / "cut.png").write_bytes(good[:len(good) // 3])
+    cases["cut.png"] = (None, "damaged image")
+    for name, (_, words) in cases.items():
+        out = tapsolve("read", str(tmp_path / name))
+        assert out.returncode == 2, (name, out.stderr)
+        assert words in out.stderr and len(out.stderr.strip().splitlines()) == 1, (name, out.stderr)
+    # the size is refused from the header, before a pixel is decoded
+    with pytest.raises(vision.ImageInputError, match="20000x20000"):
+        vision.load_image(tmp_path / "huge.png")
+
+
+def test_a_fixed_sample_of_the_trust_benchmark_has_no_silent_misread():
+    cases = [c for c in trust.load_cases() if c.name in (
+        "1080x2400/dark/numbermatch_midgame.png", "720x1600/light/numbermatch_tall_partial.png",
+        "tablet_1600x2560_stage1.jpg")]
+    assert len(cases) == 3
+    perturbations = ["jpeg30", "scale0.6", "blur2", "gamma1.4", "banner", "dialog", "rotate90", "crop"]
+    tally = trust.run(cases, perturbations, modes=("stored",))
+    total = tally.total()
+    assert total["misread"] == 0 and total["crash"] == 0, tally.misreads
+    assert tally.total(perturbations=["dialog", "rotate90", "crop"])["exact"] == 0
+    assert tally.total(perturbations=["banner", "gamma1.4"])["exact"] >= 5
+
+
+def test_the_fifteen_puzzle_under_the_trust_benchmark_has_no_silent_misread():
+    cases = [c for c in trust.load_cases() if c.name in (
+        "1080x2400/light/fifteen_tiles_midgame.png", "720x1600/dark/fifteen_grid_fresh.png")]
+    assert len(cases) == 2
+    perturbations = ["jpeg30", "scale0.6", "blur2", "noise", "banner", "dialog", "rotate90", "crop"]
+    tally = trust.run(cases, perturbations, modes=("fresh",))
+    total = tally.total()
+    assert total["misread"] == 0 and total["crash"] == 0, tally.misreads
+    assert tally.total(perturbations=["rotate90", "crop"])["exact"] == 0  # refused or unsure
+    assert tally.total(perturbations=["jpeg30", "noise"])["exact"] >= 2
+
+
+def test_the_dialog_takes_every_tap_until_its_button_closes_it():
+    preset = PRESETS["1080x2400"]
+    phone = Phone(preset, apps.create("numbermatch", preset, seed=1), Faults(dialog_after=1))
+    cells = phone.truth()["cells"]
+    pair = next(p for p in phone.app.board.pairs() if str(p.i) in cells and str(p.j) in cells)
+    for k in (pair.i, pair.j):
+        x, y, w, h = cells[str(k)]
+        phone.tap(x + w // 2, y + h // 2)
+    assert phone.moves == 1 and phone.truth()["dialog"]["title"] == "Rate us!"
+    board = phone.truth()["board"]
+    x, y, w, h = phone.truth()["add_button"]
+    phone.tap(x + w // 2, y + h // 2)  # "+" under a dialog: nothing happens to the board
+    assert phone.truth()["board"] == board and phone.taps_blocked == 1
+    assert not np.array_equal(phone.screen(), phone.app.render())  # the dialog is drawn
+    bx, by, bw, bh = phone.truth()["dialog"]["button"]
+    phone.tap(bx + bw // 2, by + bh // 2)
+    assert phone.truth().get("dialog") is None and np.array_equal(phone.screen(), phone.app.render())
+
+
+def test_a_dialog_between_stages():
+    preset = PRESETS["720x1600"]
+    phone = Phone(preset, apps.create("numbermatch", preset, seed=1, size=2), Faults(dialog_between_stages=True))
+    phone.app.board = phone.app.board.__class__([3, 7], 5)
+    for k in ("0", "1"):
+        x, y, w, h = phone.truth()["cells"][k]
+        phone.tap(x + w // 2, y + h // 2)
+    assert phone.truth()["screen"] == "stage_complete" and phone.truth().get("dialog") is None
+    x, y, w, h = phone.truth()["buttons"]["continue"]
+    phone.tap(x + w // 2, y + h // 2)
+    assert phone.truth()["screen"] == "board" and phone.truth().get("dialog") is not None
+    phone.keyevent("KEYCODE_BACK")  # Back dismisses it, as on Android
+    assert phone.truth().get("dialog") is None and phone.dialogs_shown == 1
+
+
+def test_tapsolve_phone_takes_the_dialog_faults():
+    from assistant.cli import build_parser
+    from phonesim.serve import build_phone
+
+    args = build_parser().parse_args(["phone", "--dialog-after", "3", "--dialog-between-stages"])
+    faults = build_phone(args).faults
+    assert (faults.dialog_after, faults.dialog_between_stages) == (3, True)
