@@ -272,7 +272,6 @@ def test_play_dry_run_prints_taps_without_sending(harness):
     assert run.returncode == 0, run.stderr
     assert "taps (" in run.stdout
     assert truth(phone)["board"] == before                           # nothing was tapped
-    board = Board.from_json(before)
     first = run.stdout.splitlines()[1]
     cells = vp_cells(phone)
     # the first move's taps are the centres of its two cells on screen

@@ -1,7 +1,6 @@
 """The 15-puzzle end to end on phonesim through the real adb server: autoplay with dropped taps,
 the guide following a player who slides another tile, and `tapsolve demo --game fifteen`."""
 
-import json
 import subprocess
 import sys
 from pathlib import Path

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from solver import search
 from solver.errors import InputError
-from solver.numbermatch import Add, Board, Rules
+from solver.numbermatch import Board, Rules
 
 small_cells = st.lists(st.sampled_from([0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), min_size=2, max_size=14)
 
