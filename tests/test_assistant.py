@@ -20,7 +20,7 @@ from assistant.overlay import HIGHLIGHT
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import TapsolveError
-from solver.numbermatch import POINTS, Board, Pair
+from solver.numbermatch import POINTS, Pair
 
 ROOT = Path(__file__).resolve().parent.parent
 
