@@ -212,7 +212,7 @@ class Loop:
                 return None
             reading = confirmed[1]
         seen = self.game.position(reading)
-        if not self.game.same(seen, expected):
+        if not self.game.shows(seen, expected):
             return None
         self.link.accept(image)
         self.image, self.reading = image, reading

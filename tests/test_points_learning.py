@@ -63,3 +63,17 @@ def test_a_row_is_learned_once_the_pair_kind_is_known():
     game.confirmed.add("touching")                                # a plain touching pair bore it out
     expected, seen = phone_scores(game, before, Pair(0, 1), POINTS["touching"] + 25)
     assert not game.same(seen, expected) and game.learned == {"row": 25}
+
+
+
+def test_a_glance_teaches_nothing_and_the_settled_screen_teaches_once():
+    game = NumberMatch()
+    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
+    expected, glanced = phone_scores(game, before, Pair(0, 1), 3)
+    assert not game.shows(glanced, expected)                    # judged on a settled screen instead
+    assert game.learned == {} and game.kind_moves["touching"] == 0
+    _, settled = phone_scores(game, before, Pair(0, 1), 3)
+    assert not game.same(settled, expected)
+    assert game.explain(before, settled, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
+    expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
+    assert game.shows(glanced, expected)                        # the score as predicted: taken

@@ -58,6 +58,11 @@ class Game:
         """The position on screen is the one expected."""
         raise NotImplementedError
 
+    def shows(self, seen, expected) -> bool:
+        """Whether a glance (one frame, not proved settled) shows just the expected position. It
+        only decides whether to wait for a settled screen; nothing is learned from it."""
+        return self.same(seen, expected)
+
     def explain(self, before, seen, move) -> str | None:
         """Why the phone shows ``seen`` and not the prediction, when the game can tell (a rule it
         learned from it); None otherwise."""

@@ -84,6 +84,12 @@ class NumberMatch(Game):
             return False
         return not self.learn_points(seen, expected)
 
+    def shows(self, seen: Board, expected: Board) -> bool:
+        # a score that differs is judged (and learned from) on the settled screen only: the
+        # glance may have caught it mid-count
+        return (seen.cells == expected.cells and seen.adds_left == expected.adds_left
+                and (not self.score_read or seen.score == expected.score))
+
     def learn_points(self, seen: Board, expected: Board) -> bool:
         """Compare the points the phone gave the move that made ``expected`` with the rules'.
         An entry is learned when it is the only one of the move's kinds not yet borne out by an
