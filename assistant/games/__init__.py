@@ -123,17 +123,21 @@ class Game:
         """Where cell index ``cell`` of a reading is, in words ("row 2 column 3")."""
         raise NotImplementedError
 
+    # a one-board game's words: its moves ("swaps") and its board won ("sorted")
+    moves_word = "moves"
+    won_word = "won"
+
     def won(self, stages_done: int, stages: int) -> str:
         """The line said when autoplay sees the board won."""
-        raise NotImplementedError
+        return self.won_word
 
     def won_header(self) -> str:
         """The guide's first line over a won board."""
-        raise NotImplementedError
+        return self.won_word.capitalize() + "!"
 
     def results(self, tally) -> str:
         """What a run did (an ``assistant.loop.Tally``), in the game's words."""
-        raise NotImplementedError
+        return f"{tally.moves} {self.moves_word}{', ' + self.won_word if tally.stages else ''}"
 
     def summary(self) -> str:
         """What the run learned of the game, for the closing line ("" when nothing)."""

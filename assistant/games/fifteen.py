@@ -18,6 +18,8 @@ class Fifteen(Game):
     into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
 
     name = "fifteen"
+    moves_word = "slides"
+    won_word = "solved"
 
     def position(self, reading):
         from solver import fifteen
@@ -62,15 +64,6 @@ class Fifteen(Game):
     def where(self, cell: int, reading) -> str:
         n = reading.rows_visible
         return f"row {cell // n + 1} column {cell % n + 1}"
-
-    def won(self, stages_done: int, stages: int) -> str:
-        return "solved"
-
-    def won_header(self) -> str:
-        return "Solved!"
-
-    def results(self, tally) -> str:
-        return f"{tally.moves} slides{', solved' if tally.stages else ''}"
 
     def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
         from assistant import overlay

@@ -17,6 +17,8 @@ class Flip9(Game):
     """Flip 9: a position is a State; a move is a swap (a, b) by card values."""
 
     name = "flip9"
+    moves_word = "swaps"
+    won_word = "sorted"
 
     def position(self, reading) -> flip9.State:
         return flip9.State(reading.state.cards, reading.state.must)
@@ -61,15 +63,6 @@ class Flip9(Game):
 
     def where(self, cell: int, reading) -> str:
         return f"card {cell + 1}"
-
-    def won(self, stages_done: int, stages: int) -> str:
-        return "sorted"
-
-    def won_header(self) -> str:
-        return "Sorted!"
-
-    def results(self, tally) -> str:
-        return f"{tally.moves} swaps{', sorted' if tally.stages else ''}"
 
     def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
         from assistant import overlay
