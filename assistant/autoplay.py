@@ -117,11 +117,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
             try:
                 taps = loop.game.taps(move, reading)
             except BoardChanged as exc:
-                # a row that came on screen is not what the plan thought: read the board again
                 say(f"{exc}: reading it again and re-planning")
-                loop.view.first_row = None
-                loop.look_until_known()
-                loop.replan()
+                loop.survey_again()
                 continue
             kind = loop.game.animation(loop.position, move)
             link.tap_all(taps, kind=kind)

@@ -122,10 +122,6 @@ class Link:
         """A glance showed the predicted screen: it stands for the settled one."""
         self._still, self._touched, self._glanced = image, False, None
 
-    def shows(self, image) -> bool:
-        """Whether ``image`` is the settled screen and nothing was sent to the phone since."""
-        return not self._touched and self._still is image
-
     def capture(self):
         """The screen once it has stopped changing: captures until two in a row, a short
         interval apart, show the same picture. A capture taken during an animation (a pair
@@ -195,6 +191,11 @@ class Link:
         """Build this phone's profile for the game afresh from a screenshot, and store it."""
         self.profile = store.read(image, self.device.model, game, rebuild=True, note=self.say).profile
 
+    def _touch(self, kind: str) -> None:
+        """A tap or swipe of this kind is being sent: the settled screen is stale until captured again."""
+        self._touched, self._kind = True, kind
+        self.touches[kind] = self.touches.get(kind, 0) + 1
+
     def tap(self, x: float, y: float) -> None:
         self.tap_all([(x, y)])
 
@@ -206,8 +207,7 @@ class Link:
         the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)
-        self._touched, self._kind = True, kind
-        self.touches[kind] = self.touches.get(kind, 0) + 1
+        self._touch(kind)
         try:
             self.device.taps(points)
         except (PhoneLost, AdbServerUnreachable):
@@ -216,7 +216,6 @@ class Link:
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
-        self._touched, self._kind = True, "swipe"
-        self.touches["swipe"] = self.touches.get("swipe", 0) + 1
+        self._touch("swipe")
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
         self._touched_at = time.monotonic()

@@ -133,6 +133,13 @@ class Loop:
         if self.plan.status == "unsolvable":
             raise TapsolveError("this board cannot be cleared with the adds left")
 
+    def survey_again(self):
+        """A row that came on screen is not the board the plan knows: forget where the board was
+        placed, read it whole again and plan from it."""
+        self.view.first_row = None
+        self.look_until_known()
+        self.replan()
+
     def order_for_screen(self):
         """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)
         where the line allows (assistant.order): fewer scrolls on a board taller than the screen."""
