@@ -126,7 +126,8 @@ def test_the_cleared_board_bonus_is_learned_from_the_next_stage_header():
         assert game.next_stage(won, board) is None and game.learned == {}
     board = game.position(reading(Board.parse(BOARD, stage=2, score=header), profile))
     assert game.next_stage(won, board) == "this game scores a cleared board 300, not 150: learned"
-    assert board.rules.point_table["clear"] == 300 and profile.points == {"clear": 300}
+    assert board.rules.point_table["clear"] == 300
+    assert profile.points == {"touching": 1, "row": 10, "clear": 300}   # what was borne out, and learned
     assert game.learned_after == {"clear": 1}
 
 
@@ -155,6 +156,13 @@ def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_j
     expected, seen = phone_scores(game, glanced, Pair(8, 9), 5)
     assert not game.same(seen, expected) and game.learned == {"row_break": 5}
     assert game.kind_moves["touching"] == 2
+
+
+def test_a_kind_an_earlier_game_bore_out_is_taken_on_a_glance():
+    game = NumberMatch()
+    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400, points={"touching": 1})))
+    expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
+    assert game.shows(glanced, expected) and game.confirmed == set()
 
 
 # -- on phonesim, through the real adb server ------------------------------------------------
@@ -188,7 +196,8 @@ def test_the_cleared_board_bonus_is_learned_at_the_first_stage_cleared_and_kept(
     shown = phone.app.truth()["board"]
     assert shown["stage"] == 2 and loop.position.score == shown["score"]   # stage 2 predicted with it
     stored = list((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json"))
-    assert len(stored) == 1 and json.loads(stored[0].read_text())["points"] == {"clear": 300}
+    # kept: what stage 1 bore out (its first pair: touching, a row) and what it taught
+    assert len(stored) == 1 and json.loads(stored[0].read_text())["points"] == {"touching": 1, "row": 10, "clear": 300}
 
     phone.app.new_game()                                   # the next game plays by it from its first plan
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)

@@ -33,10 +33,11 @@ class NumberMatch(Game):
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         super().__init__(objective, budget)
         self.rules = Rules()
-        # the points table as the phone plays it: kinds a scored move bore out, kinds it showed
-        # otherwise (kept in the device profile), and how many of each kind were judged so far
+        # the points table as the phone plays it: kinds a scored move bore out in this game,
+        # kinds it showed otherwise, and how many of each kind were judged so far
         self.confirmed: set[str] = set()
         self.learned: dict[str, int] = {}
+        self.stored: dict[str, int] = {}  # kept in the profile by earlier games on this phone
         self.learned_after: dict[str, int] = {}  # kind: how many of it were judged when it was learned
         self.kind_moves = dict.fromkeys(POINT_KINDS, 0)
         # moves scored otherwise whose entries cannot be told apart yet: (counts of each kind, points)
@@ -60,20 +61,22 @@ class NumberMatch(Game):
         return board
 
     def keep_points(self, profile) -> None:
-        """Adopt the points a profile learned in an earlier game, and keep what this one learns
-        in the profile (a rebuilt profile gets them back)."""
+        """Adopt the points a profile kept from earlier games, and keep in it every entry this
+        one bears out or learns (a rebuilt profile gets them back)."""
         if profile is None:
             return
         if profile is not self.profile:
             self.profile = profile
-            # not confirmed: a move that scores otherwise (an update of the game) corrects them
+            # trusted until a move scores otherwise (an update of the game), which corrects them
             for kind, value in profile.points.items():
-                self.learned.setdefault(kind, value)
-            self.rules = self.rules.scoring(self.learned)
-        if self.learned and profile.points != self.learned:
+                self.stored.setdefault(kind, value)
+            self.rules = self.rules.scoring({k: v for k, v in self.stored.items() if k not in self.confirmed})
+        table = self.rules.point_table
+        kept = {k: table[k] for k in POINT_KINDS if k in self.stored or k in self.confirmed}
+        if kept and profile.points != kept:
             from calibration import store
 
-            profile.points = dict(self.learned)
+            profile.points = kept
             profile.changed = True
             store.remember(profile)  # at once: the run may end before the next read stores it
 
@@ -97,12 +100,12 @@ class NumberMatch(Game):
     def shows(self, seen: Board, expected: Board) -> bool:
         """A score that differs is judged (and learned from) on the settled screen only: the
         glance may have caught it mid-count. So is a move that scores a kind of points not yet
-        borne out in this game, for its score to teach it. A move taken on a glance is not
+        borne out on this phone (in this game or one the profile kept), for its score to teach it. A move taken on a glance is not
         borne out by it either: it is kept (``glanced``) and judged with the next move judged
         on a settled screen, by the score that screen shows."""
         shown = (seen.cells == expected.cells and seen.adds_left == expected.adds_left
                  and (not self.score_read or seen.score == expected.score)
-                 and set(last_scored(expected)) <= self.confirmed)
+                 and set(last_scored(expected)) <= self.confirmed | set(self.stored))
         if shown:  # the loop takes the glance as the position
             counts, points = self.since_settled(expected)
             score = expected.move_stack[-1][3]
@@ -177,7 +180,7 @@ class NumberMatch(Game):
         no entry is borne out by the move that taught it."""
         learned = {}
         while True:
-            for known in (self.confirmed, self.confirmed | set(self.learned)):
+            for known in (self.confirmed, self.confirmed | set(self.stored)):
                 table = self.rules.point_table
                 solved = solve_points(self.pending, table, known)
                 if solved is None and known is self.confirmed:
