@@ -48,7 +48,7 @@ class NumberMatch(Game):
         self.glanced: tuple[dict[str, int], int, tuple] | None = None
         self.profile = None
         self.score_read = False  # whether the last position's score was read off the screen
-        self.note: str | None = None  # said (by explain) after a move that taught a table entry
+        self.note: str | None = None  # a table entry just learned, said by explain or next_stage
 
     def attach(self, view, link) -> None:
         self.view, self.link = view, link
