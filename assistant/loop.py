@@ -125,7 +125,10 @@ class Loop:
         return reading
 
     def replan(self, count: bool = True):
+        won = self.position if self.position is not None and self.game.ends(self.position) else None
         self.position = self.game.position(self.reading)
+        if won is not None:  # the next stage's board, after the last move of a stage
+            self.tell(self.game.next_stage(won, self.position))
         self.plan = self.game.plan(self.position)
         self.step = 0
         if count:
@@ -192,12 +195,15 @@ class Loop:
             return "done"
         if self.game.same(seen, before):
             return "same"
-        note = self.game.explain(before, seen, move)
+        self.tell(self.game.explain(before, seen, move))
+        self.replan()
+        return "other"
+
+    def tell(self, note: str | None) -> None:
+        """Say what the game learned from the phone (None: nothing), and keep it for the summary."""
         if note:
             self.say(note)
             self.tally.notes.append(note)
-        self.replan()
-        return "other"
 
     def glance(self, expected):
         """One capture once the animation time learned for this kind of move has passed

@@ -365,6 +365,20 @@ class Board:
         rows = sorted({k // cols for k in indices}, reverse=True)
         return [r for r in rows if not any(self.cells[r * cols:(r + 1) * cols])]
 
+    def scored(self, pair: Pair) -> dict[str, int]:
+        """What a legal pair scores, as how many of each kind of points: its own kind, each row
+        it empties, and the board cleared when those rows are the last (``push`` adds them up
+        by the rules' table; the assistant compares them with the score the phone shows)."""
+        cols, ends = self.rules.columns, (pair.i, pair.j)
+        emptied = sum(all(not c or k in ends for k, c in enumerate(self.cells[r * cols:(r + 1) * cols], r * cols))
+                      for r in {k // cols for k in ends})
+        counts = {self.pair_kind(pair.i, pair.j): 1}
+        if emptied:
+            counts["row"] = emptied
+        if emptied == self.rows:
+            counts["clear"] = 1
+        return counts
+
     def points(self, move: Move) -> int:
         """The points a legal move earns: the pair, each row it removes, and the clear."""
         if isinstance(move, Add):
@@ -382,14 +396,11 @@ class Board:
             self._add()
             return
         points = self.rules.point_table
-        self.score += points[self.pair_kind(move.i, move.j)]
+        self.score += sum(points[k] * n for k, n in self.scored(move).items())
         self.cells[move.i] = self.cells[move.j] = 0
         cols = self.rules.columns
         for r in self.emptied_rows(move.i, move.j):
             del self.cells[r * cols:(r + 1) * cols]
-            self.score += points["row"]
-        if not self.cells:
-            self.score += points["clear"]
 
     def _add(self) -> None:
         live = [c for c in self.cells if c]

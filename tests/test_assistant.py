@@ -338,7 +338,8 @@ def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harn
     assert loop.position.rules.point_table == {**POINTS, **table}
     assert "points learned: touching pairs 2, pairs across gaps 3, each removed row 15" in loop.said[-1]
     stored = list((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json"))
-    assert len(stored) == 1 and json.loads(stored[0].read_text())["points"] == table
+    kept = json.loads(stored[0].read_text())["points"] if len(stored) == 1 else None
+    assert {k: v for k, v in kept.items() if v != POINTS[k]} == table   # with the kinds borne out
 
     # the next game on this phone plays by the stored table from its first plan: nothing to learn
     phone.app.new_game()

@@ -108,16 +108,19 @@ def test_adds_refused_when_none_are_left():
 
 # -- points --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, move, points", [
-    ("192345678 234567822", Pair(0, 1), POINTS["touching"]),
-    ("234567821 934567822", Pair(8, 9), POINTS["row_break"]),
-    ("1..923456 234567822", Pair(0, 3), POINTS["gap"]),
-    ("19....... 234567822", Pair(0, 1), POINTS["touching"] + POINTS["row"]),
-    ("1........ 9........ 234567822", Pair(0, 9), POINTS["touching"] + 2 * POINTS["row"]),
-    ("19", Pair(0, 1), POINTS["touching"] + POINTS["row"] + POINTS["clear"]),
+@pytest.mark.parametrize("text, move, scored", [
+    ("192345678 234567822", Pair(0, 1), {"touching": 1}),
+    ("234567821 934567822", Pair(8, 9), {"row_break": 1}),
+    ("1..923456 234567822", Pair(0, 3), {"gap": 1}),
+    ("19....... 234567822", Pair(0, 1), {"touching": 1, "row": 1}),
+    ("1........ 9........ 234567822", Pair(0, 9), {"touching": 1, "row": 2}),
+    ("19", Pair(0, 1), {"touching": 1, "row": 1, "clear": 1}),
+    ("1........ 9", Pair(0, 9), {"touching": 1, "row": 2, "clear": 1}),
 ])
-def test_points_for_each_kind_of_move(text, move, points):
+def test_points_for_each_kind_of_move(text, move, scored):
     b = board(text)
+    points = sum(POINTS[k] * n for k, n in scored.items())
+    assert b.scored(move) == scored
     assert b.points(move) == points
     b.push(move)
     assert b.score == points

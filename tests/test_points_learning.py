@@ -1,6 +1,14 @@
 """The Number Match game class learns the phone's points table from the score changes it reads."""
 
+import json
+
+from assistant import autoplay
+from assistant.device import connect
 from assistant.games.numbermatch import NumberMatch
+from assistant.link import Link
+from assistant.loop import Loop
+from phonesim import apps
+from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import POINTS, Board, Pair
 from vision.profile import Profile
 from vision.reading import Reading
@@ -53,17 +61,74 @@ def test_a_stored_entry_is_used_and_corrected_when_the_phone_scores_otherwise():
     assert profile.points == {"touching": 1}
 
 
-def test_a_row_is_learned_once_the_pair_kind_is_known():
-    profile = Profile("numbermatch", 1080, 2400)
+ROW_GOES = "19....... 234567822"          # 1-9 touch and empty the first row
+TWO_ROWS_GO = "1........ 9........ 55"    # 1 over 9 touch and empty two rows
+
+
+def test_a_row_is_learned_from_a_pair_whose_kind_a_plain_move_bore_out():
     game = NumberMatch()
-    # 1-9 touch and empty the first row: touching (unconfirmed) and row together cannot be told apart
-    before = game.position(reading(Board.parse("19....... 234567822"), profile))
-    expected, seen = phone_scores(game, before, Pair(0, 1), POINTS["touching"] + 25)
-    assert game.same(seen, expected) and game.learned == {}
+    before = game.position(reading(Board.parse(ROW_GOES), Profile("numbermatch", 1080, 2400)))
     game.confirmed.add("touching")                                # a plain touching pair bore it out
     expected, seen = phone_scores(game, before, Pair(0, 1), POINTS["touching"] + 25)
     assert not game.same(seen, expected) and game.learned == {"row": 25}
 
+
+def test_a_row_is_learned_from_a_pair_whose_kind_the_profile_stored_without_a_plain_move():
+    profile = Profile("numbermatch", 1080, 2400, points={"touching": 3})
+    game = NumberMatch()
+    before = game.position(reading(Board.parse(ROW_GOES), profile))
+    expected, seen = phone_scores(game, before, Pair(0, 1), 3 + 25)
+    assert not game.same(seen, expected)
+    assert game.explain(before, seen, Pair(0, 1)) == "this game scores each removed row 25, not 10: learned"
+    assert profile.points == {"touching": 3, "row": 25}
+
+
+def test_a_row_worked_out_from_a_stored_entry_is_learned_again_when_that_entry_is_corrected():
+    game = NumberMatch()
+    before = game.position(reading(Board.parse(ROW_GOES), Profile("numbermatch", 1080, 2400, points={"touching": 3})))
+    expected, seen = phone_scores(game, before, Pair(0, 1), 1 + 10)          # the phone: touching 1, row 10
+    assert not game.same(seen, expected) and game.learned["row"] == 8         # from the stored touching 3
+    plain = game.position(reading(Board.parse(BOARD), game.profile))
+    expected, seen = phone_scores(game, plain, Pair(0, 1), 1)
+    assert not game.same(seen, expected) and game.learned == {"touching": 1, "row": 8}
+    before = game.position(reading(Board.parse(ROW_GOES), game.profile))
+    expected, seen = phone_scores(game, before, Pair(0, 1), 1 + 10)
+    assert not game.same(seen, expected) and game.learned == {"touching": 1, "row": 10}
+
+
+def test_a_pair_and_its_rows_both_unknown_wait_and_are_solved_from_two_moves():
+    game = NumberMatch()
+    profile = Profile("numbermatch", 1080, 2400)
+    one = game.position(reading(Board.parse(ROW_GOES), profile))
+    expected, seen = phone_scores(game, one, Pair(0, 1), 3 + 25)             # the phone: touching 3, row 25
+    assert game.same(seen, expected) and game.learned == {}                  # cannot tell which differs
+    assert game.summary() == ("; not learned yet: a move scoring touching pairs + each removed row got 28, "
+                              "not 11: which of touching pairs and each removed row differs shows once a move "
+                              "scores one of them without the others, or in other numbers")
+    two = game.position(reading(Board.parse(TWO_ROWS_GO), profile))
+    expected, seen = phone_scores(game, two, Pair(0, 9), 3 + 2 * 25)
+    assert not game.same(seen, expected)
+    assert game.explain(two, seen, Pair(0, 9)) == ("this game scores touching pairs 3, not 1: learned; "
+                                                   "this game scores each removed row 25, not 10: learned")
+    assert game.summary() == "; points learned: touching pairs 3, each removed row 25"
+
+
+def test_the_cleared_board_bonus_is_learned_from_the_next_stage_header():
+    profile = Profile("numbermatch", 1080, 2400)
+    game = NumberMatch()
+    before = game.position(reading(Board.parse("19", score=100), profile))
+    game.confirmed.update({"touching", "row"})                    # borne out earlier in the stage
+    won = game.after(before, Pair(0, 1))
+    assert game.ends(won)
+    header = 100 + POINTS["touching"] + POINTS["row"] + 300       # the phone's bonus: 300
+    for stage, cells in ((3, BOARD), (2, "1.2345678 234567822")):  # not the next stage; a pair played
+        board = game.position(reading(Board.parse(cells, stage=stage, score=header), profile))
+        assert game.next_stage(won, board) is None and game.learned == {}
+    board = game.position(reading(Board.parse(BOARD, stage=2, score=header), profile))
+    assert game.next_stage(won, board) == "this game scores a cleared board 300, not 150: learned"
+    assert board.rules.point_table["clear"] == 300
+    assert profile.points == {"touching": 1, "row": 10, "clear": 300}   # what was borne out, and learned
+    assert game.learned_after == {"clear": 1}
 
 
 def test_a_glance_teaches_nothing_and_the_settled_screen_teaches_once():
@@ -77,3 +142,79 @@ def test_a_glance_teaches_nothing_and_the_settled_screen_teaches_once():
     assert game.explain(before, settled, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
     assert game.shows(glanced, expected)                        # the score as predicted: taken
+
+
+def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_judged_with_the_next():
+    game = NumberMatch()
+    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
+    expected, seen = phone_scores(game, before, Pair(0, 1), 1)
+    assert not game.shows(seen, expected)                       # touching pairs not borne out yet
+    assert game.same(seen, expected) and game.confirmed == {"touching"}
+    expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
+    assert game.shows(glanced, expected) and game.kind_moves["touching"] == 1   # taken, not judged
+    # 8 and 2 across the row break, judged on a settled screen whose score holds both moves
+    expected, seen = phone_scores(game, glanced, Pair(8, 9), 5)
+    assert not game.same(seen, expected) and game.learned == {"row_break": 5}
+    assert game.kind_moves["touching"] == 2
+
+
+def test_a_kind_an_earlier_game_bore_out_is_taken_on_a_glance():
+    game = NumberMatch()
+    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400, points={"touching": 1})))
+    expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
+    assert game.shows(glanced, expected) and game.confirmed == set()
+
+
+# -- on phonesim, through the real adb server ------------------------------------------------
+
+LAST_TWO_ROWS = "19....... 55"  # two touching pairs, each emptying a row: the second clears the board
+
+
+def phone_loop(harness, points, board=LAST_TWO_ROWS, **options):
+    """A phonesim scoring by ``points``, its stage 1 set to ``board`` (no adds), and a loop with
+    a link to it that plays it (lines said go to ``loop.said``)."""
+    p = PRESETS["1080x2400"]
+    app = apps.create("numbermatch", p, points=points, **options)
+    app.board = Board.parse(board, adds_left=0, rules=app.rules)
+    phone = Phone(p, app, Faults())
+    vp = harness.add(phone)
+    said = []
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
+    return vp, phone, Loop(link, game="numbermatch", say=said.append, wait_unknown=5), said
+
+
+def test_the_cleared_board_bonus_is_learned_at_the_first_stage_cleared_and_kept(harness, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # this test's profiles only
+    vp, phone, loop, said = phone_loop(harness, {"clear": 300}, size=2)  # stage 2: one pair
+    assert autoplay.play(loop, stages=2, say=said.append) == 0
+    game = loop.game
+    assert game.learned == {"clear": 300} and game.learned_after == {"clear": 1}
+    assert [line for line in said if "cleared board" in line] == [
+        "this game scores a cleared board 300, not 150: learned", said[-1]]           # said once, then summed up
+    assert said[-1].endswith("; points learned: a cleared board 300")
+    assert loop.tally.replans == 0                         # learned before stage 2 was planned
+    shown = phone.app.truth()["board"]
+    assert shown["stage"] == 2 and loop.position.score == shown["score"]   # stage 2 predicted with it
+    stored = list((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json"))
+    # kept: what stage 1 bore out (its first pair: touching, a row) and what it taught
+    assert len(stored) == 1 and json.loads(stored[0].read_text())["points"] == {"touching": 1, "row": 10, "clear": 300}
+
+    phone.app.new_game()                                   # the next game plays by it from its first plan
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
+    again = Loop(link, game="numbermatch", say=said.append, wait_unknown=5)
+    again.start()
+    assert again.position.rules.point_table["clear"] == 300
+    vp.stop()
+
+
+def test_a_row_is_learned_from_the_first_pair_that_removes_one_when_its_kind_is_stored(harness):
+    vp, phone, loop, said = phone_loop(harness, {"touching": 3, "row": 25})
+    loop.link.look("numbermatch")
+    loop.link.profile.points = {"touching": 3}             # a game before learned touching pairs
+    assert autoplay.play(loop, say=said.append) == 0
+    game = loop.game
+    # the first pair judged taught the row: no plain touching pair bore its kind out before
+    assert game.learned_after == {"row": 1} and game.kind_moves["touching"] == 1
+    assert [line for line in said if "learned" in line][:1] == ["this game scores each removed row 25, not 10: learned"]
+    assert loop.position.score == phone.app.truth()["board"]["score"]    # the last pair predicted with it
+    vp.stop()

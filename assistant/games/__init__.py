@@ -68,6 +68,12 @@ class Game:
         learned from it); None otherwise."""
         return None
 
+    def next_stage(self, won, position) -> str | None:
+        """``position`` is the first board of the next stage, read after ``won`` (the position
+        predicted for the move that ended the last one): what the game learns from the two, as
+        a line to say, or None."""
+        return None
+
     def ends(self, position) -> bool:
         """The move that made ``position`` ends the board (the phone moves to its won screen)."""
         return False
