@@ -17,11 +17,11 @@ import cv2
 import numpy as np
 
 from solver.fifteen import Board, BoardError
-from vision.flip9 import read_single_glyphs
+from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance
-from vision.numbermatch import fill_holes, split_glyphs
 from vision.profile import Profile
 from vision.reading import Reading
+from vision.shapes import fill_holes, split_glyphs
 
 WIDTHS = {8: 3, 9: 3, 15: 4, 16: 4, 24: 5, 25: 5}  # patches seen (gap drawn or not) -> tiles a side
 OFF_BACKGROUND = 12  # a frame pixel differs from the screen's background by more than this

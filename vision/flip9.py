@@ -18,10 +18,11 @@ import numpy as np
 from solver.flip9 import State
 from vision import glyphs as glyphs_
 from vision.cells import normalise
+from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance
-from vision.numbermatch import clusters, fill_holes, split_glyphs
 from vision.profile import Profile
 from vision.reading import Reading
+from vision.shapes import fill_holes, split_glyphs
 from vision.text import read_text, text_lines
 
 
@@ -88,27 +89,6 @@ def same_size(boxes: list[Box]) -> list[Box]:
         if len(alike) == 9:
             return sorted(alike, key=lambda o: (round(o.y / o.h), o.x))
     return []
-
-
-def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool,
-                       chars: str = glyphs_.DIGITS) -> list[str | None]:
-    """Digits of single glyphs: templates first, the rest by look-alike groups on one strip
-    (``chars``: the digits the glyphs can be; the 15-puzzle's tiles have 0s too)."""
-    norm = [normalise(c) for c in crops]
-    matches = font.match(norm)
-    out = [d if font.sure(d, b, m) else None for d, b, m in matches]
-    doubtful = [i for i, d in enumerate(out) if d is None]
-    if doubtful and use_tesseract:
-        reads = glyphs_.read_strip([crops[i] for i in doubtful], chars)
-        for group in clusters([norm[i] for i in doubtful]):
-            members = [doubtful[k] for k in group]
-            digit = glyphs_.vote([r for k in group for r in reads[k]])
-            if digit is None:
-                continue
-            for i in members:
-                out[i] = digit
-                font.add(digit, norm[i])
-    return out
 
 
 def settle_permutation(digits: list[str | None], crops: list[np.ndarray], font: glyphs_.Templates) -> list[int] | None:

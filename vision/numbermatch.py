@@ -1,4 +1,4 @@
-"""Reading a Number Match screen: the grid, every cell, the adds badge, the stage and the score."""
+"""Reading Number Match: the grid, every cell, the adds badge, stage and score; the screens between boards."""
 
 from __future__ import annotations
 
@@ -7,20 +7,17 @@ import numpy as np
 
 from solver.numbermatch import Board
 from vision import glyphs as glyphs_
-from vision.cells import Cell, blur_size, classify, look_at, normalise
+from vision.cells import Cell, blur_size, classify, look_at
+from vision.digits import POOR_SHARPNESS, digit_parts, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions
 from vision.image import LandmarkError, ReadError, distance
 from vision.profile import Profile
 from vision.reading import Reading
-from vision.text import read_text, saturation, text_lines
+from vision.screens import close_button, pill_buttons
+from vision.shapes import fill_holes
+from vision.text import norm_line, saturation, text_lines
 
 
-# Digits fewer edge widths tall than this (see ``sharpness``) are too soft for a first read to
-# be sure of, or for templates to be learned from.
-POOR_SHARPNESS = 10
-# A glyph must correlate with the other glyphs of its digit by this much more than with any other
-# digit's glyphs on the board, or its read is unsure.
-UNLIKE_MARGIN = 0.05
 # The stage and the score are text lines at most this many pitches tall and wide (a banner or a
 # panel over the header is a far bigger block of "ink"); a line cut by the image's top is not read.
 TALLEST_TEXT = 0.9
@@ -69,121 +66,6 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     lattice = Lattice(xs, ys, pitch, top, bottom, solid=solid)
     lattice.rows = full_rows(lattice)
     return lattice if lattice.rows else None
-
-
-def clusters(glyphs: list[np.ndarray], level: float = 0.88) -> list[list[int]]:
-    """Groups of glyphs that look alike (correlation with the group's first glyph >= level):
-    on one screen, every glyph of a digit is drawn the same way."""
-    if not glyphs:
-        return []
-    g = np.stack([glyphs_.centred(x) for x in glyphs])
-    sim = g @ g.T
-    groups: list[list[int]] = []
-    heads: list[int] = []
-    for i in range(len(glyphs)):
-        for k, h in enumerate(heads):
-            if sim[i, h] >= level:
-                groups[k].append(i)
-                break
-        else:
-            heads.append(i)
-            groups.append([i])
-    return groups
-
-
-def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) -> bool:
-    """Whether a glyph correlates clearly better with another digit's look than with ``digit``'s
-    (by a margin: tiny glyphs shift by a pixel and correlate loosely with their own kind)."""
-    own = float(look @ heads[digit])
-    return any(float(look @ v) > own + 0.1 for k, v in heads.items() if k != digit)
-
-
-def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
-                poor=lambda: False) -> tuple[list, bool, set]:
-    """A digit (or None when unsure) for each glyph cell, whether the font learned something, and
-    which cells tesseract read (the templates were not sure of them). ``poor()`` (asked only
-    when tesseract is needed) says the image is too poor to learn templates from.
-
-    Glyphs the templates are sure of are taken; the others are grouped by look and read by
-    tesseract in one strip, each group taking its members' majority (so one misread glyph is
-    outvoted); a group with no majority is read alone, and stays unsure if that fails too.
-    """
-    matches = font.match([c.glyph for c in cells])
-    digits: list[str | None] = [d if font.sure(d, best, margin) else None for d, best, margin in matches]
-    doubtful = [i for i, d in enumerate(digits) if d is None]
-    learned = False
-    if not doubtful or not use_tesseract:
-        return digits, learned, set()
-    learn = not poor()
-    reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
-    votes = dict(zip(doubtful, reads))
-    groups = sorted(([doubtful[k] for k in g] for g in clusters([cells[i].glyph for i in doubtful])),
-                    key=len, reverse=True)
-    heads: dict[str, np.ndarray] = {}  # the biggest group's look of each digit
-    known = {k: glyphs_.centred(v) for k, v in font.sums.items()}  # learned on earlier reads
-    for members in groups:
-        digit = glyphs_.vote([r for i in members for r in votes[i]])
-        if digit is None:
-            digit = glyphs_.read_one(cells[members[0]].crop)
-        if digit is None:
-            continue
-        # a template that is sure of another digit wins over tesseract: they were learned by vote
-        d, best, margin = matches[members[0]]
-        if d is not None and d != digit and font.sure(d, best, margin):
-            continue
-        look = glyphs_.centred(cells[members[0]].glyph)
-        if digit in heads and looks_more_like(look, digit, heads):
-            continue  # looks more like another digit as drawn elsewhere on this board: unsure
-        if digit in known and looks_more_like(look, digit, known):
-            continue  # or as this device's templates know it
-        heads.setdefault(digit, look)
-        for i in members:
-            digits[i] = digit
-            if learn:
-                font.add(digit, cells[i].glyph)
-        learned = learn
-    return digits, learned, set(doubtful)
-
-
-def sharpness(cells: list[Cell]) -> float:
-    """How many edge widths tall the live digits are (median): some 20-50 on a phone's own
-    screenshot, under 10 when it was shrunk to a thumbnail, blurred or blown up from one."""
-    values = []
-    for c in cells:
-        if c.state != "live" or c.crop is None or min(c.crop.shape) < 3:
-            continue
-        crop = c.crop.astype(np.float32)
-        gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3) / 8
-        gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3) / 8
-        values.append(crop.shape[0] * float(np.percentile(np.hypot(gx, gy), 99)))
-    return float(np.median(values)) if values else 0.0
-
-
-def unlike_their_digit(cells: list[Cell], digits: list) -> list[int]:
-    """Live glyphs that look as much like the board's glyphs of another digit as like the other
-    glyphs of their own: on one screen a digit is drawn one way, so such a read is a guess (a
-    first contact on a blurred or tiny image mixes up 5 and 6, 3 and 8)."""
-    live = [k for k, (c, d) in enumerate(zip(cells, digits)) if d is not None and c.state == "live"]
-    if len(live) < 2:
-        return []
-    g = np.stack([glyphs_.centred(cells[k].glyph) for k in live])
-    labels = [digits[k] for k in live]
-    sums = {d: g[[j for j, x in enumerate(labels) if x == d]].sum(axis=0) for d in set(labels)}
-    counts = {d: labels.count(d) for d in sums}
-    means = {d: v / max(1e-6, float(np.linalg.norm(v))) for d, v in sums.items()}
-    odd = []
-    for j, (k, d) in enumerate(zip(live, labels)):
-        others = [float(g[j] @ m) for e, m in means.items() if e != d]
-        if not others:
-            continue
-        if counts[d] > 1:  # its own digit without itself
-            rest = sums[d] - g[j]
-            own = float(g[j] @ rest) / max(1e-6, float(np.linalg.norm(rest)))
-        else:
-            continue  # a digit seen once has no look on this board to be judged against
-        if max(others) > own - UNLIKE_MARGIN:
-            odd.append(k)
-    return odd
 
 
 def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = None
@@ -260,134 +142,6 @@ def badge_zone_clear(image: np.ndarray, centre: tuple[int, int], pitch: float) -
     return int((saturation(image[y0:y1, x0:x1]) > BADGE_SATURATION).sum()) <= 2
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """A binary mask with its enclosed holes filled."""
-    m = np.pad(mask.astype(np.uint8), 1)
-    flood = m.copy()
-    cv2.floodFill(flood, np.zeros((m.shape[0] + 2, m.shape[1] + 2), np.uint8), (0, 0), 1)
-    return ((m | (1 - flood)) > 0)[1:-1, 1:-1]
-
-
-def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
-    """The glyph crops of a line of text, split at empty columns."""
-    cols = (ink > 0.45).any(axis=0)
-    out, x = [], 0
-    while x < len(cols):
-        if cols[x]:
-            a = x
-            while x < len(cols) and cols[x]:
-                x += 1
-            part = ink[:, a:x]
-            rows = np.flatnonzero((part > 0.45).any(axis=1))
-            out.append(part[rows[0]:rows[-1] + 1])
-        x += 1
-    return out
-
-
-TINY = 14  # glyphs fewer pixels high than this are matched against drawn fonts before tesseract
-
-
-def digit_parts(ink: np.ndarray) -> list[np.ndarray]:
-    """The glyphs of a number's line, without separators: a thousands comma (or dot) is far
-    shorter than the digits, and tesseract drops it, so it must not count as a digit."""
-    parts = split_glyphs(ink)
-    tall = max((g.shape[0] for g in parts), default=0)
-    return [g for g in parts if g.shape[0] >= 0.6 * tall]
-
-
-def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True,
-                tiny_first: bool = False) -> tuple[int | None, bool]:
-    """A whole number from a line of ink: templates when they are sure, else tesseract (learning).
-
-    A digit the templates are sure of wins over tesseract's read of it (they were learned from
-    agreeing reads); only the glyphs they are unsure of are learned from tesseract, and only
-    when tesseract gave one digit per glyph and agreed with every sure one (a misread learned
-    would misread that digit on every later screen).
-    ``tiny_first``: a glyph too small for tesseract (a badge) is matched with drawn fonts first.
-    """
-    parts = digit_parts(ink)
-    if not parts:
-        return None, False
-    norm = [normalise(g) for g in parts]
-    matches = font.match(norm)
-    sure = [font.sure(d, best, margin) for d, best, margin in matches]
-    if all(sure):
-        return int("".join(d for d, _, _ in matches)), False
-    drawn = drawn_font_read(parts)
-    line = ocr_number(ink) if use_tesseract else None
-    text = drawn if tiny_first and max(g.shape[0] for g in parts) < TINY and drawn else (line or drawn)
-    if text is None:
-        return None, False
-    if len(text) != len(parts):
-        # glyphs split otherwise than tesseract read them (an icon in the line, touching
-        # digits): which digit is which glyph is a guess, and so is the number
-        return None, False
-    if use_tesseract and not confirmed(parts, text, sure, [line, drawn]):
-        return None, False  # two ways of reading a glyph disagree, or only one read it
-    if any(ok and d != t for (d, _, _), ok, t in zip(matches, sure, text)):
-        # tesseract contradicts a sure template: keep the templates' digits, learn nothing
-        return int("".join(d if ok else t for (d, _, _), ok, t in zip(matches, sure, text))), False
-    known = {k: glyphs_.centred(v) for k, v in font.sums.items()}
-    learned = False
-    for (d, _, _), ok, t, g in zip(matches, sure, text, norm):
-        if ok or (t in known and looks_more_like(glyphs_.centred(g), t, known)):
-            continue  # already known, or looks more like another digit of this font: not learned
-        font.add(t, g)
-        learned = True
-    return int(text), learned
-
-
-def confirmed(parts: list[np.ndarray], text: str, sure: list[bool], whole: list[str | None]) -> bool:
-    """Whether each glyph no template is sure of reads as its digit in ``text`` in two ways at
-    least and as no other digit in any: the whole line's reads (``whole``: tesseract's, the
-    drawn fonts'), then, where those are not enough, tesseract on the glyph alone (the majority
-    of two binarisations)."""
-    ways = [r for r in whole if r is not None and len(r) == len(parts)]
-    need = []
-    for k, ok in enumerate(sure):
-        seen = [r[k] for r in ways]
-        if ok:
-            continue
-        if any(d != text[k] for d in seen):
-            return False
-        if len(seen) < 2:
-            need.append(k)
-    alone = glyphs_.read_strip([parts[k] for k in need], chars="0123456789") if need else []
-    for k, reads in zip(need, alone):
-        seen = [r[k] for r in ways] + ([vote] if (vote := glyphs_.vote(reads)) else [])
-        if len(seen) < 2 or any(d != text[k] for d in seen):
-            return False
-    return True
-
-
-def drawn_font_read(parts: list[np.ndarray]) -> str | None:
-    """Digits of glyph crops by drawn fonts, when every one is clearly ahead of the rest."""
-    from vision import fontmatch
-
-    out = ""
-    for g in parts:
-        d, score, margin = fontmatch.match(g)
-        if d is None or score < 0.5 or margin < 0.1:
-            return None
-        out += d
-    return out
-
-
-LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
-                           "Z": "2", "z": "2", "S": "5", "s": "5", "B": "8", "g": "9", "q": "9", "A": "4"})
-
-
-def ocr_number(ink: np.ndarray) -> str | None:
-    """Tesseract on a line that should be a number; tries the page modes that suit short lines
-    (a lone "0" often comes back empty in line mode) and maps look-alike letters to digits."""
-    for psm, chars in ((7, "0123456789"), (6, "0123456789"), (7, None)):
-        text = read_text(ink, chars, psm=psm).replace(" ", "").replace(",", "").replace(".", "")
-        text = text.translate(LOOKALIKE)
-        if text.isdigit():
-            return text
-    return None
-
-
 def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool) -> dict:
     """The "+" button and its adds-left badge, the stage and the score.
 
@@ -458,13 +212,6 @@ def score_lines(lines, lattice: Lattice):
     centred = [t for t in lines if abs(t.centre_x - centre) < p * 0.8]
     centred = [t for t in centred if len(digit_parts(norm_line(t.ink))) < 7]
     return sorted(centred, key=lambda t: (-t.height, -t.y1))
-
-
-
-def norm_line(ink: np.ndarray) -> np.ndarray:
-    """A text line's ink scaled so its strongest strokes are 1."""
-    top = float(np.percentile(ink, 99)) if ink.size else 0
-    return np.clip(ink / top, 0, 1) if top > 0 else ink
 
 
 def cut_above(lattice: Lattice) -> bool:
@@ -661,9 +408,19 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
 
 read_board = read_numbermatch  # vision.read's entry for this game (solver.games finds the module)
 
+# the label of the button on each screen between boards (pill_buttons' names) -> the screen
+SCREENS = {"continue": "stage_complete", "new_game": "game_over", "play_again": "game_over"}
 
-def read_other_screen(image: np.ndarray, bg) -> Reading:
-    """Number Match's screens between boards: stage complete, game over, an ad (vision.screens)."""
-    from vision.screens import read_message_screen
 
-    return read_message_screen(image, bg)
+def read_message_screen(image: np.ndarray, bg) -> Reading:
+    """The screen that is not a board: stage complete, game over, an ad; else ReadError."""
+    for name, centre in pill_buttons(image):
+        if name in SCREENS:
+            return Reading("numbermatch", SCREENS[name], buttons={name: centre})
+    close = close_button(image, bg)
+    if close is not None:
+        return Reading("numbermatch", "ad", buttons={"close": close})
+    raise ReadError("no Number Match or Flip 9 board found")
+
+
+read_other_screen = read_message_screen  # vision.read's entry for the screens between boards

@@ -89,3 +89,9 @@ def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: 
     img = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
     config = f"--psm {psm}" + (f" -c tessedit_char_whitelist={chars}" if chars else "")
     return pyt.image_to_string(img, config=config).strip()
+
+
+def norm_line(ink: np.ndarray) -> np.ndarray:
+    """A text line's ink scaled so its strongest strokes are 1."""
+    top = float(np.percentile(ink, 99)) if ink.size else 0
+    return np.clip(ink / top, 0, 1) if top > 0 else ink
