@@ -26,6 +26,9 @@ from vision.shapes import fill_holes, split_glyphs
 from vision.text import read_text, text_lines
 
 
+FONTS = {"card"}  # the glyph templates this reader learns (a stored profile holds no others)
+
+
 @dataclass
 class Box:
     x: int
@@ -41,6 +44,19 @@ class Box:
     @property
     def centre(self) -> tuple[int, int]:
         return self.x + self.w // 2, self.y + self.h // 2
+
+
+class Flip9Reading(Reading):
+    """A Flip 9 read: its text is the cards in a line, and the card that must be swapped."""
+
+    def cell_words(self, i: int) -> str:
+        return f"card {i + 1}"
+
+    def lines(self) -> list[str]:
+        if self.state is None:
+            return super().lines()
+        s = self.state
+        return [f"Flip 9: cards {s.format()}" + (f", must swap {s.must}" if s.must else "")]
 
 
 def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
@@ -234,11 +250,24 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     if chosen is not None and (moves is None or moves > 0):
         must = chosen  # before the first swap the chosen card is only picked, not forced
     state = State(tuple(values), must)
-    reading = Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
-                      profile=profile, profile_stale=stale)
+    reading = Flip9Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
+                           profile=profile, profile_stale=stale)
     if kind == "winner":
         reading.notes.append("sorted: Winner!")
     return reading
+
+
+def check_geometry(geo: dict, w: int, h: int) -> None:
+    """A stored profile holds no geometry for Flip 9 (its boxes are found on every read)."""
+    from calibration.schema import no_geometry
+
+    no_geometry(geo, w, h)
+
+
+def check_points(points: dict) -> None:
+    """A stored profile keeps no points table for this game (its moves score nothing)."""
+    if points:
+        raise ValueError("a flip9 profile has no points table")
 
 
 def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,

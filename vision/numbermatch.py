@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from solver.numbermatch import Board
+from solver.numbermatch import Board, points_from
 from vision import glyphs as glyphs_
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import POOR_SHARPNESS, digit_parts, read_digits, read_number, sharpness, unlike_their_digit
@@ -34,6 +34,43 @@ LINE_STEP = 3
 # Lines this share of a pitch off the lattice (or the top border this far below the top of the
 # vertical lines) are not the grid's.
 LINE_SLACK = 0.3
+
+# The glyph templates this reader learns, one font each (a stored profile holds no others).
+FONTS = {"cell", "badge", "stage", "score"}
+
+
+class NumberMatchReading(Reading):
+    """A Number Match read: its JSON says where the grid is and how far it is scrolled; its text
+    shows the board nine cells a row, "?" where a cell is unsure."""
+
+    def cell_words(self, i: int) -> str:
+        return f"row {i // COLUMNS + 1} column {i % COLUMNS + 1}"
+
+    def first_index(self) -> int:
+        return self.first_row * COLUMNS
+
+    def layout_json(self) -> dict:
+        return {"first_row": self.first_row, "rows_visible": self.rows_visible,
+                "more_above": self.more_above, "more_below": self.more_below,
+                "selected": self.selected, "pitch": round(self.pitch, 2),
+                "add_button": list(self.add_button) if self.add_button else None}
+
+    def lines(self) -> list[str]:
+        if self.board is None:
+            return super().lines()
+        b = self.board
+        first = self.first_row
+        # unsure cells show as "?": never a digit the reader is not sure of
+        text = "".join("?" if first * COLUMNS + k in self.unsure else ("." if c == 0 else str(c))
+                       for k, c in enumerate(b.cells))
+        rows = [text[k:k + COLUMNS] for k in range(0, len(text), COLUMNS)]
+        known = lambda v: "?" if v is None else v  # noqa: E731
+        lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, {known(b.adds_left)} adds left"
+                 + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else "")]
+        lines += rows
+        if self.selected is not None:
+            lines.append(f"selected: cell {self.selected}")
+        return lines
 
 
 def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
@@ -320,11 +357,11 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         # a grid of digits alone is not Number Match (a web game like TenPair draws one too)
         raise LandmarkError("no Number Match board found: a grid, but no \"+\" button and no stage above it")
     board = Board(board_cells, adds_left=extras["adds_left"], score=extras["score"], stage=extras["stage"])
-    reading = Reading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
-                      selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
-                      first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
-                      more_below=more_below,
-                      rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
+    reading = NumberMatchReading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
+                                 selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
+                                 first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
+                                 more_below=more_below,
+                                 rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
     for i in unsure:
         reading.doubt(i, why[i])
     for key, why in extras["why"].items():
@@ -406,6 +443,40 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
     return out
 
 
+def check_geometry(geo: dict, w: int, h: int) -> None:
+    """A stored profile's geometry as this reader writes it (the lattice, where the "+" and the
+    stage and score lines were found); calibration.schema asks, and gets its Wrong when it is not."""
+    from calibration.schema import Wrong, check_keys, check_number, check_numbers
+
+    check_keys("geometry", geo, {"xs", "pitch", "top", "bottom", "solid"}, {"add_area", "stage_band", "score_band"})
+    xs = check_numbers("geometry.xs", geo["xs"], COLUMNS + 1, 0, w)
+    if any(b <= a for a, b in zip(xs, xs[1:])):
+        raise Wrong("geometry.xs are not the grid's lines left to right")
+    pitch = check_number("geometry.pitch", geo["pitch"], 0, w)
+    if pitch <= 0:
+        raise Wrong("geometry.pitch is 0: a grid has cells")
+    top = check_number("geometry.top", geo["top"], 0, h)
+    bottom = check_number("geometry.bottom", geo["bottom"], 0, h)
+    if bottom <= top:
+        raise Wrong("geometry.bottom is not below geometry.top")
+    check_number("geometry.solid", geo["solid"], 0, h)
+    if "add_area" in geo:
+        x0, y0, x1, y1 = check_numbers("geometry.add_area", geo["add_area"], 4, 0, max(w, h))
+        if not (x0 < x1 <= w and y0 < y1 <= h):
+            raise Wrong("geometry.add_area is not an area on the screen")
+    for band in ("stage_band", "score_band"):
+        if band in geo:
+            y0, y1 = check_numbers(f"geometry.{band}", geo[band], 2, -h, h)
+            if y1 <= y0:
+                raise Wrong(f"geometry.{band} is not a band from top to bottom")
+
+
+def check_points(points: dict) -> None:
+    """A stored profile's points table (kind to points, learned in play): a BoardError (a
+    ValueError) names a bad kind or value."""
+    points_from(points)
+
+
 read_board = read_numbermatch  # vision.read's entry for this game (solver.games finds the module)
 
 # the label of the button on each screen between boards (pill_buttons' names) -> the screen
@@ -416,10 +487,10 @@ def read_message_screen(image: np.ndarray, bg) -> Reading:
     """The screen that is not a board: stage complete, game over, an ad; else ReadError."""
     for name, centre in pill_buttons(image):
         if name in SCREENS:
-            return Reading("numbermatch", SCREENS[name], buttons={name: centre})
+            return NumberMatchReading("numbermatch", SCREENS[name], buttons={name: centre})
     close = close_button(image, bg)
     if close is not None:
-        return Reading("numbermatch", "ad", buttons={"close": close})
+        return NumberMatchReading("numbermatch", "ad", buttons={"close": close})
     raise ReadError("no Number Match or Flip 9 board found")
 
 
