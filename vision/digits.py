@@ -12,19 +12,14 @@ from vision import glyphs as glyphs_
 from vision.cells import Cell, normalise
 from vision.shapes import split_glyphs
 from vision.text import read_text
+from vision.thresholds import (CLEARLY_MORE_LIKE, DRAWN_MARGIN, DRAWN_SCORE, LOOK_ALIKE, POOR_SHARPNESS, SEPARATOR,
+                               TINY, UNLIKE_MARGIN)
 
-# Digits fewer edge widths tall than this (see ``sharpness``) are too soft for a first read to
-# be sure of, or for templates to be learned from.
-POOR_SHARPNESS = 10
-# A glyph must correlate with the other glyphs of its digit by this much more than with any other
-# digit's glyphs on the board, or its read is unsure.
-UNLIKE_MARGIN = 0.05
-TINY = 14  # glyphs fewer pixels high than this are matched against drawn fonts before tesseract
 LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
                            "Z": "2", "z": "2", "S": "5", "s": "5", "B": "8", "g": "9", "q": "9", "A": "4"})
 
 
-def clusters(glyphs: list[np.ndarray], level: float = 0.88) -> list[list[int]]:
+def clusters(glyphs: list[np.ndarray], level: float = LOOK_ALIKE) -> list[list[int]]:
     """Groups of glyphs that look alike (correlation with the group's first glyph >= level):
     on one screen, every glyph of a digit is drawn the same way."""
     if not glyphs:
@@ -48,7 +43,7 @@ def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) 
     """Whether a glyph correlates clearly better with another digit's look than with ``digit``'s
     (by a margin: tiny glyphs shift by a pixel and correlate loosely with their own kind)."""
     own = float(look @ heads[digit])
-    return any(float(look @ v) > own + 0.1 for k, v in heads.items() if k != digit)
+    return any(float(look @ v) > own + CLEARLY_MORE_LIKE for k, v in heads.items() if k != digit)
 
 
 def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
@@ -166,7 +161,7 @@ def digit_parts(ink: np.ndarray) -> list[np.ndarray]:
     shorter than the digits, and tesseract drops it, so it must not count as a digit."""
     parts = split_glyphs(ink)
     tall = max((g.shape[0] for g in parts), default=0)
-    return [g for g in parts if g.shape[0] >= 0.6 * tall]
+    return [g for g in parts if g.shape[0] >= SEPARATOR * tall]
 
 
 def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True,
@@ -241,7 +236,7 @@ def drawn_font_read(parts: list[np.ndarray]) -> str | None:
     out = ""
     for g in parts:
         d, score, margin = fontmatch.match(g)
-        if d is None or score < 0.5 or margin < 0.1:
+        if d is None or score < DRAWN_SCORE or margin < DRAWN_MARGIN:
             return None
         out += d
     return out

@@ -18,7 +18,7 @@ import numpy as np
 
 from solver.fifteen import Board, BoardError
 from vision.digits import read_single_glyphs
-from vision.image import ReadError, distance
+from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.shapes import fill_holes, split_glyphs
@@ -168,7 +168,7 @@ def place(patches: list[Patch], n: int) -> dict[int, Patch] | None:
 def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
     """Read a 15-puzzle screen (raises ReadError when there is none): tiles, centres, unsure tiles."""
     H, W = dist.shape
-    theme = "light" if float(np.mean(bg)) > 128 else "dark"
+    theme = screen_theme(bg)
     stale = False
     if profile is None or profile.game != "fifteen" or not profile.fits(image) or profile.theme != theme:
         stale = profile is not None and profile.game == "fifteen"  # another game's is not stale

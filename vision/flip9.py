@@ -19,7 +19,7 @@ from solver.flip9 import State
 from vision import glyphs as glyphs_
 from vision.cells import normalise
 from vision.digits import read_single_glyphs
-from vision.image import ReadError, distance
+from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.shapes import fill_holes, split_glyphs
@@ -195,7 +195,7 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
 def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
     """Read a Flip 9 screen (raises ReadError when there is none): cards, must, buttons."""
     H, W = dist.shape
-    theme = "light" if float(np.mean(bg)) > 128 else "dark"
+    theme = screen_theme(bg)
     if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
         stale = profile is not None
         profile = Profile("flip9", W, H, theme)

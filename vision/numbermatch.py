@@ -8,14 +8,16 @@ import numpy as np
 from solver.numbermatch import Board, points_from
 from vision import glyphs as glyphs_
 from vision.cells import Cell, blur_size, classify, look_at
-from vision.digits import POOR_SHARPNESS, digit_parts, read_digits, read_number, sharpness, unlike_their_digit
-from vision.grid import COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions
-from vision.image import LandmarkError, ReadError, distance
+from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
+from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
+                         line_scale)
+from vision.image import LandmarkError, ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.screens import close_button, pill_buttons
 from vision.shapes import fill_holes
 from vision.text import norm_line, saturation, text_lines
+from vision.thresholds import EMPTY, POOR_SHARPNESS
 
 
 # The stage and the score are text lines at most this many pitches tall and wide (a banner or a
@@ -84,7 +86,7 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     h, w = dist.shape
     if len(xs) != COLUMNS + 1 or not (0 <= xs[0] and xs[-1] < w and 0 <= top < bottom <= h):
         return None
-    s = max(2, int(round(max(w, h * 0.45) / 270)))
+    s = line_scale(w, h)
     ya, yb = int(top + pitch * 0.2), int(bottom - pitch * 0.2)
     seen = 0
     for x in xs:  # each line must still stand out from both sides along most of its length
@@ -268,7 +270,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     top of the grid, known to whoever scrolled) numbers the cells; 0 for a board not scrolled.
     """
     h, w = image.shape[:2]
-    theme = "light" if float(np.mean(bg)) > 128 else "dark"
+    theme = screen_theme(bg)
     stale = False
     lattice = None
     if profile is not None:
@@ -303,7 +305,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         if len(row_cells) < COLUMNS:
             break
         cells.extend(row_cells)
-        if all(x.contrast < 12 for x in row_cells) and r > 0 and all(x.contrast < 12 for x in cells[-18:-9]):
+        if all(x.contrast < EMPTY for x in row_cells) and r > 0 and all(x.contrast < EMPTY for x in cells[-18:-9]):
             break  # two empty grid rows: the board ended above
     classify(cells, bg)
     glyph_cells = [c for c in cells if c.glyph is not None]
@@ -407,7 +409,7 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
     dialog, a toast, a banner) is drawn over them."""
     h, w = dist.shape
     p = lattice.pitch
-    s = max(2, int(round(max(w, h * 0.45) / 270)))
+    s = line_scale(w, h)
     first = lattice.rows[0][0]
     first -= int((first - lattice.top) / p + 0.1) * p  # rows above the first found count too
     end = lattice.solid if lattice.solid is not None else lattice.bottom

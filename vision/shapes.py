@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.thresholds import STROKE
+
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
     """A binary mask with its enclosed holes filled."""
@@ -16,7 +18,7 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 
 def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
     """The glyph crops of a line of text, split at empty columns."""
-    cols = (ink > 0.45).any(axis=0)
+    cols = (ink > STROKE).any(axis=0)
     out, x = [], 0
     while x < len(cols):
         if cols[x]:
@@ -24,7 +26,7 @@ def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
             while x < len(cols) and cols[x]:
                 x += 1
             part = ink[:, a:x]
-            rows = np.flatnonzero((part > 0.45).any(axis=1))
+            rows = np.flatnonzero((part > STROKE).any(axis=1))
             out.append(part[rows[0]:rows[-1] + 1])
         x += 1
     return out
