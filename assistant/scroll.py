@@ -1,5 +1,6 @@
 """Number Match boards taller than the screen: reading the whole board by scrolling, and
-bringing the rows of a move on screen.
+bringing the rows of a move on screen (the support behind ``scrolls = True``: Number Match is
+the one game whose board scrolls; its rules give the row width).
 
 The screen does not say how far the board is scrolled, so a ``BoardView`` keeps count: it
 starts from the top (swiping down until the picture stops changing), reads screen by screen
@@ -27,10 +28,10 @@ import numpy as np
 import vision
 from assistant.link import changed_pixels
 from solver.errors import TapsolveError
-from solver.numbermatch import Board
+from solver.numbermatch import Board, Rules
 from vision import ReadError, Reading
 
-COLUMNS = 9
+COLUMNS = Rules().columns  # cells a row, as the rules (and the reader's grid) have it
 MAX_SWIPES = 40  # per survey or show: a board needing more is not behaving like a list
 SPEED = 1.0  # finger speed in px/ms: a drag this slow stops about where the finger stops
 MIN_MS = 300

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 
+from solver import games as registry
 from vision.cells import GLYPH
-from vision.grid import COLUMNS
 from vision.profile import VERSION
 
 # Larger than any phone or tablet screen on a side: a profile for more is not one we made.
@@ -25,11 +25,6 @@ REQUIRED = {"version", "game", "width", "height", "theme", "model", "geometry", 
 OPTIONAL = {"points"}
 POINTS_KEYS = {"touching", "row_break", "gap", "row", "clear"}
 THEMES = ("light", "dark")
-
-# Per game: the fonts its readers learn, and its geometry's keys, each with its check. A game
-# with no geometry stored (Flip 9 finds its buttons, the 15-puzzle its frame, on every read) has none.
-# tests/test_games.py checks that every game of solver.games is here.
-FONTS = {"numbermatch": {"cell", "badge", "stage", "score"}, "flip9": {"card"}, "fifteen": {"tile"}}
 COLOUR_KEYS = {"background"}
 
 
@@ -37,126 +32,102 @@ def problem(data) -> str | None:
     """What is wrong with a profile's JSON (the first thing found), or None when it is sound."""
     try:
         _check(data)
-    except _Wrong as exc:
+    except Wrong as exc:
         return str(exc)
     return None
 
 
-class _Wrong(Exception):
-    pass
+class Wrong(Exception):
+    """What is wrong with a stored profile (raised by the checks below and by each game's reader's
+    ``check_geometry``)."""
 
 
 def _check(data) -> None:
     if not isinstance(data, dict):
-        raise _Wrong("it is not a JSON object")
-    _keys("the profile", data, REQUIRED, OPTIONAL)
+        raise Wrong("it is not a JSON object")
+    check_keys("the profile", data, REQUIRED, OPTIONAL)
     if data["version"] != VERSION or isinstance(data["version"], bool):
-        raise _Wrong(f"version {data['version']!r} is not {VERSION}")
+        raise Wrong(f"version {data['version']!r} is not {VERSION}")
     game = data["game"]
-    if game not in FONTS:
-        raise _Wrong(f"game {game!r} is not one of {', '.join(sorted(FONTS))}")
-    w = _int("width", data["width"], 1, MAX_SIDE)
-    h = _int("height", data["height"], 1, MAX_SIDE)
+    if game not in registry.NAMES:
+        raise Wrong(f"game {game!r} is not one of {', '.join(sorted(registry.NAMES))}")
+    reader = registry.module("vision", game)  # says which fonts it learns and checks its geometry
+    w = check_int("width", data["width"], 1, MAX_SIDE)
+    h = check_int("height", data["height"], 1, MAX_SIDE)
     if data["theme"] not in THEMES:
-        raise _Wrong(f"theme {data['theme']!r} is not light or dark")
+        raise Wrong(f"theme {data['theme']!r} is not light or dark")
     if not isinstance(data["model"], str):
-        raise _Wrong("model is not text")
-    _dict("geometry", data["geometry"])
-    GEOMETRY[game](data["geometry"], w, h)
-    colours = _dict("colours", data["colours"])
-    _keys("colours", colours, set(), COLOUR_KEYS)
+        raise Wrong("model is not text")
+    check_dict("geometry", data["geometry"])
+    reader.check_geometry(data["geometry"], w, h)
+    colours = check_dict("colours", data["colours"])
+    check_keys("colours", colours, set(), COLOUR_KEYS)
     if "background" in colours:
-        _numbers("colours.background", colours["background"], 3, 0, 255)
-    fonts = _dict("fonts", data["fonts"])
-    _keys("fonts", fonts, set(), FONTS[game])
+        check_numbers("colours.background", colours["background"], 3, 0, 255)
+    fonts = check_dict("fonts", data["fonts"])
+    check_keys("fonts", fonts, set(), reader.FONTS)
     for name, font in fonts.items():
-        for digit, entry in _dict(f"fonts.{name}", font).items():
+        for digit, entry in check_dict(f"fonts.{name}", font).items():
             check_glyph(f"fonts.{name}", digit, entry)
     if "points" in data:
-        points = _dict("points", data["points"])
-        _keys("points", points, set(), POINTS_KEYS)
+        points = check_dict("points", data["points"])
+        check_keys("points", points, set(), POINTS_KEYS)
         for key, value in points.items():
-            _int(f"points.{key}", value, 0, 10 ** 6)
+            check_int(f"points.{key}", value, 0, 10 ** 6)
 
 
 def check_glyph(where: str, digit, entry) -> None:
     """One learned glyph template: its key, how many glyphs made it, how well they fitted, its pixels."""
     if not (isinstance(digit, str) and len(digit) == 1 and digit in "0123456789"):
-        raise _Wrong(f'{where} has a glyph under "{digit}": glyph keys are single digits 0-9')
+        raise Wrong(f'{where} has a glyph under "{digit}": glyph keys are single digits 0-9')
     where = f"{where}.{digit}"
-    _keys(where, _dict(where, entry), {"count", "fit", "mean"}, set())
-    count = _int(f"{where}.count", entry["count"], 1, 10 ** 9)
-    total, n = _numbers(f"{where}.fit", entry["fit"], 2, -10 ** 9, 10 ** 9)
+    check_keys(where, check_dict(where, entry), {"count", "fit", "mean"}, set())
+    count = check_int(f"{where}.count", entry["count"], 1, 10 ** 9)
+    total, n = check_numbers(f"{where}.fit", entry["fit"], 2, -10 ** 9, 10 ** 9)
     if n != int(n) or not 0 <= n <= count or abs(total) > n + 1e-3:
-        raise _Wrong(f"{where}.fit {entry['fit']!r} is not [sum of correlations, glyphs compared]")
-    _numbers(f"{where}.mean", entry["mean"], GLYPH * GLYPH, 0, 1)
+        raise Wrong(f"{where}.fit {entry['fit']!r} is not [sum of correlations, glyphs compared]")
+    check_numbers(f"{where}.mean", entry["mean"], GLYPH * GLYPH, 0, 1)
 
 
-def _numbermatch_geometry(geo: dict, w: int, h: int) -> None:
-    _keys("geometry", geo, {"xs", "pitch", "top", "bottom", "solid"}, {"add_area", "stage_band", "score_band"})
-    xs = _numbers("geometry.xs", geo["xs"], COLUMNS + 1, 0, w)
-    if any(b <= a for a, b in zip(xs, xs[1:])):
-        raise _Wrong("geometry.xs are not the grid's lines left to right")
-    pitch = _number("geometry.pitch", geo["pitch"], 0, w)
-    if pitch <= 0:
-        raise _Wrong("geometry.pitch is 0: a grid has cells")
-    top = _number("geometry.top", geo["top"], 0, h)
-    bottom = _number("geometry.bottom", geo["bottom"], 0, h)
-    if bottom <= top:
-        raise _Wrong("geometry.bottom is not below geometry.top")
-    _number("geometry.solid", geo["solid"], 0, h)
-    if "add_area" in geo:
-        x0, y0, x1, y1 = _numbers("geometry.add_area", geo["add_area"], 4, 0, max(w, h))
-        if not (x0 < x1 <= w and y0 < y1 <= h):
-            raise _Wrong("geometry.add_area is not an area on the screen")
-    for band in ("stage_band", "score_band"):
-        if band in geo:
-            y0, y1 = _numbers(f"geometry.{band}", geo[band], 2, -h, h)
-            if y1 <= y0:
-                raise _Wrong(f"geometry.{band} is not a band from top to bottom")
+def no_geometry(geo: dict, w: int, h: int) -> None:
+    """The geometry check of a game that stores none (it finds its board on every read)."""
+    check_keys("geometry", geo, set(), set())
 
 
-def _no_geometry(geo: dict, w: int, h: int) -> None:
-    _keys("geometry", geo, set(), set())
+# -- the small checks (public: each game's reader checks its own geometry with them) -------------
 
-
-GEOMETRY = {"numbermatch": _numbermatch_geometry, "flip9": _no_geometry, "fifteen": _no_geometry}
-
-
-# -- the small checks ---------------------------------------------------------------------------
-
-def _keys(where: str, data: dict, required: set, optional: set) -> None:
+def check_keys(where: str, data: dict, required: set, optional: set) -> None:
     missing = required - set(data)
     if missing:
-        raise _Wrong(f"{where} lacks {', '.join(sorted(missing))}")
+        raise Wrong(f"{where} lacks {', '.join(sorted(missing))}")
     extra = set(data) - required - optional
     if extra:
-        raise _Wrong(f"{where} has unknown keys {', '.join(sorted(map(repr, extra)))}")
+        raise Wrong(f"{where} has unknown keys {', '.join(sorted(map(repr, extra)))}")
 
 
-def _dict(where: str, value) -> dict:
+def check_dict(where: str, value) -> dict:
     if not isinstance(value, dict):
-        raise _Wrong(f"{where} is not a JSON object")
+        raise Wrong(f"{where} is not a JSON object")
     return value
 
 
-def _number(where: str, value, low: float, high: float) -> float:
+def check_number(where: str, value, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _Wrong(f"{where} is {value!r}, not a number")
+        raise Wrong(f"{where} is {value!r}, not a number")
     if not low <= value <= high:
-        raise _Wrong(f"{where} is {value!r}, outside {low}-{high}")
+        raise Wrong(f"{where} is {value!r}, outside {low}-{high}")
     return float(value)
 
 
-def _int(where: str, value, low: int, high: int) -> int:
+def check_int(where: str, value, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Wrong(f"{where} is {value!r}, not a whole number")
+        raise Wrong(f"{where} is {value!r}, not a whole number")
     if not low <= value <= high:
-        raise _Wrong(f"{where} is {value!r}, outside {low}-{high}")
+        raise Wrong(f"{where} is {value!r}, outside {low}-{high}")
     return value
 
 
-def _numbers(where: str, value, count: int, low: float, high: float) -> list[float]:
+def check_numbers(where: str, value, count: int, low: float, high: float) -> list[float]:
     if not isinstance(value, list) or len(value) != count:
-        raise _Wrong(f"{where} is not a list of {count} numbers")
-    return [_number(where, v, low, high) for v in value]
+        raise Wrong(f"{where} is not a list of {count} numbers")
+    return [check_number(where, v, low, high) for v in value]

@@ -13,7 +13,7 @@ import numpy as np
 from solver import games as registry
 from solver.errors import TapsolveError
 from vision.image import (ImageInputError, LandmarkError, ReadError, background, check_image, distance,
-                          load_image)
+                          load_image, theme)
 from vision.profile import Profile
 from vision.reading import Reading
 
@@ -99,7 +99,7 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     for g in order:  # a screen between boards (a stage's end, an ad), for a game that has them
         try:
             reading = registry.module("vision", g).read_other_screen(image, bg)
-            reading.theme = "light" if float(np.mean(bg)) > 128 else "dark"
+            reading.theme = theme(bg)
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError:

@@ -14,11 +14,9 @@ import cv2
 import numpy as np
 
 from vision.image import distance
+from vision.thresholds import EMPTY, FAINTEST, HIGHLIGHT, LIVE, SELECTED_BLUE
 
 GLYPH = 24  # side of a normalised glyph image
-# Ink weaker than this share of the live digits' is noise (a crossed-out digit is about a fifth
-# as strong as a live one; camera or JPEG noise in an empty cell a tenth or less).
-FAINTEST = 0.12
 
 
 @dataclass
@@ -73,7 +71,7 @@ def look_at(image: np.ndarray, box, dist: np.ndarray | None = None, blurred: np.
     if contrast is None:
         contrast = float(cv2.blur(ink, blur_size(ink.shape[1])).max())
     cell = Cell(0, 0, tuple(box), bg, contrast)
-    if contrast < 12:
+    if contrast < EMPTY:
         return cell
     core = ink > 0.5 * contrast
     rows = np.flatnonzero(core.any(axis=1))
@@ -125,10 +123,10 @@ def classify(cells: list[Cell], board_bg: np.ndarray, faded_ratio: float | None 
             c.state = "empty"
         elif c.contrast < FAINTEST * ref:
             c.state, c.glyph, c.crop = "empty", None, None  # specks of noise, not a crossed-out digit
-        elif c.contrast >= 0.6 * ref:
+        elif c.contrast >= LIVE * ref:
             c.state = "live"
         else:
             c.state = "faded"
         # the game highlights the selected cell in blue (a hint shows in yellow: not a selection)
-        off = c.background is not None and float(np.abs(c.background - board_bg).max()) > 18
-        c.selected = off and c.background[2] > c.background[0] + 12
+        off = c.background is not None and float(np.abs(c.background - board_bg).max()) > HIGHLIGHT
+        c.selected = off and c.background[2] > c.background[0] + SELECTED_BLUE

@@ -17,11 +17,11 @@ import cv2
 import numpy as np
 
 from solver.fifteen import Board, BoardError
-from vision.flip9 import read_single_glyphs
-from vision.image import ReadError, distance
-from vision.numbermatch import fill_holes, split_glyphs
+from vision.digits import read_single_glyphs
+from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
+from vision.shapes import fill_holes, split_glyphs
 
 WIDTHS = {8: 3, 9: 3, 15: 4, 16: 4, 24: 5, 25: 5}  # patches seen (gap drawn or not) -> tiles a side
 OFF_BACKGROUND = 12  # a frame pixel differs from the screen's background by more than this
@@ -31,6 +31,7 @@ FRAME_MIN = 0.5  # the frame spans at least this share of the screen's width
 SQUARE = 0.1  # how far from 1 a frame's or a tile's width / height may be
 SOLID = 0.85  # share of a patch's box it fills (a tile, with its digits' holes filled)
 DIGITS_0_9 = "0123456789"
+FONTS = {"tile"}  # the glyph templates this reader learns (a stored profile holds no others)
 COARSE = 360  # shapes are found on a screen shrunk to about this many pixels across: enough for tiles
 
 
@@ -58,6 +59,9 @@ class FifteenReading(Reading):
             return f"15-puzzle {self.size}x{self.size}: unsure {cells}"
         head = f"15-puzzle {self.size}x{self.size}" + (", solved" if self.board.is_solved() else "")
         return "\n".join([head, *self.board.format().split(", ")])
+
+    def cell_words(self, i: int) -> str:
+        return f"row {i // self.size + 1} column {i % self.size + 1}"
 
     @property
     def size(self) -> int:
@@ -164,7 +168,7 @@ def place(patches: list[Patch], n: int) -> dict[int, Patch] | None:
 def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
     """Read a 15-puzzle screen (raises ReadError when there is none): tiles, centres, unsure tiles."""
     H, W = dist.shape
-    theme = "light" if float(np.mean(bg)) > 128 else "dark"
+    theme = screen_theme(bg)
     stale = False
     if profile is None or profile.game != "fifteen" or not profile.fits(image) or profile.theme != theme:
         stale = profile is not None and profile.game == "fifteen"  # another game's is not stale
@@ -219,6 +223,19 @@ def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:
         if v is None or not 1 <= v < n * n or sum(w == v for w in values.values()) > 1:
             unsure.append(c)
     return sorted(unsure)
+
+
+def check_geometry(geo: dict, w: int, h: int) -> None:
+    """A stored profile holds no geometry for the 15-puzzle (its frame is found on every read)."""
+    from calibration.schema import no_geometry
+
+    no_geometry(geo, w, h)
+
+
+def check_points(points: dict) -> None:
+    """A stored profile keeps no points table for this game (its moves score nothing)."""
+    if points:
+        raise ValueError("a fifteen profile has no points table")
 
 
 def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,

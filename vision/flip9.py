@@ -18,11 +18,15 @@ import numpy as np
 from solver.flip9 import State
 from vision import glyphs as glyphs_
 from vision.cells import normalise
-from vision.image import ReadError, distance
-from vision.numbermatch import clusters, fill_holes, split_glyphs
+from vision.digits import read_single_glyphs
+from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
+from vision.shapes import fill_holes, split_glyphs
 from vision.text import read_text, text_lines
+
+
+FONTS = {"card"}  # the glyph templates this reader learns (a stored profile holds no others)
 
 
 @dataclass
@@ -40,6 +44,19 @@ class Box:
     @property
     def centre(self) -> tuple[int, int]:
         return self.x + self.w // 2, self.y + self.h // 2
+
+
+class Flip9Reading(Reading):
+    """A Flip 9 read: its text is the cards in a line, and the card that must be swapped."""
+
+    def cell_words(self, i: int) -> str:
+        return f"card {i + 1}"
+
+    def lines(self) -> list[str]:
+        if self.state is None:
+            return super().lines()
+        s = self.state
+        return [f"Flip 9: cards {s.format()}" + (f", must swap {s.must}" if s.must else "")]
 
 
 def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
@@ -88,27 +105,6 @@ def same_size(boxes: list[Box]) -> list[Box]:
         if len(alike) == 9:
             return sorted(alike, key=lambda o: (round(o.y / o.h), o.x))
     return []
-
-
-def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool,
-                       chars: str = glyphs_.DIGITS) -> list[str | None]:
-    """Digits of single glyphs: templates first, the rest by look-alike groups on one strip
-    (``chars``: the digits the glyphs can be; the 15-puzzle's tiles have 0s too)."""
-    norm = [normalise(c) for c in crops]
-    matches = font.match(norm)
-    out = [d if font.sure(d, b, m) else None for d, b, m in matches]
-    doubtful = [i for i, d in enumerate(out) if d is None]
-    if doubtful and use_tesseract:
-        reads = glyphs_.read_strip([crops[i] for i in doubtful], chars)
-        for group in clusters([norm[i] for i in doubtful]):
-            members = [doubtful[k] for k in group]
-            digit = glyphs_.vote([r for k in group for r in reads[k]])
-            if digit is None:
-                continue
-            for i in members:
-                out[i] = digit
-                font.add(digit, norm[i])
-    return out
 
 
 def settle_permutation(digits: list[str | None], crops: list[np.ndarray], font: glyphs_.Templates) -> list[int] | None:
@@ -199,7 +195,7 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
 def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
     """Read a Flip 9 screen (raises ReadError when there is none): cards, must, buttons."""
     H, W = dist.shape
-    theme = "light" if float(np.mean(bg)) > 128 else "dark"
+    theme = screen_theme(bg)
     if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
         stale = profile is not None
         profile = Profile("flip9", W, H, theme)
@@ -254,11 +250,24 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     if chosen is not None and (moves is None or moves > 0):
         must = chosen  # before the first swap the chosen card is only picked, not forced
     state = State(tuple(values), must)
-    reading = Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
-                      profile=profile, profile_stale=stale)
+    reading = Flip9Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
+                           profile=profile, profile_stale=stale)
     if kind == "winner":
         reading.notes.append("sorted: Winner!")
     return reading
+
+
+def check_geometry(geo: dict, w: int, h: int) -> None:
+    """A stored profile holds no geometry for Flip 9 (its boxes are found on every read)."""
+    from calibration.schema import no_geometry
+
+    no_geometry(geo, w, h)
+
+
+def check_points(points: dict) -> None:
+    """A stored profile keeps no points table for this game (its moves score nothing)."""
+    if points:
+        raise ValueError("a flip9 profile has no points table")
 
 
 def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,

@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 
 from vision.cells import GLYPH
+from vision.thresholds import INK_LEVELS, MARGIN, STROKE
 
 DIGITS = "123456789"
-MARGIN = 0.06  # a template match must lead the runner-up by this much
 STRIP_HEIGHT = 40
 PAD = 16
 GAP = 28
@@ -38,7 +38,7 @@ def tesseract():
     return pytesseract
 
 
-def ocr_image(crop: np.ndarray, threshold: float = 0.45) -> np.ndarray:
+def ocr_image(crop: np.ndarray, threshold: float = STROKE) -> np.ndarray:
     """A glyph's ink crop (0-1) as black-on-white 8-bit, STRIP_HEIGHT high, binarised."""
     h, w = crop.shape
     nw = max(2, int(round(w * STRIP_HEIGHT / h)))
@@ -46,21 +46,16 @@ def ocr_image(crop: np.ndarray, threshold: float = 0.45) -> np.ndarray:
     return np.where(big > threshold, 0, 255).astype(np.uint8)
 
 
-# each glyph goes into the strip binarised twice: thin and bold. A small or blurred glyph
-# can close a gap at one threshold (a 5 read as 9) and keep it at the other.
-THRESHOLDS = (0.35, 0.6)
-
-
 def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[list[str]]:
     """One tesseract call on a strip of glyph crops: the characters read for each, one per
-    binarisation in THRESHOLDS (glyphs that read as nothing or as two characters add none)."""
+    binarisation in INK_LEVELS (glyphs that read as nothing or as two characters add none)."""
     if not crops:
         return []
     pyt = tesseract()
     parts, spans, owner = [], [], []
     x = PAD
     for i, crop in enumerate(crops):
-        for threshold in THRESHOLDS:
+        for threshold in INK_LEVELS:
             img = ocr_image(crop, threshold)
             parts.append(img)
             spans.append((x, x + img.shape[1]))

@@ -49,6 +49,12 @@ class Lattice:
                 "pitch": round(self.pitch, 3), "top": round(self.top, 1), "bottom": round(self.bottom, 1)}
 
 
+def line_scale(w: int, h: int) -> int:
+    """How far to each side of a grid line its background is looked at (farther than half a
+    line's width), by the screen's size."""
+    return max(2, int(round(max(w, h * 0.45) / 270)))
+
+
 def ridge_masks(dist: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
     """Masks of thin vertical and thin horizontal line pixels in a colour-distance image."""
     d = dist.astype(np.float32)
@@ -138,7 +144,7 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
 def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, h: int, step: int = 1) -> np.ndarray:
     """Per image row, the share of pixels near the vertical lines (where no digit is drawn, but
     not on the lines themselves) that lie on a thin horizontal ridge: 1 on a grid line."""
-    s = max(2, int(round(max(w, h * 0.45) / 270)))
+    s = line_scale(w, h)
     band = max(2, int(pitch * 0.18))
     cols = []
     for x in xs:

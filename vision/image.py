@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from solver.errors import InputError, TapsolveError
+from vision.thresholds import LIGHT_THEME
 
 
 class ReadError(TapsolveError):
@@ -142,6 +143,11 @@ def background(image: np.ndarray) -> np.ndarray:
     keys = (small[:, 0] // 8).astype(np.int32) * 1024 + (small[:, 1] // 8) * 32 + small[:, 2] // 8
     mode = np.bincount(keys).argmax()
     return small[keys == mode].mean(axis=0)
+
+
+def theme(bg) -> str:
+    """The screen's theme, "light" or "dark", by its background colour."""
+    return "light" if float(np.mean(bg)) > LIGHT_THEME else "dark"
 
 
 def distance(image: np.ndarray, colour) -> np.ndarray:

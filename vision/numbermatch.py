@@ -1,26 +1,25 @@
-"""Reading a Number Match screen: the grid, every cell, the adds badge, the stage and the score."""
+"""Reading Number Match: the grid, every cell, the adds badge, stage and score; the screens between boards."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from solver.numbermatch import Board
+from solver.numbermatch import Board, points_from
 from vision import glyphs as glyphs_
-from vision.cells import Cell, blur_size, classify, look_at, normalise
-from vision.grid import COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions
-from vision.image import LandmarkError, ReadError, distance
+from vision.cells import Cell, blur_size, classify, look_at
+from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
+from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
+                         line_scale)
+from vision.image import LandmarkError, ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
-from vision.text import read_text, saturation, text_lines
+from vision.screens import close_button, pill_buttons
+from vision.shapes import fill_holes
+from vision.text import norm_line, saturation, text_lines
+from vision.thresholds import EMPTY, POOR_SHARPNESS
 
 
-# Digits fewer edge widths tall than this (see ``sharpness``) are too soft for a first read to
-# be sure of, or for templates to be learned from.
-POOR_SHARPNESS = 10
-# A glyph must correlate with the other glyphs of its digit by this much more than with any other
-# digit's glyphs on the board, or its read is unsure.
-UNLIKE_MARGIN = 0.05
 # The stage and the score are text lines at most this many pitches tall and wide (a banner or a
 # panel over the header is a far bigger block of "ink"); a line cut by the image's top is not read.
 TALLEST_TEXT = 0.9
@@ -38,6 +37,43 @@ LINE_STEP = 3
 # vertical lines) are not the grid's.
 LINE_SLACK = 0.3
 
+# The glyph templates this reader learns, one font each (a stored profile holds no others).
+FONTS = {"cell", "badge", "stage", "score"}
+
+
+class NumberMatchReading(Reading):
+    """A Number Match read: its JSON says where the grid is and how far it is scrolled; its text
+    shows the board nine cells a row, "?" where a cell is unsure."""
+
+    def cell_words(self, i: int) -> str:
+        return f"row {i // COLUMNS + 1} column {i % COLUMNS + 1}"
+
+    def first_index(self) -> int:
+        return self.first_row * COLUMNS
+
+    def layout_json(self) -> dict:
+        return {"first_row": self.first_row, "rows_visible": self.rows_visible,
+                "more_above": self.more_above, "more_below": self.more_below,
+                "selected": self.selected, "pitch": round(self.pitch, 2),
+                "add_button": list(self.add_button) if self.add_button else None}
+
+    def lines(self) -> list[str]:
+        if self.board is None:
+            return super().lines()
+        b = self.board
+        first = self.first_row
+        # unsure cells show as "?": never a digit the reader is not sure of
+        text = "".join("?" if first * COLUMNS + k in self.unsure else ("." if c == 0 else str(c))
+                       for k, c in enumerate(b.cells))
+        rows = [text[k:k + COLUMNS] for k in range(0, len(text), COLUMNS)]
+        known = lambda v: "?" if v is None else v  # noqa: E731
+        lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, {known(b.adds_left)} adds left"
+                 + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else "")]
+        lines += rows
+        if self.selected is not None:
+            lines.append(f"selected: cell {self.selected}")
+        return lines
+
 
 def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     """The lattice at a profile's vertical lines, when they are still there (else None: stale)."""
@@ -50,7 +86,7 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     h, w = dist.shape
     if len(xs) != COLUMNS + 1 or not (0 <= xs[0] and xs[-1] < w and 0 <= top < bottom <= h):
         return None
-    s = max(2, int(round(max(w, h * 0.45) / 270)))
+    s = line_scale(w, h)
     ya, yb = int(top + pitch * 0.2), int(bottom - pitch * 0.2)
     seen = 0
     for x in xs:  # each line must still stand out from both sides along most of its length
@@ -69,121 +105,6 @@ def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
     lattice = Lattice(xs, ys, pitch, top, bottom, solid=solid)
     lattice.rows = full_rows(lattice)
     return lattice if lattice.rows else None
-
-
-def clusters(glyphs: list[np.ndarray], level: float = 0.88) -> list[list[int]]:
-    """Groups of glyphs that look alike (correlation with the group's first glyph >= level):
-    on one screen, every glyph of a digit is drawn the same way."""
-    if not glyphs:
-        return []
-    g = np.stack([glyphs_.centred(x) for x in glyphs])
-    sim = g @ g.T
-    groups: list[list[int]] = []
-    heads: list[int] = []
-    for i in range(len(glyphs)):
-        for k, h in enumerate(heads):
-            if sim[i, h] >= level:
-                groups[k].append(i)
-                break
-        else:
-            heads.append(i)
-            groups.append([i])
-    return groups
-
-
-def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) -> bool:
-    """Whether a glyph correlates clearly better with another digit's look than with ``digit``'s
-    (by a margin: tiny glyphs shift by a pixel and correlate loosely with their own kind)."""
-    own = float(look @ heads[digit])
-    return any(float(look @ v) > own + 0.1 for k, v in heads.items() if k != digit)
-
-
-def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
-                poor=lambda: False) -> tuple[list, bool, set]:
-    """A digit (or None when unsure) for each glyph cell, whether the font learned something, and
-    which cells tesseract read (the templates were not sure of them). ``poor()`` (asked only
-    when tesseract is needed) says the image is too poor to learn templates from.
-
-    Glyphs the templates are sure of are taken; the others are grouped by look and read by
-    tesseract in one strip, each group taking its members' majority (so one misread glyph is
-    outvoted); a group with no majority is read alone, and stays unsure if that fails too.
-    """
-    matches = font.match([c.glyph for c in cells])
-    digits: list[str | None] = [d if font.sure(d, best, margin) else None for d, best, margin in matches]
-    doubtful = [i for i, d in enumerate(digits) if d is None]
-    learned = False
-    if not doubtful or not use_tesseract:
-        return digits, learned, set()
-    learn = not poor()
-    reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
-    votes = dict(zip(doubtful, reads))
-    groups = sorted(([doubtful[k] for k in g] for g in clusters([cells[i].glyph for i in doubtful])),
-                    key=len, reverse=True)
-    heads: dict[str, np.ndarray] = {}  # the biggest group's look of each digit
-    known = {k: glyphs_.centred(v) for k, v in font.sums.items()}  # learned on earlier reads
-    for members in groups:
-        digit = glyphs_.vote([r for i in members for r in votes[i]])
-        if digit is None:
-            digit = glyphs_.read_one(cells[members[0]].crop)
-        if digit is None:
-            continue
-        # a template that is sure of another digit wins over tesseract: they were learned by vote
-        d, best, margin = matches[members[0]]
-        if d is not None and d != digit and font.sure(d, best, margin):
-            continue
-        look = glyphs_.centred(cells[members[0]].glyph)
-        if digit in heads and looks_more_like(look, digit, heads):
-            continue  # looks more like another digit as drawn elsewhere on this board: unsure
-        if digit in known and looks_more_like(look, digit, known):
-            continue  # or as this device's templates know it
-        heads.setdefault(digit, look)
-        for i in members:
-            digits[i] = digit
-            if learn:
-                font.add(digit, cells[i].glyph)
-        learned = learn
-    return digits, learned, set(doubtful)
-
-
-def sharpness(cells: list[Cell]) -> float:
-    """How many edge widths tall the live digits are (median): some 20-50 on a phone's own
-    screenshot, under 10 when it was shrunk to a thumbnail, blurred or blown up from one."""
-    values = []
-    for c in cells:
-        if c.state != "live" or c.crop is None or min(c.crop.shape) < 3:
-            continue
-        crop = c.crop.astype(np.float32)
-        gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3) / 8
-        gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3) / 8
-        values.append(crop.shape[0] * float(np.percentile(np.hypot(gx, gy), 99)))
-    return float(np.median(values)) if values else 0.0
-
-
-def unlike_their_digit(cells: list[Cell], digits: list) -> list[int]:
-    """Live glyphs that look as much like the board's glyphs of another digit as like the other
-    glyphs of their own: on one screen a digit is drawn one way, so such a read is a guess (a
-    first contact on a blurred or tiny image mixes up 5 and 6, 3 and 8)."""
-    live = [k for k, (c, d) in enumerate(zip(cells, digits)) if d is not None and c.state == "live"]
-    if len(live) < 2:
-        return []
-    g = np.stack([glyphs_.centred(cells[k].glyph) for k in live])
-    labels = [digits[k] for k in live]
-    sums = {d: g[[j for j, x in enumerate(labels) if x == d]].sum(axis=0) for d in set(labels)}
-    counts = {d: labels.count(d) for d in sums}
-    means = {d: v / max(1e-6, float(np.linalg.norm(v))) for d, v in sums.items()}
-    odd = []
-    for j, (k, d) in enumerate(zip(live, labels)):
-        others = [float(g[j] @ m) for e, m in means.items() if e != d]
-        if not others:
-            continue
-        if counts[d] > 1:  # its own digit without itself
-            rest = sums[d] - g[j]
-            own = float(g[j] @ rest) / max(1e-6, float(np.linalg.norm(rest)))
-        else:
-            continue  # a digit seen once has no look on this board to be judged against
-        if max(others) > own - UNLIKE_MARGIN:
-            odd.append(k)
-    return odd
 
 
 def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = None
@@ -260,134 +181,6 @@ def badge_zone_clear(image: np.ndarray, centre: tuple[int, int], pitch: float) -
     return int((saturation(image[y0:y1, x0:x1]) > BADGE_SATURATION).sum()) <= 2
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """A binary mask with its enclosed holes filled."""
-    m = np.pad(mask.astype(np.uint8), 1)
-    flood = m.copy()
-    cv2.floodFill(flood, np.zeros((m.shape[0] + 2, m.shape[1] + 2), np.uint8), (0, 0), 1)
-    return ((m | (1 - flood)) > 0)[1:-1, 1:-1]
-
-
-def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
-    """The glyph crops of a line of text, split at empty columns."""
-    cols = (ink > 0.45).any(axis=0)
-    out, x = [], 0
-    while x < len(cols):
-        if cols[x]:
-            a = x
-            while x < len(cols) and cols[x]:
-                x += 1
-            part = ink[:, a:x]
-            rows = np.flatnonzero((part > 0.45).any(axis=1))
-            out.append(part[rows[0]:rows[-1] + 1])
-        x += 1
-    return out
-
-
-TINY = 14  # glyphs fewer pixels high than this are matched against drawn fonts before tesseract
-
-
-def digit_parts(ink: np.ndarray) -> list[np.ndarray]:
-    """The glyphs of a number's line, without separators: a thousands comma (or dot) is far
-    shorter than the digits, and tesseract drops it, so it must not count as a digit."""
-    parts = split_glyphs(ink)
-    tall = max((g.shape[0] for g in parts), default=0)
-    return [g for g in parts if g.shape[0] >= 0.6 * tall]
-
-
-def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True,
-                tiny_first: bool = False) -> tuple[int | None, bool]:
-    """A whole number from a line of ink: templates when they are sure, else tesseract (learning).
-
-    A digit the templates are sure of wins over tesseract's read of it (they were learned from
-    agreeing reads); only the glyphs they are unsure of are learned from tesseract, and only
-    when tesseract gave one digit per glyph and agreed with every sure one (a misread learned
-    would misread that digit on every later screen).
-    ``tiny_first``: a glyph too small for tesseract (a badge) is matched with drawn fonts first.
-    """
-    parts = digit_parts(ink)
-    if not parts:
-        return None, False
-    norm = [normalise(g) for g in parts]
-    matches = font.match(norm)
-    sure = [font.sure(d, best, margin) for d, best, margin in matches]
-    if all(sure):
-        return int("".join(d for d, _, _ in matches)), False
-    drawn = drawn_font_read(parts)
-    line = ocr_number(ink) if use_tesseract else None
-    text = drawn if tiny_first and max(g.shape[0] for g in parts) < TINY and drawn else (line or drawn)
-    if text is None:
-        return None, False
-    if len(text) != len(parts):
-        # glyphs split otherwise than tesseract read them (an icon in the line, touching
-        # digits): which digit is which glyph is a guess, and so is the number
-        return None, False
-    if use_tesseract and not confirmed(parts, text, sure, [line, drawn]):
-        return None, False  # two ways of reading a glyph disagree, or only one read it
-    if any(ok and d != t for (d, _, _), ok, t in zip(matches, sure, text)):
-        # tesseract contradicts a sure template: keep the templates' digits, learn nothing
-        return int("".join(d if ok else t for (d, _, _), ok, t in zip(matches, sure, text))), False
-    known = {k: glyphs_.centred(v) for k, v in font.sums.items()}
-    learned = False
-    for (d, _, _), ok, t, g in zip(matches, sure, text, norm):
-        if ok or (t in known and looks_more_like(glyphs_.centred(g), t, known)):
-            continue  # already known, or looks more like another digit of this font: not learned
-        font.add(t, g)
-        learned = True
-    return int(text), learned
-
-
-def confirmed(parts: list[np.ndarray], text: str, sure: list[bool], whole: list[str | None]) -> bool:
-    """Whether each glyph no template is sure of reads as its digit in ``text`` in two ways at
-    least and as no other digit in any: the whole line's reads (``whole``: tesseract's, the
-    drawn fonts'), then, where those are not enough, tesseract on the glyph alone (the majority
-    of two binarisations)."""
-    ways = [r for r in whole if r is not None and len(r) == len(parts)]
-    need = []
-    for k, ok in enumerate(sure):
-        seen = [r[k] for r in ways]
-        if ok:
-            continue
-        if any(d != text[k] for d in seen):
-            return False
-        if len(seen) < 2:
-            need.append(k)
-    alone = glyphs_.read_strip([parts[k] for k in need], chars="0123456789") if need else []
-    for k, reads in zip(need, alone):
-        seen = [r[k] for r in ways] + ([vote] if (vote := glyphs_.vote(reads)) else [])
-        if len(seen) < 2 or any(d != text[k] for d in seen):
-            return False
-    return True
-
-
-def drawn_font_read(parts: list[np.ndarray]) -> str | None:
-    """Digits of glyph crops by drawn fonts, when every one is clearly ahead of the rest."""
-    from vision import fontmatch
-
-    out = ""
-    for g in parts:
-        d, score, margin = fontmatch.match(g)
-        if d is None or score < 0.5 or margin < 0.1:
-            return None
-        out += d
-    return out
-
-
-LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
-                           "Z": "2", "z": "2", "S": "5", "s": "5", "B": "8", "g": "9", "q": "9", "A": "4"})
-
-
-def ocr_number(ink: np.ndarray) -> str | None:
-    """Tesseract on a line that should be a number; tries the page modes that suit short lines
-    (a lone "0" often comes back empty in line mode) and maps look-alike letters to digits."""
-    for psm, chars in ((7, "0123456789"), (6, "0123456789"), (7, None)):
-        text = read_text(ink, chars, psm=psm).replace(" ", "").replace(",", "").replace(".", "")
-        text = text.translate(LOOKALIKE)
-        if text.isdigit():
-            return text
-    return None
-
-
 def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool) -> dict:
     """The "+" button and its adds-left badge, the stage and the score.
 
@@ -460,13 +253,6 @@ def score_lines(lines, lattice: Lattice):
     return sorted(centred, key=lambda t: (-t.height, -t.y1))
 
 
-
-def norm_line(ink: np.ndarray) -> np.ndarray:
-    """A text line's ink scaled so its strongest strokes are 1."""
-    top = float(np.percentile(ink, 99)) if ink.size else 0
-    return np.clip(ink / top, 0, 1) if top > 0 else ink
-
-
 def cut_above(lattice: Lattice) -> bool:
     """Whether a row cut by the top border shows above the first whole row (a board scrolled
     by part of a row): then the board goes on above whatever ``first_row`` says."""
@@ -484,7 +270,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     top of the grid, known to whoever scrolled) numbers the cells; 0 for a board not scrolled.
     """
     h, w = image.shape[:2]
-    theme = "light" if float(np.mean(bg)) > 128 else "dark"
+    theme = screen_theme(bg)
     stale = False
     lattice = None
     if profile is not None:
@@ -519,7 +305,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         if len(row_cells) < COLUMNS:
             break
         cells.extend(row_cells)
-        if all(x.contrast < 12 for x in row_cells) and r > 0 and all(x.contrast < 12 for x in cells[-18:-9]):
+        if all(x.contrast < EMPTY for x in row_cells) and r > 0 and all(x.contrast < EMPTY for x in cells[-18:-9]):
             break  # two empty grid rows: the board ended above
     classify(cells, bg)
     glyph_cells = [c for c in cells if c.glyph is not None]
@@ -573,11 +359,11 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         # a grid of digits alone is not Number Match (a web game like TenPair draws one too)
         raise LandmarkError("no Number Match board found: a grid, but no \"+\" button and no stage above it")
     board = Board(board_cells, adds_left=extras["adds_left"], score=extras["score"], stage=extras["stage"])
-    reading = Reading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
-                      selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
-                      first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
-                      more_below=more_below,
-                      rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
+    reading = NumberMatchReading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
+                                 selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
+                                 first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
+                                 more_below=more_below,
+                                 rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
     for i in unsure:
         reading.doubt(i, why[i])
     for key, why in extras["why"].items():
@@ -623,7 +409,7 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
     dialog, a toast, a banner) is drawn over them."""
     h, w = dist.shape
     p = lattice.pitch
-    s = max(2, int(round(max(w, h * 0.45) / 270)))
+    s = line_scale(w, h)
     first = lattice.rows[0][0]
     first -= int((first - lattice.top) / p + 0.1) * p  # rows above the first found count too
     end = lattice.solid if lattice.solid is not None else lattice.bottom
@@ -659,11 +445,55 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
     return out
 
 
+def check_geometry(geo: dict, w: int, h: int) -> None:
+    """A stored profile's geometry as this reader writes it (the lattice, where the "+" and the
+    stage and score lines were found); calibration.schema asks, and gets its Wrong when it is not."""
+    from calibration.schema import Wrong, check_keys, check_number, check_numbers
+
+    check_keys("geometry", geo, {"xs", "pitch", "top", "bottom", "solid"}, {"add_area", "stage_band", "score_band"})
+    xs = check_numbers("geometry.xs", geo["xs"], COLUMNS + 1, 0, w)
+    if any(b <= a for a, b in zip(xs, xs[1:])):
+        raise Wrong("geometry.xs are not the grid's lines left to right")
+    pitch = check_number("geometry.pitch", geo["pitch"], 0, w)
+    if pitch <= 0:
+        raise Wrong("geometry.pitch is 0: a grid has cells")
+    top = check_number("geometry.top", geo["top"], 0, h)
+    bottom = check_number("geometry.bottom", geo["bottom"], 0, h)
+    if bottom <= top:
+        raise Wrong("geometry.bottom is not below geometry.top")
+    check_number("geometry.solid", geo["solid"], 0, h)
+    if "add_area" in geo:
+        x0, y0, x1, y1 = check_numbers("geometry.add_area", geo["add_area"], 4, 0, max(w, h))
+        if not (x0 < x1 <= w and y0 < y1 <= h):
+            raise Wrong("geometry.add_area is not an area on the screen")
+    for band in ("stage_band", "score_band"):
+        if band in geo:
+            y0, y1 = check_numbers(f"geometry.{band}", geo[band], 2, -h, h)
+            if y1 <= y0:
+                raise Wrong(f"geometry.{band} is not a band from top to bottom")
+
+
+def check_points(points: dict) -> None:
+    """A stored profile's points table (kind to points, learned in play): a BoardError (a
+    ValueError) names a bad kind or value."""
+    points_from(points)
+
+
 read_board = read_numbermatch  # vision.read's entry for this game (solver.games finds the module)
 
+# the label of the button on each screen between boards (pill_buttons' names) -> the screen
+SCREENS = {"continue": "stage_complete", "new_game": "game_over", "play_again": "game_over"}
 
-def read_other_screen(image: np.ndarray, bg) -> Reading:
-    """Number Match's screens between boards: stage complete, game over, an ad (vision.screens)."""
-    from vision.screens import read_message_screen
 
-    return read_message_screen(image, bg)
+def read_message_screen(image: np.ndarray, bg) -> Reading:
+    """The screen that is not a board: stage complete, game over, an ad; else ReadError."""
+    for name, centre in pill_buttons(image):
+        if name in SCREENS:
+            return NumberMatchReading("numbermatch", SCREENS[name], buttons={name: centre})
+    close = close_button(image, bg)
+    if close is not None:
+        return NumberMatchReading("numbermatch", "ad", buttons={"close": close})
+    raise ReadError("no Number Match or Flip 9 board found")
+
+
+read_other_screen = read_message_screen  # vision.read's entry for the screens between boards

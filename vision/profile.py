@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.games import NAMES
+from solver.games import NAMES, module
 from vision.glyphs import Templates
 
 VERSION = 1
@@ -26,8 +26,8 @@ class Profile:
     geometry: dict = field(default_factory=dict)  # game-specific: lattice lines, pitch, ...
     colours: dict = field(default_factory=dict)  # background, live, faded, ...
     fonts: dict[str, Templates] = field(default_factory=dict)  # "cell", "score", "stage", "badge"
-    # the game's points where the phone showed they differ from the rules' table (Number Match:
-    # kind to points, learned in play by assistant.games)
+    # the game's points where the phone showed they differ from the rules' table (kind to points,
+    # learned in play by assistant.games; each game's reader checks its own: check_points)
     points: dict[str, int] = field(default_factory=dict)
     changed: bool = False  # learned something since loaded (worth storing again)
 
@@ -56,12 +56,7 @@ class Profile:
         if data["game"] not in NAMES:
             raise ValueError(f"unknown game {data['game']!r}")
         points = data.get("points", {})
-        if data["game"] == "numbermatch":
-            from solver.numbermatch import points_from
-
-            points_from(points)  # a BoardError (a ValueError) names a bad kind or value
-        elif points:
-            raise ValueError(f"a {data['game']} profile has no points table")
+        module("vision", data["game"]).check_points(points)  # the game's reader says what it keeps
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
                    {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points))

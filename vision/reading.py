@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solver import games as registry
+
 
 @dataclass
 class Reading:
     """One screenshot read. Coordinates are in the image's own pixels (taps use them)."""
 
-    game: str  # "numbermatch" or "flip9"
+    game: str  # a game's name in solver.games
     screen: str  # "board", "stage_complete", "game_over", "unknown"
     board: object | None = None  # solver.numbermatch.Board of the visible cells
     state: object | None = None  # solver.flip9.State
@@ -50,12 +52,20 @@ class Reading:
         """Every value was read for sure: the only kind of reading the assistant acts on."""
         return not self.unsure and not self.parts_unsure
 
+    def cell_words(self, i: int) -> str:
+        """A cell (an index) as a person finds it on screen; each game's reading says it its way."""
+        return f"cell {i}"
+
+    def first_index(self) -> int:
+        """The board index of the first cell on screen (0 unless the game scrolls its board)."""
+        return 0
+
     def describe_unsure(self, cells: int = 4) -> str:
         """What was not read for sure, in words: "row 2 column 3 (covered), the adds left (...)"."""
         out = []
         for i in self.unsure[:cells]:
             why = self.unsure_why.get(str(i))
-            out.append(f"row {i // 9 + 1} column {i % 9 + 1}" + (f" ({why})" if why else ""))
+            out.append(self.cell_words(i) + (f" ({why})" if why else ""))
         if len(self.unsure) > cells:
             out.append(f"{len(self.unsure) - cells} more cells")
         out += [f"the {k.replace('_', ' ')} ({self.unsure_why[k]})" for k in self.parts_unsure]
@@ -67,17 +77,13 @@ class Reading:
         out = {"game": self.game, "screen": self.screen}
         if self.board is not None:
             out["board"] = self.board.to_json()
-            base = self.first_row * 9
+            base = self.first_index()
             for i in self.unsure:
                 if 0 <= i - base < len(out["board"]["cells"]):
                     out["board"]["cells"][i - base] = None
         if self.state is not None:
             out["state"] = self.state.to_json()
-        if self.game == "numbermatch":
-            out.update({"first_row": self.first_row, "rows_visible": self.rows_visible,
-                        "more_above": self.more_above, "more_below": self.more_below,
-                        "selected": self.selected, "pitch": round(self.pitch, 2),
-                        "add_button": list(self.add_button) if self.add_button else None})
+        out.update(self.layout_json())
         out["cells"] = {str(k): list(v) for k, v in self.cells.items()}
         out["buttons"] = {k: list(v) for k, v in self.buttons.items()}
         out["unsure"] = list(self.unsure) + self.parts_unsure
@@ -86,26 +92,18 @@ class Reading:
         out["seconds"] = round(self.seconds, 4)
         return out
 
+    def layout_json(self) -> dict:
+        """What a game's reading adds to the JSON about where its board is (none by default)."""
+        return {}
+
+    def lines(self) -> list[str]:
+        """The board in text, one row a line, after a line of facts (default: the screen's name)."""
+        title = registry.entry(self.game).title if self.game in registry.NAMES else self.game
+        return [f"{title}: {self.screen.replace('_', ' ')} screen"]
+
     def text(self) -> str:
         """The board as board text (one row a line) with a line of facts, for `tapsolve read`."""
-        if self.game == "flip9" and self.state is not None:
-            s = self.state
-            lines = [f"Flip 9: cards {s.format()}" + (f", must swap {s.must}" if s.must else "")]
-        elif self.board is None:
-            lines = [f"{'Flip 9' if self.game == 'flip9' else 'Number Match'}: {self.screen.replace('_', ' ')} screen"]
-        else:
-            b = self.board
-            first = self.first_row
-            # unsure cells show as "?": never a digit the reader is not sure of
-            text = "".join("?" if first * 9 + k in self.unsure else ("." if c == 0 else str(c))
-                           for k, c in enumerate(b.cells))
-            rows = [text[k:k + 9] for k in range(0, len(text), 9)]
-            known = lambda v: "?" if v is None else v  # noqa: E731
-            lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, {known(b.adds_left)} adds left"
-                     + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else "")]
-            lines += rows
-            if self.selected is not None:
-                lines.append(f"selected: cell {self.selected}")
+        lines = self.lines()
         if not self.sure:
             lines.append("unsure: " + self.describe_unsure(cells=len(self.unsure)))
         return "\n".join(lines)

@@ -1,16 +1,13 @@
-"""Number Match screens between boards: stage complete, game over, and an ad with its close button."""
+"""Buttons on the screens between boards: labelled pills (continue, new game) and an ad's close button."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from vision.image import ReadError, distance
-from vision.numbermatch import fill_holes
-from vision.reading import Reading
+from vision.image import distance
+from vision.shapes import fill_holes
 from vision.text import read_text, saturation
-
-SCREENS = {"continue": "stage_complete", "new_game": "game_over", "play_again": "game_over"}
 
 
 def pill_buttons(image: np.ndarray) -> list[tuple[str, tuple[int, int]]]:
@@ -66,12 +63,3 @@ def close_button(image: np.ndarray, bg) -> tuple[int, int] | None:
     return None
 
 
-def read_message_screen(image: np.ndarray, bg) -> Reading:
-    """The screen that is not a board: stage complete, game over, an ad; else ReadError."""
-    for name, centre in pill_buttons(image):
-        if name in SCREENS:
-            return Reading("numbermatch", SCREENS[name], buttons={name: centre})
-    close = close_button(image, bg)
-    if close is not None:
-        return Reading("numbermatch", "ad", buttons={"close": close})
-    raise ReadError("no Number Match or Flip 9 board found")

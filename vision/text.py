@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision.image import distance
+from vision.thresholds import COLOURED, STROKE, TEXT_CONTRAST
 
 
 @dataclass
@@ -40,14 +41,14 @@ def saturation(image: np.ndarray) -> np.ndarray:
 
 
 def text_lines(image: np.ndarray, bg, y0: int, y1: int, x0: int = 0, x1: int | None = None,
-               min_contrast: float = 60) -> list[TextLine]:
+               min_contrast: float = TEXT_CONTRAST) -> list[TextLine]:
     """Neutral text lines inside a region, split into runs at gaps wider than a glyph height."""
     x1 = image.shape[1] if x1 is None else x1
     region = image[y0:y1, x0:x1]
     if region.size == 0:
         return []
     ink = distance(region, bg).astype(np.float32)
-    coloured = (saturation(region) > 60).astype(np.uint8)
+    coloured = (saturation(region) > COLOURED).astype(np.uint8)
     ink[cv2.dilate(coloured, np.ones((5, 5), np.uint8)) > 0] = 0
     mask = ink > min_contrast
     rows = mask.any(axis=1)
@@ -85,7 +86,13 @@ def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: 
     h, w = ink.shape
     scale = height / max(1, h)
     big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), height), interpolation=cv2.INTER_CUBIC)
-    img = np.where(big > 0.45, 0, 255).astype(np.uint8)
+    img = np.where(big > STROKE, 0, 255).astype(np.uint8)
     img = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
     config = f"--psm {psm}" + (f" -c tessedit_char_whitelist={chars}" if chars else "")
     return pyt.image_to_string(img, config=config).strip()
+
+
+def norm_line(ink: np.ndarray) -> np.ndarray:
+    """A text line's ink scaled so its strongest strokes are 1."""
+    top = float(np.percentile(ink, 99)) if ink.size else 0
+    return np.clip(ink / top, 0, 1) if top > 0 else ink
