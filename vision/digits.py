@@ -12,7 +12,7 @@ from vision import glyphs as glyphs_
 from vision.cells import Cell, normalise
 from vision.shapes import split_glyphs
 from vision.text import read_text
-from vision.thresholds import (CLEARLY_MORE_LIKE, DRAWN_MARGIN, DRAWN_SCORE, LOOK_ALIKE, POOR_SHARPNESS, SEPARATOR,
+from vision.thresholds import (CLEARLY_MORE_LIKE, DRAWN_MARGIN, DRAWN_SCORE, LOOK_ALIKE, SEPARATOR,
                                TINY, UNLIKE_MARGIN)
 
 LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
