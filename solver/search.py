@@ -180,6 +180,20 @@ def _tables(bits: int) -> tuple[np.ndarray, ...]:
     return _TABLES[bits]
 
 
+_STACKS: dict = {}
+
+
+def _stacks(role: str, size: int) -> tuple[np.ndarray, ...]:
+    """The move and sleep stacks (``mv``, ``prio``, ``sl``) of ``size`` entries for the search
+    playing ``role``, kept for the process: the search writes every entry before it reads it,
+    and a fresh 48 MB set cost the page faults of a tenth of a median board."""
+    held = _STACKS.get(role)
+    if held is None or len(held[1]) < size:
+        held = _STACKS[role] = (np.empty((size, 2), np.int32), np.empty(size, np.int64),
+                                np.empty((size, 2), np.int32))
+    return tuple(a[:size] for a in held)
+
+
 def grown_size(board: Board) -> int:
     """The most cells the board can reach: every add pressed before any pair."""
     live, n = board.live_count(), len(board.cells)
@@ -188,9 +202,13 @@ def grown_size(board: Board) -> int:
 
 
 class Kernel:
-    """One compiled search over one start board: its arrays, and Python handles on them."""
+    """One compiled search over one start board: its arrays, and Python handles on them.
 
-    def __init__(self, board: Board, tt_bits: int = 20, share: "Kernel | None" = None):
+    ``role`` names the stacks it borrows from the process (``_stacks``): one search per role
+    at a time (``solve`` uses "main" and its helper's "helper"); None: stacks of its own."""
+
+    def __init__(self, board: Board, tt_bits: int = 20, share: "Kernel | None" = None,
+                 role: str | None = None):
         from solver import _numbermatch_kernel as K
 
         self.K = K
@@ -208,10 +226,13 @@ class Kernel:
         self.undo = np.zeros((depth + 1, K.UNDO_COLS), np.int64)
         self.best = np.zeros((depth + 1, 3), np.int64)
         buf = min(4 * live_max * live_max // 4 + 4 * live_max + 64, 1 << 21)
-        self.mv = np.zeros((buf, 2), np.int32)
-        self.prio = np.zeros(buf, np.int64)
+        self.role = role
+        if role is None:
+            self.mv, self.sl = np.zeros((buf, 2), np.int32), np.zeros((buf, 2), np.int32)
+            self.prio = np.zeros(buf, np.int64)
+        else:
+            self.mv, self.prio, self.sl = _stacks(role, buf)
         self.lvl = np.zeros((depth + 1, 3), np.int64)
-        self.sl = np.zeros((buf, 2), np.int32)
         self.lsl = np.zeros((depth + 2, 2), np.int64)
         if share is not None:  # facts in the tables hold for every search of the same board
             self.tt_key, self.tt_val = share.tt_key, share.tt_val
@@ -242,7 +263,7 @@ class Kernel:
         """A second search over the same board sharing this one's tables (made once): the
         restarts that race a pass."""
         if self._helper is None:
-            self._helper = Kernel(self.board, share=self)
+            self._helper = Kernel(self.board, share=self, role=self.role and "helper")
         return self._helper
 
     def reset(self, allowed: int, mode: int, forced: int = 0, seed: int = 1, noise: int = 0,
@@ -416,7 +437,7 @@ def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solutio
     warm_up()
     t0 = time.perf_counter()
     start = without_empty_rows(board)
-    kernel = Kernel(start)
+    kernel = Kernel(start, role="main")
     solution = _fewest_adds(kernel, start, t0, t0 + budget)
     if objective == "fast" and solution.status == "solved" and solution.adds_optimal:
         solution = _fewest_moves(kernel, start, solution, t0 + budget)
