@@ -16,8 +16,8 @@ _numba_load_overload = caching.Cache.load_overload
 
 
 def _load_overload(self, sig, target_context):
-    rtsys.initialize(target_context)
     try:
+        rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
     except Exception:
