@@ -14,7 +14,7 @@ larger one.
 """
 
 import numpy as np
-from numba import njit
+from solver.jit import njit
 
 TABLE_VERSION = 1
 UNKNOWN = 255

@@ -5,7 +5,7 @@ breadth-first search over those rules.
 """
 
 import numpy as np
-from numba import njit
+from solver.jit import njit
 
 TABLE_VERSION = 1
 FACT = np.array([40320, 5040, 720, 120, 24, 6, 2, 1, 1], np.int64)  # 8! .. 0!

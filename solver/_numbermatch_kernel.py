@@ -28,7 +28,7 @@ counts at the moments "+" is pressed. ``MOVES`` mode searches for a line with th
 whose cost stays within ``BOUND``.
 """
 
-from numba import njit
+from solver.jit import njit
 
 # what ``run`` returns
 FOUND, EXHAUSTED, LIMIT = 1, 2, 3

@@ -180,6 +180,20 @@ def _tables(bits: int) -> tuple[np.ndarray, ...]:
     return _TABLES[bits]
 
 
+_STACKS: dict = {}
+
+
+def _stacks(role: str, size: int) -> tuple[np.ndarray, ...]:
+    """The move and sleep stacks (``mv``, ``prio``, ``sl``) of ``size`` entries for the search
+    playing ``role``, kept for the process: the search writes every entry before it reads it,
+    and a fresh 48 MB set cost the page faults of a tenth of a median board."""
+    held = _STACKS.get(role)
+    if held is None or len(held[1]) < size:
+        held = _STACKS[role] = (np.empty((size, 2), np.int32), np.empty(size, np.int64),
+                                np.empty((size, 2), np.int32))
+    return tuple(a[:size] for a in held)
+
+
 def grown_size(board: Board) -> int:
     """The most cells the board can reach: every add pressed before any pair."""
     live, n = board.live_count(), len(board.cells)
@@ -188,16 +202,21 @@ def grown_size(board: Board) -> int:
 
 
 class Kernel:
-    """One compiled search over one start board: its arrays, and Python handles on them."""
+    """One compiled search over one start board: its arrays, and Python handles on them.
 
-    def __init__(self, board: Board, tt_bits: int = 20, share: "Kernel | None" = None):
+    ``role`` names the stacks it borrows from the process (``_stacks``): one search per role
+    at a time (``solve`` uses "main" and its helper's "helper"); None: stacks of its own."""
+
+    def __init__(self, board: Board, tt_bits: int = 20, share: "Kernel | None" = None,
+                 role: str | None = None):
         from solver import _numbermatch_kernel as K
 
         self.K = K
         self.board = board
         self.root = np.array(board.cells, np.int8)
+        self.live = board.live_count()
         maxn = max(grown_size(board), len(board.cells))
-        live_max = maxn - len(board.cells) + board.live_count()
+        live_max = maxn - len(board.cells) + self.live
         depth = live_max // 2 + min(board.adds_left, maxn) + 2
         self.cells = np.zeros(maxn + 1, np.int8)
         self.ctl = np.zeros(K.SLOTS, np.int64)
@@ -207,10 +226,13 @@ class Kernel:
         self.undo = np.zeros((depth + 1, K.UNDO_COLS), np.int64)
         self.best = np.zeros((depth + 1, 3), np.int64)
         buf = min(4 * live_max * live_max // 4 + 4 * live_max + 64, 1 << 21)
-        self.mv = np.zeros((buf, 2), np.int32)
-        self.prio = np.zeros(buf, np.int64)
+        self.role = role
+        if role is None:
+            self.mv, self.sl = np.zeros((buf, 2), np.int32), np.zeros((buf, 2), np.int32)
+            self.prio = np.zeros(buf, np.int64)
+        else:
+            self.mv, self.prio, self.sl = _stacks(role, buf)
         self.lvl = np.zeros((depth + 1, 3), np.int64)
-        self.sl = np.zeros((buf, 2), np.int32)
         self.lsl = np.zeros((depth + 2, 2), np.int64)
         if share is not None:  # facts in the tables hold for every search of the same board
             self.tt_key, self.tt_val = share.tt_key, share.tt_val
@@ -226,9 +248,23 @@ class Kernel:
         self.deg = np.zeros(maxn + 1, np.int64)
         self.mark = np.full(maxn + 1, -1, np.int64)
         self.rl = np.zeros(maxn // board.rules.columns + 3, np.int64)
-        self.ctl[K.BEST_LIVE] = board.live_count() + 1
+        self.ctl[K.BEST_LIVE] = self.live + 1
         self.chunk = 4096
-        self.extra_nodes = 0  # nodes of helper searches sharing this one's table
+        self._helper: Kernel | None = None
+        # what every pass starts from, counted once: the root's hash, live numbers in each
+        # pairing class and in each row
+        live = np.flatnonzero(self.root)
+        values = self.root[live].astype(np.int64)
+        self.root_hash = int(self.zn[len(self.root)] ^ np.bitwise_xor.reduce(self.zob[live, values]))
+        self.root_classes = np.bincount(np.minimum(values, 10 - values) - 1, minlength=5)
+        self.root_rows = np.bincount(live // board.rules.columns, minlength=len(self.rl))
+
+    def helper(self) -> "Kernel":
+        """A second search over the same board sharing this one's tables (made once): the
+        restarts that race a pass."""
+        if self._helper is None:
+            self._helper = Kernel(self.board, share=self, role=self.role and "helper")
+        return self._helper
 
     def reset(self, allowed: int, mode: int, forced: int = 0, seed: int = 1, noise: int = 0,
               add_at: int = -1, bound: int = 0) -> None:
@@ -252,14 +288,10 @@ class Kernel:
         ctl[K.BOUND] = bound
         ctl[K.SALT] = self.salt
         ctl[K.STATE] = K.ENTER
-        ctl[K.LIVE] = board.live_count()
-        for c in range(5):
-            ctl[K.CNT + c] = 0
-        for v in board.cells:
-            if v:
-                ctl[K.CNT + min(v, 10 - v) - 1] += 1
-        ctl[K.HASH] = K.full_hash(self.cells, len(self.root), self.zob, self.zn)
-        K.count_rows(self.cells, self.rl, len(self.root), board.rules.columns)
+        ctl[K.LIVE] = self.live
+        ctl[K.CNT:K.CNT + 5] = self.root_classes
+        ctl[K.HASH] = self.root_hash
+        self.rl[:] = self.root_rows
 
     def run(self, deadline: float, node_cap: int | None = None) -> int:
         """Run the pass until it ends, the deadline passes (LIMIT) or node_cap more nodes."""
@@ -288,7 +320,9 @@ class Kernel:
 
     @property
     def nodes(self) -> int:
-        return int(self.ctl[self.K.NODES])
+        """Positions visited by this search and its helper."""
+        own = int(self.ctl[self.K.NODES])
+        return own if self._helper is None else own + self._helper.nodes
 
     @property
     def capped(self) -> bool:
@@ -403,13 +437,13 @@ def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solutio
     warm_up()
     t0 = time.perf_counter()
     start = without_empty_rows(board)
-    kernel = Kernel(start)
+    kernel = Kernel(start, role="main")
     solution = _fewest_adds(kernel, start, t0, t0 + budget)
     if objective == "fast" and solution.status == "solved" and solution.adds_optimal:
         solution = _fewest_moves(kernel, start, solution, t0 + budget)
     if objective == "score" and solution.status == "solved":
         solution = _most_points(kernel, start, solution, t0 + budget)
-    solution.nodes = kernel.nodes + kernel.extra_nodes
+    solution.nodes = kernel.nodes
     solution.seconds = time.perf_counter() - t0
     return solution
 
@@ -436,12 +470,7 @@ def _fewest_adds(kernel: Kernel, start: Board, t0: float, deadline: float) -> So
     allowed gives a line to fall back on if the budget ends before the proof."""
     adds = start.adds_left
     rng = random.Random(hash((tuple(start.cells), adds)) & 0xFFFFFFFF)
-    racer = Kernel(start, share=kernel)
-    live = start.live_count()
-    try:
-        return _race(kernel, racer, start, deadline, rng, live)
-    finally:
-        kernel.extra_nodes += racer.nodes
+    return _race(kernel, kernel.helper(), start, deadline, rng, kernel.live)
 
 
 def _race(kernel: Kernel, racer: Kernel, start: Board, deadline: float, rng: random.Random,
@@ -512,7 +541,6 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
     K = kernel.K
     best, adds = found.moves, found.adds_used
     rng = random.Random(hash((tuple(start.cells), adds, 2)) & 0xFFFFFFFF)  # ints: the same every run
-    racer = None
     restart = 0
 
     def bound() -> int:
@@ -520,30 +548,25 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
 
     kernel.reset(adds, K.MOVES, bound=bound())
     floor = int(K.cost_floor(kernel.ctl, adds))
-    try:
-        while time.perf_counter() < deadline:
-            if bound() < floor:
-                return Solution(start, "solved", best, adds_optimal=True, moves_optimal=True)
-            # short slices: restarts find the short lines sooner than the systematic pass
-            code = kernel.run(min(deadline, time.perf_counter() + 0.001))
-            if code == K.EXHAUSTED:
-                return Solution(start, "solved", best, adds_optimal=True, moves_optimal=not kernel.capped)
-            if code == K.FOUND:
-                best = kernel.line()
-            else:
-                if racer is None:
-                    racer = Kernel(start, share=kernel)
-                restart += 1
-                target = floor if restart % 2 else bound()
-                racer.reset(adds, K.MOVES, bound=target, seed=rng.getrandbits(62),
-                            noise=rng.choice((15, 255, 4095, 65535)))
-                if racer.run(deadline, node_cap=500 * luby(restart)) != K.FOUND:
-                    continue
-                best = racer.line()
-            kernel.ctl[K.BOUND] = bound()
-    finally:
-        if racer is not None:
-            kernel.extra_nodes += racer.nodes
+    racer = kernel.helper()
+    while time.perf_counter() < deadline:
+        if bound() < floor:
+            return Solution(start, "solved", best, adds_optimal=True, moves_optimal=True)
+        # short slices: restarts find the short lines sooner than the systematic pass
+        code = kernel.run(min(deadline, time.perf_counter() + 0.001))
+        if code == K.EXHAUSTED:
+            return Solution(start, "solved", best, adds_optimal=True, moves_optimal=not kernel.capped)
+        if code == K.FOUND:
+            best = kernel.line()
+        else:
+            restart += 1
+            target = floor if restart % 2 else bound()
+            racer.reset(adds, K.MOVES, bound=target, seed=rng.getrandbits(62),
+                        noise=rng.choice((15, 255, 4095, 65535)))
+            if racer.run(deadline, node_cap=500 * luby(restart)) != K.FOUND:
+                continue
+            best = racer.line()
+        kernel.ctl[K.BOUND] = bound()
     return Solution(start, "solved", best, adds_optimal=True)
 
 

@@ -46,6 +46,20 @@ def test_fast_finds_the_fewest_adds_then_moves_the_reference_search_finds(board)
         assert solution.moves == []
 
 
+@settings(max_examples=150, deadline=None)
+@given(small_boards())
+def test_the_floor_on_what_the_adds_copy_never_exceeds_the_reference_optimum(board):
+    # the fewest-moves search prunes on this floor, so a floor above the optimum would "prove" a
+    # line that is not the shortest
+    start = search.without_empty_rows(board)
+    reference = search.reference_solve(start, budget=20)
+    assume(reference.status == "solved" and reference.optimal and reference.adds_used > 0)
+    kernel = search.Kernel(start, tt_bits=4)
+    kernel.reset(reference.adds_used, kernel.K.MOVES)
+    floor = kernel.K.cost_floor(kernel.ctl, reference.adds_used)
+    assert floor <= search.add_cost(start, reference.pairs)
+
+
 def test_the_reference_search_proves_the_fewest_pairs():
     reference = search.reference_solve(Board.parse("195519", adds_left=1))
     assert reference.status == "solved" and reference.optimal

@@ -46,6 +46,19 @@ assert flip9.solve(flip9.State.parse("213456789")) == [(1, 2)]
     assert "solver._flip9_kernel" in loaded and "solver._numbermatch_kernel" not in loaded
 
 
+def test_a_cached_kernel_loads_without_the_rest_of_numba():
+    # numba's own load imports every implementation registry first (half a second of a solve)
+    solve = """
+from solver import search
+from solver.numbermatch import Board
+assert search.solve(Board.parse("1955"), "fast").status == "solved"
+"""
+    modules_after(solve)  # compiles and caches the kernel if the cache is cold
+    loaded = modules_after(solve)
+    assert "solver._numbermatch_kernel" in loaded
+    assert not {"numba.np.linalg", "numba.np.arraymath", "numba.typed.typeddict"} & loaded
+
+
 def test_listing_phones_needs_neither_numba_nor_opencv():
     loaded = modules_after("""
 from assistant import cli, device

@@ -1,0 +1,27 @@
+"""numba's ``njit`` for the kernels, with cached kernels loaded without numba's full refresh.
+
+Before loading a cached kernel, numba refreshes its target context: it imports and installs
+every implementation registry (arrays, linear algebra, random numbers, typed containers, ...),
+about half a second, so that the compiles that may follow find them. Loading compiled code
+needs none of that, only the runtime the code calls into. So a cached kernel is loaded with the
+runtime set up and nothing more; a compile (a cache miss) still refreshes on its own, and a
+load that fails this way is tried again the way numba does it.
+"""
+
+from numba import njit  # noqa: F401  (the kernels' decorator)
+from numba.core import caching
+from numba.core.runtime import rtsys
+
+_numba_load_overload = caching.Cache.load_overload
+
+
+def _load_overload(self, sig, target_context):
+    try:
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+    except Exception:
+        return _numba_load_overload(self, sig, target_context)
+
+
+caching.Cache.load_overload = _load_overload
