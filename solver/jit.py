@@ -24,4 +24,8 @@ def _load_overload(self, sig, target_context):
         return _numba_load_overload(self, sig, target_context)
 
 
-caching.Cache.load_overload = _load_overload
+# patched only where numba has the methods this relies on (written against numba 0.68); any other
+# numba loads its own way
+if all(hasattr(caching.Cache, name) for name in ("load_overload", "_load_overload",
+                                                   "_guard_against_spurious_io_errors")):
+    caching.Cache.load_overload = _load_overload
