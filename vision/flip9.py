@@ -22,7 +22,7 @@ from vision.image import ReadError, distance
 from vision.numbermatch import clusters, fill_holes, split_glyphs
 from vision.profile import Profile
 from vision.reading import Reading
-from vision.text import read_text, text_lines
+from vision.text import read_texts, text_lines
 
 
 @dataclass
@@ -157,6 +157,9 @@ def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
 
 
 NUMBER = re.compile(r"(\d)")
+# A line of ink under this part of the tallest line's height near the comment is a speck or an
+# icon's edge, not text: it is not given to tesseract (each call costs a tenth of a second or more).
+SPECK_PART = 0.5
 
 
 def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None, int | None]:
@@ -169,18 +172,21 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     W = image.shape[1]
     cache = profile.__dict__.setdefault("_text_cache", {})
     kind, number, moves = "", None, None
-    for t in text_lines(image, bg, y0, y1, min_contrast=60):
+    lines = {}  # the lines to read, by their pixels
+    found = text_lines(image, bg, y0, y1, min_contrast=60)
+    tallest = max((t.y1 - t.y0 for t in found), default=0)
+    for t in found:
         centred = abs(t.centre_x - W / 2) < W * 0.08
         left = t.x0 < W * 0.3 and t.x1 < W * 0.6
-        if not (centred or left):
-            continue
-        key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))
+        if (centred or left) and t.y1 - t.y0 >= SPECK_PART * tallest:
+            lines[(t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))] = t
+    unread = [key for key in lines if key not in cache] if use_tesseract else []
+    # the lines not read before, all at once
+    cache.update(zip(unread, read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40)))
+    for key in lines:
         text = cache.get(key)
         if text is None:
-            if not use_tesseract:
-                continue
-            text = read_text(np.clip(t.ink * 1.5, 0, 1), height=40)
-            cache[key] = text
+            continue
         low = text.lower().replace(" ", "")
         if low.startswith("moves"):
             m = re.findall(r"\d+", low)

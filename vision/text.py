@@ -6,6 +6,7 @@ Text is the dark (or, on a dark theme, light) neutral ink on the background; col
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import cv2
@@ -89,3 +90,17 @@ def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: 
     img = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
     config = f"--psm {psm}" + (f" -c tessedit_char_whitelist={chars}" if chars else "")
     return pyt.image_to_string(img, config=config).strip()
+
+
+def read_texts(inks: list[np.ndarray], height: int = 40) -> list[str]:
+    """``read_text`` on several lines, their tesseract processes run side by side: a tesseract
+    call is mostly its own start (loading its model), which the lines need not wait out in turn."""
+    if len(inks) < 2:
+        return [read_text(ink, height=height) for ink in inks]
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision.glyphs import tesseract
+
+    tesseract()  # its one-time check, before the threads
+    with ThreadPoolExecutor(max_workers=min(len(inks), max(2, os.cpu_count() or 1))) as pool:
+        return list(pool.map(lambda ink: read_text(ink, height=height), inks))
