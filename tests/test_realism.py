@@ -231,8 +231,8 @@ def test_captures_during_every_animation_are_waited_out_never_judged(harness):
         grabbed.append(len(phone.capture_log))
         return grab()
 
-    def recording_capture():
-        image = settled()
+    def recording_capture(**options):
+        image = settled(**options)
         returned.append(len(phone.capture_log) - 1)  # the phone's log entry of the frame returned
         return image
 
