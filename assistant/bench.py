@@ -250,8 +250,12 @@ def play(args) -> int:
                 "swipes_per_move": round(summary["swipes"] / summary["moves"], 3) if summary["moves"] else None,
                 "captures_per_move": round(summary["captures"] / summary["moves"], 3) if summary["moves"] else None}
 
-    code, figures = demo.play_virtual(args, size=args.size, adds=args.adds, max_moves=args.max_moves)
+    code, figures = demo.play_virtual(args, size=args.size, adds=args.adds, max_moves=args.max_moves,
+                                      breakdown=True)
     figures.update(speed(figures))
+    animations = figures["breakdown_s"]["animations"]
+    figures["wall_per_floor_and_animations"] = (
+        round(figures["wall_s"] / (figures["phone_floor_s"] + animations), 3) if figures["phone_floor_s"] else None)
     if args.json:
         print(json.dumps(figures), flush=True)
         return code
@@ -259,6 +263,10 @@ def play(args) -> int:
           f"{figures['captures']} captures, {figures['wrong_taps']} wrong taps; wall {figures['wall_s']:.1f} s, "
           f"phone floor {figures['phone_floor_s']:.1f} s, wall / floor {figures['wall_per_floor']}, "
           f"{figures['moves_per_min']} moves a minute")
+    moves = max(1, figures["moves"])
+    print("per move, seconds: " + ", ".join(f"{key} {value / moves:.3f}"
+                                              for key, value in figures["breakdown_s"].items())
+          + f"; wall / (floor + animations) {figures['wall_per_floor_and_animations']}")
     return code
 
 

@@ -130,7 +130,9 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; ``command`` (the one about to run, when known and not `solve`)
+    leaves out the games' `solve` commands, whose modules import numpy and the solvers."""
     parser = Parser(
         prog="tapsolve",
         description="Reads number puzzles off an Android phone, solves them, and guides or taps the moves.")
@@ -139,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser("solve", help="solve a board given as text")
     games = solve.add_subparsers(dest="game", metavar="GAME", parser_class=Parser)
     games.required = True
-    for name in registry.NAMES:  # each game's own `solve` command, from its assistant module
+    for name in registry.NAMES if command in (None, "solve") else ():
+        # each game's own `solve` command, from its assistant module
         registry.module("assistant.games", name).add_solve_command(games)
 
     guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
@@ -189,7 +192,8 @@ Every command: tapsolve --help; one command: tapsolve COMMAND --help"""
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
     args = parser.parse_args(argv)
     if args.command is None:
         print(EVERYDAY)

@@ -51,9 +51,10 @@ def run(args) -> int:
 
 
 def play_virtual(args, window: bool = False, size: int = 27, adds: int = 5,
-                 max_moves: int | None = None) -> tuple[int, dict]:
+                 max_moves: int | None = None, breakdown: bool = False) -> tuple[int, dict]:
     """Play on a virtual phone of ``args``' preset, realism and faults behind a private adb
-    server: the exit code and the run summary."""
+    server: the exit code and the run summary (with ``breakdown``, also where the wall time
+    went: see ``time_breakdown``)."""
     from phonesim import apps
     from phonesim.harness import Harness
     from phonesim.phone import PRESETS, Faults, Phone
@@ -83,4 +84,25 @@ def play_virtual(args, window: bool = False, size: int = 27, adds: int = 5,
         finally:
             if view:
                 view.close()
-        return code, summary(loop, phone, time.monotonic() - start)
+        wall = time.monotonic() - start
+        figures = summary(loop, phone, wall)
+        if breakdown:
+            figures["breakdown_s"] = time_breakdown(link, phone, wall)
+        return code, figures
+
+
+def time_breakdown(link, phone, wall: float) -> dict:
+    """Where a run's wall time went, in seconds: waiting on taps, swipes and captures (each
+    split into what the phone's profile charged and the rest: adb, the virtual phone's own
+    drawing and encoding, the computer's scheduling), decoding the captures, sleeping out
+    animations and settle intervals, the assistant's own work (the rest), and beside them the
+    animations the game played (what a judged frame must wait out beyond the floor)."""
+    charged = {kind: sum(costs) for kind, costs in phone.charged.items()}
+    decode = link.device.screen.decode_s
+    out = {"tap": link.spent["tap"], "tap_charged": charged["tap"],
+           "swipe": link.spent["swipe"], "swipe_charged": charged["swipe"],
+           "capture": link.spent["capture"] - decode, "capture_charged": charged["capture"],
+           "decode": decode, "wait": link.spent["wait"]}
+    out["own"] = wall - sum(link.spent.values())
+    out["animations"] = phone.animation_s()
+    return {key: round(value, 3) for key, value in out.items()}

@@ -8,6 +8,7 @@ buffer: adbutils' plain ``shell()`` grows a bytes object 4 KiB at a time, which 
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import socket
 import statistics
@@ -15,13 +16,35 @@ import struct
 import subprocess
 import sys
 import time
+import types
 from dataclasses import dataclass
-from typing import Callable, Iterable
-
-import adbutils
-import numpy as np
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from solver.errors import TapsolveError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class _ImportedWhenUsed(types.ModuleType):
+    """A stand-in in sys.modules that imports the real module on the first attribute asked of it.
+
+    adbutils imports requests at its top (to install apps from a URL), a third of `tapsolve
+    devices`' start, and tapsolve never installs an app. (importlib's LazyLoader does not do
+    here: an ``import`` statement reads the module's spec, which loads it.)"""
+
+    def __getattr__(self, attr):
+        name = self.__name__
+        if sys.modules.get(name) is self:
+            del sys.modules[name]
+        real = importlib.import_module(name)
+        self.__dict__.update(real.__dict__)
+        return getattr(real, attr)
+
+
+if "requests" not in sys.modules:
+    sys.modules["requests"] = _ImportedWhenUsed("requests")
+import adbutils  # noqa: E402 (after the stand-in above)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 5037
@@ -427,6 +450,7 @@ def _reason(exc: Exception) -> str:
 
 def decode_png(data: bytes | bytearray) -> np.ndarray:
     import cv2  # here, not at the top: `tapsolve devices` decodes no screen and starts faster
+    import numpy as np
 
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
@@ -454,6 +478,8 @@ def decode_raw(data: bytes | bytearray) -> np.ndarray:
     header = len(data) - width * height * depth
     if header not in (12, 16):
         raise ValueError(f"raw screencap of {len(data)} bytes does not hold {width}x{height} pixels")
+    import numpy as np
+
     pixels = np.frombuffer(data, np.uint8, width * height * depth, header)
     pixels = pixels.reshape(height, width, depth) if depth != 2 else pixels.reshape(height, width, 2)
     if conversion is None:
@@ -476,12 +502,14 @@ class Screen:
         self.failures: dict[str, str] = {}
         self.size: tuple[int, int] | None = None  # (width, height) of the last capture
         self._expect: dict[str, int] = {}
+        self.decode_s = 0.0  # seconds spent decoding captures (the computer's, not the phone's)
 
     def grab(self, method: str) -> np.ndarray:
         """One capture by the named method, without the black-frame check."""
         command, decode = self.METHODS[method]
         data = self.device.run(command, "exec", self._expect.get(method, 0))
         self._expect[method] = len(data)
+        start = time.monotonic()
         try:
             image = decode(data)
         except ValueError as exc:
@@ -489,6 +517,7 @@ class Screen:
                 raise PhoneLost(f"lost the phone {self.device.serial} during a screenshot; check "
                                 "the cable (or `adb connect` again)") from None
             raise CaptureFailed(f"the phone's {self.NAMES[method]} gave no picture: {exc}") from None
+        self.decode_s += time.monotonic() - start
         self.size = (image.shape[1], image.shape[0])
         return image
 

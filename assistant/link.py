@@ -26,8 +26,11 @@ SETTLE_TIMEOUT = 5.0
 # a glance never falls inside an animation seen before). The move's capture is instead a settled
 # one started halfway between them, which halves the gap, while that pays: while half the gap
 # times the touches of that kind so far (a guess at those to come) exceeds a capture's time.
-# At most ANIMATION_MAX, so a stalled frame is not learned as an animation.
+# At most ANIMATION_MAX, so a stalled frame is not learned as an animation. A frame seen moving
+# at (CLOCK_SLACK: give or take the clock's rounding) or after the time learned still means the
+# time is wrong for this phone (a stored one, a slower phone): it is learned again.
 ANIMATION_MAX = 1.5
+CLOCK_SLACK = 1e-3
 # The compared region leaves out the status bar (its clock ticks) and the band at the bottom
 # where free games show a banner ad (a 50 dp banner is under 1/12 of a phone's height), whose
 # pictures may move all the time.
@@ -76,7 +79,10 @@ class Link:
         # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
         self.animation: dict[str, list] = {}
         self.touches: dict[str, int] = {}  # taps and swipes sent, per kind
-        self.capture_s = 0.0  # the time all captures took
+        self._animations_from = None  # the profile whose stored animation times were taken
+        # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
+        # "wait": sleeping out an animation or a settle interval), for the run's breakdown
+        self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
         if verbose:
             w, h = device.size
             say(f"phone {device.serial}: {device.model}, {w}x{h}; {device.screen.describe()}")
@@ -97,8 +103,13 @@ class Link:
         self.captures += 1
         at = time.monotonic()
         image = self._again(self.device.capture)
-        self.capture_s += time.monotonic() - at
+        self.spent["capture"] += time.monotonic() - at
         return image, at
+
+    def _sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self.spent["wait"] += seconds
+            time.sleep(seconds)
 
     def glance(self):
         """One capture once this kind of touch's animation time has passed, not proved settled:
@@ -107,13 +118,12 @@ class Link:
         moving, seen_still = self.animation.get(self._kind, (0.0, None))
         if not self._touched or self._touched_at is None or seen_still is None:
             return self.capture()
-        capture_s = self.capture_s / max(1, self.captures)
+        # (no capture timed yet: nothing to weigh the learning against, so not yet)
+        capture_s = self.spent["capture"] / self.captures if self.captures else float("inf")
         learning = (seen_still - moving) / 2 * self.touches.get(self._kind, 0) > capture_s
-        wait = ((moving + seen_still) / 2 if learning else seen_still) - (time.monotonic() - self._touched_at)
-        if wait > 0:
-            time.sleep(wait)
+        self._sleep(((moving + seen_still) / 2 if learning else seen_still) - (time.monotonic() - self._touched_at))
         if learning:
-            return self.capture()
+            return self.capture(learning=True)
         image, at = self._grab()
         self._glanced = image, at  # the first frame of the settled capture that may follow
         return image
@@ -122,12 +132,14 @@ class Link:
         """A glance showed the predicted screen: it stands for the settled one."""
         self._still, self._touched, self._glanced = image, False, None
 
-    def capture(self):
+    def capture(self, learning: bool = False):
         """The screen once it has stopped changing: captures until two in a row, a short
         interval apart, show the same picture. A capture taken during an animation (a pair
         fading, rows collapsing, an add writing its numbers, a screen sliding in) is never
         returned. When nothing was sent to the phone since the last settled screen, one capture
-        equal to that screen is enough."""
+        equal to that screen is enough. After a touch whose kind's animation time is known, the
+        first frame waits for it (a frame before it would most likely be wasted), unless
+        ``learning`` (the frame is taken early on purpose, to narrow that time)."""
         glanced, self._glanced = self._glanced, None
         if glanced is not None and self._touched:
             # the glance is this capture's first frame
@@ -136,6 +148,9 @@ class Link:
             first, times = at, [at, at2]
             at = at2
         else:
+            seen_still = self.animation.get(self._kind, (0.0, None))[1]
+            if self._touched and self._touched_at is not None and seen_still is not None and not learning:
+                self._sleep(seen_still - (time.monotonic() - self._touched_at))
             image, at = self._grab()
             first = at
             times = [at]
@@ -149,9 +164,7 @@ class Link:
                 raise ScreenNotSettling(
                     f"the phone's screen kept changing for {self.settle_timeout:g} s (an animation "
                     "that does not end, a video ad?): close what moves on the phone and run again")
-            wait = SETTLE_INTERVAL - (time.monotonic() - at)
-            if wait > 0:
-                time.sleep(wait)
+            self._sleep(SETTLE_INTERVAL - (time.monotonic() - at))
             previous = image
             image, at = self._grab()
             times.append(at)
@@ -162,9 +175,14 @@ class Link:
             # lost tap shows no animation's end)
             bracket = self.animation.setdefault(self._kind, [0.0, None])
             seen = min(ANIMATION_MAX, times[-2] - self._touched_at)
+            moved = min(ANIMATION_MAX, times[-3] - self._touched_at) if len(times) > 2 else None
+            if moved is not None and bracket[1] is not None and moved >= bracket[1] - CLOCK_SLACK:
+                # still moving after the time it was learned still by (another phone's speed,
+                # an update of the game): learned again from this capture
+                bracket[:] = [moved, seen]
             bracket[1] = seen if bracket[1] is None else min(bracket[1], seen)
-            if len(times) > 2:
-                bracket[0] = max(bracket[0], min(times[-3] - self._touched_at, bracket[1]))
+            if moved is not None:
+                bracket[0] = max(bracket[0], min(moved, bracket[1]))
         self._still, self._touched = image, False
         return image
 
@@ -184,8 +202,22 @@ class Link:
                 reading = store.read(image, self.device.model, reading.game, note=self.say)
         if reading.profile is not None:
             self.profile = reading.profile
+        if self.profile is not None:
+            self._share_animations()
             store.remember(self.profile, self.say)  # what play taught it is there for the next game
         return image, reading
+
+    def _share_animations(self) -> None:
+        """Start from the animation times the profile learned in earlier games (a game animates
+        alike on one phone), and keep in it what this one learns."""
+        profile = self.profile
+        if profile is not self._animations_from:
+            self._animations_from = profile
+            for kind, times in profile.animations.items():
+                self.animation.setdefault(kind, list(times))
+        learned = {kind: list(times) for kind, times in self.animation.items() if times[1] is not None}
+        if learned != profile.animations:
+            profile.animations, profile.changed = learned, True
 
     def rebuild_profile(self, image, game: str) -> None:
         """Build this phone's profile for the game afresh from a screenshot, and store it."""
@@ -208,14 +240,18 @@ class Link:
         points = list(points)
         self.taps += len(points)
         self._touch(kind)
+        start = time.monotonic()
         try:
             self.device.taps(points)
         except (PhoneLost, AdbServerUnreachable):
             self._again(lambda: None)
         self._touched_at = time.monotonic()
+        self.spent["tap"] += self._touched_at - start
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
         self._touch("swipe")
+        start = time.monotonic()
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
         self._touched_at = time.monotonic()
+        self.spent["swipe"] += self._touched_at - start

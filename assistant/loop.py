@@ -8,6 +8,7 @@ a new plan from the board on screen.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -115,8 +116,15 @@ class Loop:
     # -- planning ----------------------------------------------------------------------------
 
     def start(self):
-        """Read the board and make the first plan."""
+        """Read the board and make the first plan. A game named in advance loads its solver
+        while the first screen is captured and read (the phone's time, not added to it)."""
+        warming = None
+        if self.game is None and self.game_name != "auto":
+            warming = threading.Thread(target=kind(self.game_name).warm, daemon=True)
+            warming.start()
         reading = self.look_until_known()
+        if warming is not None:
+            warming.join()
         if self.game is None:
             self.game = game_for(reading.game, self.objective, self.budget)
             self.game.attach(self.view, self.link)

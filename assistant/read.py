@@ -31,17 +31,20 @@ def show(reading, as_json: bool) -> None:
 
 def run_read(args) -> int:
     import vision
-    from calibration import store
 
     if (args.image is None) == (args.serial is None):
         raise vision.ImageInputError("give either a screenshot file or --serial for a phone")
     if args.image is not None:
         image = vision.load_image(args.image)
         if args.model:
+            from calibration import store
+
             reading = store.read(image, args.model, args.game, note=note)
         else:
             reading = vision.read(image, args.game, first_row=args.first_row)
     else:
+        from calibration import store
+
         image, model, _ = capture(args.serial)
         reading = store.read(image, model, args.game, note=note)
     show(reading, args.json)

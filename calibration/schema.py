@@ -21,8 +21,11 @@ from vision.profile import VERSION
 MAX_SIDE = 8000
 
 REQUIRED = {"version", "game", "width", "height", "theme", "model", "geometry", "colours", "fonts"}
-# "points": the real game's points table, learned in play (keys as solver.numbermatch.POINTS)
-OPTIONAL = {"points"}
+# "points": the real game's points table, learned in play (keys as solver.numbermatch.POINTS);
+# "animations": how long the game animates after each kind of touch, learned in play
+OPTIONAL = {"points", "animations"}
+# Longer than any game's animation, in seconds: a stored time above it is not one we learned.
+MAX_ANIMATION = 10.0
 POINTS_KEYS = {"touching", "row_break", "gap", "row", "clear"}
 THEMES = ("light", "dark")
 COLOUR_KEYS = {"background"}
@@ -74,6 +77,10 @@ def _check(data) -> None:
         check_keys("points", points, set(), POINTS_KEYS)
         for key, value in points.items():
             check_int(f"points.{key}", value, 0, 10 ** 6)
+    for kind, times in check_dict("animations", data.get("animations", {})).items():
+        moving, still = check_numbers(f"animations.{kind}", times, 2, 0, MAX_ANIMATION)
+        if moving > still:
+            raise Wrong(f"animations.{kind} {times!r} is not [latest seen moving, earliest seen still]")
 
 
 def check_glyph(where: str, digit, entry) -> None:

@@ -196,6 +196,7 @@ class Phone:
         self.capture_log: list[tuple[float, str | None]] = []
         # seconds charged per kind of command ("tap", "swipe", "capture"), as slept (scaled)
         self.charged: dict[str, list[float]] = {"tap": [], "swipe": [], "capture": []}
+        self._animated_before = 0.0  # the app's animation seconds before the log was cleared
         if hasattr(self.app, "animate"):
             self.app.animate(self.realism.durations(), banner=self.realism.banner)
         self._seen = self._position()
@@ -236,6 +237,7 @@ class Phone:
             self.capture_log.clear()
             for charges in self.charged.values():
                 charges.clear()
+            self._animated_before = float(getattr(self.app, "animated_s", 0.0))
 
     @property
     def wrong_taps(self) -> int:
@@ -250,6 +252,10 @@ class Phone:
             mean = sum(captures) / len(captures) if captures else 0.0
             return sum(self.charged["tap"]) + sum(self.charged["swipe"]) + moves * mean
 
+    def animation_s(self) -> float:
+        """The length of every animation the app played for a move (and the slide to the
+        stage-complete screen) since it started: what a judged frame waits out beyond the floor."""
+        return float(getattr(self.app, "animated_s", 0.0)) - self._animated_before
 
     def _position(self):
         """What a move changes: the board or cards, and the screen (a new stage)."""

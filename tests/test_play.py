@@ -154,3 +154,53 @@ def test_the_first_capture_after_a_move_waits_the_learned_animation_and_is_then_
     moving, still_at = link.animation["pair"]
     # narrowed while halving the gap saves more over the moves so far than a capture costs
     assert moving < 0.25 <= still_at + 1e-9 and still_at - moving <= 2 * phone.capture_s / 20 + 1e-9
+
+
+def play_moves(link, phone, moves: int) -> list[int]:
+    """Captures each move took (tap, then a glance accepted when it shows the move's picture)."""
+    per_move = []
+    for _ in range(moves):
+        link.tap_all([(1, 1), (2, 2)], kind="pair")
+        before = link.captures
+        image = link.glance()
+        if image[0, 0, 0] != 255:
+            link.accept(image)
+        else:
+            link.capture()
+        per_move.append(link.captures - before)
+        assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
+    return per_move
+
+
+def test_the_animation_times_learned_are_kept_in_the_profile_for_the_next_game(monkeypatch):
+    import assistant.link as link_module
+    from vision.profile import Profile
+
+    clock = Clock()
+    monkeypatch.setattr(link_module, "time", clock)
+    profile = Profile("numbermatch", 200, 400)
+    first = Link(AnimatedPhone(clock), say=quiet)
+    first.profile = profile
+    play_moves(first, first.device, 20)
+    first._share_animations()
+    assert profile.changed and profile.animations["pair"][1] >= 0.25
+    phone = AnimatedPhone(clock)
+    second = Link(phone, say=quiet)
+    second.profile = profile
+    second._share_animations()
+    assert play_moves(second, phone, 3) == [1, 1, 1]  # no capture spent learning again
+
+
+def test_a_stored_animation_time_too_short_for_this_phone_is_learned_again(monkeypatch):
+    import assistant.link as link_module
+    from vision.profile import Profile
+
+    clock = Clock()
+    monkeypatch.setattr(link_module, "time", clock)
+    profile = Profile("numbermatch", 200, 400, animations={"pair": [0.05, 0.1]})
+    phone = AnimatedPhone(clock, length=0.5)
+    link = Link(phone, say=quiet)
+    link.profile = profile
+    link._share_animations()
+    per_move = play_moves(link, phone, 12)
+    assert link.animation["pair"][1] >= 0.5 and per_move[-1] == 1, (per_move, link.animation)

@@ -218,9 +218,11 @@ def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, 
     vp.stop()
 
 
-def test_captures_during_every_animation_are_waited_out_never_judged(harness):
+def test_captures_during_every_animation_are_waited_out_never_judged(harness, tmp_path, monkeypatch):
     """Animations of 0.6 s on a phone that answers at once: the first captures after each move fall
     inside them. The loop reads only the settled frame: its moves all land as predicted."""
+    # a phone whose animation times no earlier test stored in its profile
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     vp, phone, loop = start(harness, realism="fast", size=10, seed=0)
     phone.app.animate(LONG)
     link = loop.link
@@ -231,8 +233,8 @@ def test_captures_during_every_animation_are_waited_out_never_judged(harness):
         grabbed.append(len(phone.capture_log))
         return grab()
 
-    def recording_capture():
-        image = settled()
+    def recording_capture(**options):
+        image = settled(**options)
         returned.append(len(phone.capture_log) - 1)  # the phone's log entry of the frame returned
         return image
 

@@ -109,6 +109,9 @@ def test_the_stored_profiles_pass_the_schema(stored):
     assert schema.problem(data) is None
     data["points"] = {"touching": 1, "row_break": 2, "gap": 4, "row": 10, "clear": 150}
     assert schema.problem(data) is None  # the points table learned in play belongs in a profile
+    data["animations"] = {"pair": [0.21, 0.25], "add": [0.0, 0.59]}
+    assert schema.problem(data) is None  # so do the animation times
+    assert store.Profile.from_json(data).animations == data["animations"]
 
 
 def _set(path: list, value):
@@ -138,6 +141,8 @@ WRONG = {
     "a points table with a negative": _set(["points"], {"gap": -4}),
     "a count of true": lambda d: d["fonts"]["cell"]["5"].update(count=True),
     "xs out of order": lambda d: d["geometry"]["xs"].reverse(),
+    "an animation seen still before it was seen moving": _set(["animations"], {"pair": [0.3, 0.2]}),
+    "an animation of a minute": _set(["animations"], {"add": [0.0, 60.0]}),
 }
 
 

@@ -59,9 +59,39 @@ assert search.solve(Board.parse("1955"), "fast").status == "solved"
     assert not {"numba.np.linalg", "numba.np.arraymath", "numba.typed.typeddict"} & loaded
 
 
-def test_listing_phones_needs_neither_numba_nor_opencv():
+def test_listing_phones_needs_neither_numba_nor_opencv_nor_numpy():
     loaded = modules_after("""
+import sys
 from assistant import cli, device
-cli.build_parser().parse_args(["devices"])
+cli.build_parser("devices").parse_args(["devices"])
+# requests (which adbutils imports to install apps) stands in until something uses it
+assert type(sys.modules["requests"]) is device._ImportedWhenUsed
 """)
-    assert "adbutils" in loaded and not {"numba", "cv2"} & loaded
+    assert "adbutils" in loaded
+    assert not {"numba", "cv2", "numpy", "solver.search", "assistant.games", "urllib3"} & loaded
+
+
+def test_the_stand_in_for_requests_imports_it_when_used():
+    loaded = modules_after("""
+from assistant import device
+import requests
+assert requests.exceptions.RequestException.__module__ == "requests.exceptions"
+""")
+    assert "urllib3" in loaded
+
+
+def test_reading_a_screenshot_loads_no_solver_profile_store_or_adb():
+    loaded = modules_after(f"""
+from assistant import cli
+assert cli.main(["read", {str(FIXTURES / "flip9_buttons_midgame.png")!r}]) == 0
+""")
+    assert "vision.flip9" in loaded
+    assert not {"numba", "solver.search", "calibration.store", "adbutils", "assistant.games"} & loaded
+
+
+def test_the_solve_commands_are_there_for_solve_and_for_help():
+    from assistant import cli
+
+    for command in (None, "solve"):
+        solve = cli.build_parser(command).parse_args(["solve", "flip9", "315927486"])
+        assert solve.game == "flip9"

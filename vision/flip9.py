@@ -10,6 +10,7 @@ permutation of 1-9, which settles a doubtful digit.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import cv2
@@ -23,7 +24,7 @@ from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.shapes import fill_holes, split_glyphs
-from vision.text import read_text, text_lines
+from vision.text import read_texts, text_lines
 
 
 FONTS = {"card"}  # the glyph templates this reader learns (a stored profile holds no others)
@@ -153,6 +154,9 @@ def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
 
 
 NUMBER = re.compile(r"(\d)")
+# A line of ink under this part of the tallest line's height near the comment is a speck or an
+# icon's edge, not text: it is not given to tesseract (each call costs a tenth of a second or more).
+SPECK_PART = 0.5
 
 
 def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None, int | None]:
@@ -165,18 +169,21 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     W = image.shape[1]
     cache = profile.__dict__.setdefault("_text_cache", {})
     kind, number, moves = "", None, None
-    for t in text_lines(image, bg, y0, y1, min_contrast=60):
+    lines = {}  # the lines to read, by their pixels
+    found = text_lines(image, bg, y0, y1, min_contrast=60)
+    tallest = max((t.y1 - t.y0 for t in found), default=0)
+    for t in found:
         centred = abs(t.centre_x - W / 2) < W * 0.08
         left = t.x0 < W * 0.3 and t.x1 < W * 0.6
-        if not (centred or left):
-            continue
-        key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))
+        if (centred or left) and t.y1 - t.y0 >= SPECK_PART * tallest:
+            lines[(t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))] = t
+    unread = [key for key in lines if key not in cache] if use_tesseract else []
+    # the lines not read before, all at once
+    cache.update(zip(unread, read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40)))
+    for key in lines:
         text = cache.get(key)
         if text is None:
-            if not use_tesseract:
-                continue
-            text = read_text(np.clip(t.ink * 1.5, 0, 1), height=40)
-            cache[key] = text
+            continue
         low = text.lower().replace(" ", "")
         if low.startswith("moves"):
             m = re.findall(r"\d+", low)
@@ -204,24 +211,38 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         stale = False
     boxes = find_boxes(image, dist)
     singles = [b for b in boxes if len(b.glyphs) == 1]
-    if len(singles) < 9:
+    keys = same_size([b for b in singles if not b.outlined])
+    if len(singles) < 9 or not keys:
         raise ReadError("no Flip 9 board found")
+    key_top = min(b.y for b in keys)
+    key_bottom = max(b.y + b.h for b in keys)
+    new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]
+    new_button = min(new, key=lambda b: b.y).centre if new else None
+    # the comment line under the keys is read (by tesseract, on first sight) while the digits are
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        comment = pool.submit(read_comment, image, bg, key_bottom, new_button[1] - 10 if new_button else H,
+                              profile, use_tesseract)
+        return _read_cards(image, bg, profile, use_tesseract, theme, stale, singles, keys, key_top,
+                           new_button, comment)
+
+
+def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, stale: bool, singles, keys,
+                key_top: int, new_button, comment) -> Reading:
+    """read_flip9 once the boxes are found: the keys' and cards' digits, and the comment's
+    (``comment``: the future of read_comment) forced card."""
+    H = image.shape[0]
     font = profile.font("card")
     digits = read_single_glyphs([b.glyphs[0] for b in singles], font, use_tesseract)
     for b, d in zip(singles, digits):
         b.text = d
-    keys = same_size([b for b in singles if not b.outlined])
     cards = same_size([b for b in singles if b.outlined])
-    key_values = settle_permutation([b.text for b in keys], [b.glyphs[0] for b in keys], font) if keys else None
+    key_values = settle_permutation([b.text for b in keys], [b.glyphs[0] for b in keys], font)
     if key_values is None:
         raise ReadError("no Flip 9 board found")
     by_value = {str(v): b for v, b in zip(key_values, keys)}
     buttons = {v: by_value[v].centre for v in "123456789"}
-    key_top = min(b.y for b in keys)
-    key_bottom = max(b.y + b.h for b in keys)
-    new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]
-    if new:
-        buttons["new"] = min(new, key=lambda b: b.y).centre
+    if new_button is not None:
+        buttons["new"] = new_button
     positions: dict[int, tuple[int, int]] = {}
     must_box = None
     if len(cards) == 9:
@@ -230,7 +251,6 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         positions = {k: b.centre for k, b in enumerate(cards)}
         highlighted = [b for b in cards if b.accent]
         must_box = highlighted[0] if len(highlighted) == 1 else None
-        comment_top = key_bottom
     else:
         crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04), font, use_tesseract)
         if crops is None:
@@ -238,11 +258,9 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         line_digits = read_single_glyphs(crops, font, use_tesseract)
         values = settle_permutation(line_digits, crops, font)
         positions = dict(enumerate(centres))
-        comment_top = key_bottom
     if values is None:
         raise ReadError("the Flip 9 cards did not read as 1-9 once each")
-    bottom = buttons["new"][1] - 10 if "new" in buttons else H
-    kind, number, moves = read_comment(image, bg, comment_top, bottom, profile, use_tesseract)
+    kind, number, moves = comment.result()
     must = None
     chosen = number if kind in ("card", "not_valid") else None
     if must_box is not None:

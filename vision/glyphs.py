@@ -24,6 +24,7 @@ GAP = 28
 def tesseract():
     """pytesseract, or a clear error when tesseract is not installed."""
     import os
+    import shutil
 
     import pytesseract
 
@@ -31,10 +32,9 @@ def tesseract():
 
     # one thread per tesseract: the machine is shared, and threaded runs were seen to differ
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    try:
-        pytesseract.get_tesseract_version()
-    except Exception:
-        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)") from None
+    # found on the PATH, not asked its version: that is one more process to start per command
+    if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
+        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
     return pytesseract
 
 

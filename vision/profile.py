@@ -29,6 +29,9 @@ class Profile:
     # the game's points where the phone showed they differ from the rules' table (kind to points,
     # learned in play by assistant.games; each game's reader checks its own: check_points)
     points: dict[str, int] = field(default_factory=dict)
+    # how long the game animates after each kind of touch on this phone, learned in play by
+    # assistant.link: kind to [latest seen moving, earliest seen still] in seconds
+    animations: dict[str, list[float]] = field(default_factory=dict)
     changed: bool = False  # learned something since loaded (worth storing again)
 
     def font(self, name: str) -> Templates:
@@ -46,6 +49,8 @@ class Profile:
                "colours": self.colours, "fonts": {k: v.to_json() for k, v in self.fonts.items()}}
         if self.points:
             out["points"] = dict(self.points)
+        if self.animations:
+            out["animations"] = {kind: list(times) for kind, times in self.animations.items()}
         return out
 
     @classmethod
@@ -59,4 +64,5 @@ class Profile:
         module("vision", data["game"]).check_points(points)  # the game's reader says what it keeps
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
-                   {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points))
+                   {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points),
+                   {str(k): [float(a), float(b)] for k, (a, b) in data.get("animations", {}).items()})

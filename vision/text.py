@@ -6,6 +6,7 @@ Text is the dark (or, on a dark theme, light) neutral ink on the background; col
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import cv2
@@ -96,3 +97,17 @@ def norm_line(ink: np.ndarray) -> np.ndarray:
     """A text line's ink scaled so its strongest strokes are 1."""
     top = float(np.percentile(ink, 99)) if ink.size else 0
     return np.clip(ink / top, 0, 1) if top > 0 else ink
+
+
+def read_texts(inks: list[np.ndarray], height: int = 40) -> list[str]:
+    """``read_text`` on several lines, their tesseract processes run side by side: a tesseract
+    call is mostly its own start (loading its model), which the lines need not wait out in turn."""
+    if len(inks) < 2:
+        return [read_text(ink, height=height) for ink in inks]
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision.glyphs import tesseract
+
+    tesseract()  # its one-time check, before the threads
+    with ThreadPoolExecutor(max_workers=min(len(inks), max(2, os.cpu_count() or 1))) as pool:
+        return list(pool.map(lambda ink: read_text(ink, height=height), inks))

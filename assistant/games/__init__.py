@@ -43,6 +43,11 @@ class Game:
     def attach(self, view, link) -> None:
         """The loop's board view and phone link, for a game that scrolls (default: not needed)."""
 
+    @staticmethod
+    def warm() -> None:
+        """Load what the first plan needs (a compiled solver), run in a thread while the first
+        screen is captured (default: nothing to load)."""
+
     def position(self, reading):
         """The game's position from a reading of its board."""
         raise NotImplementedError

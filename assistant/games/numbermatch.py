@@ -50,6 +50,10 @@ class NumberMatch(Game):
         self.score_read = False  # whether the last position's score was read off the screen
         self.note: str | None = None  # a table entry just learned, said by explain or next_stage
 
+    @staticmethod
+    def warm() -> None:
+        search.warm_up()  # importing numba and loading the cached kernel: about a second
+
     def attach(self, view, link) -> None:
         self.view, self.link = view, link
 
@@ -283,7 +287,10 @@ class NumberMatch(Game):
     def animation(self, board: Board, move) -> str:
         if isinstance(move, Add):
             return "add"
-        return "pair, rows go" if len(self.after(board, move).cells) < len(board.cells) else "pair"
+        after = self.after(board, move)
+        if self.ends(after):
+            return "pair, board cleared"  # then the stage's end slides in: the longest of all
+        return "pair, rows go" if len(after.cells) < len(board.cells) else "pair"
 
     def describe(self, board: Board, move) -> str:
         return board.describe(move)

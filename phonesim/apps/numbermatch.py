@@ -146,6 +146,7 @@ class NumberMatchApp:
         self._motion: dict | None = None  # the last move's animation (see _animate_move)
         self._selected_at = 0.0
         self._ended_at = 0.0  # when the stage-complete screen starts sliding in
+        self.animated_s = 0.0  # the length of every move's animation and slide played so far
 
     def animate(self, durations: dict[str, float], banner: bool = False) -> None:
         """Play the ANIMATIONS for these lengths (seconds; missing or 0: none), with a banner ad
@@ -196,6 +197,7 @@ class NumberMatchApp:
             self._motion = None
             return
         cells, ghost, offset = before
+        self.animated_s += fade + collapse + write
         self._motion = {"t0": self.clock(), "fade": fade, "collapse": collapse, "write": write,
                         "cells": cells, "ghost": ghost, "offset": offset, "pair": tuple(pair),
                         "removed": sorted(removed), "added": added}
@@ -280,6 +282,7 @@ class NumberMatchApp:
             self.screen = "stage_complete"
             m = self._motion  # the screen slides in once the last pair's animation is over
             self._ended_at = m["t0"] + m["fade"] + m["collapse"] + m["write"] if m else self.clock()
+            self.animated_s += self.durations.get("slide", 0.0)
         elif not any(self.board.pairs()) and not self.board.can_add():
             self.screen = "game_over"
 
