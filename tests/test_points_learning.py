@@ -207,7 +207,9 @@ def test_the_cleared_board_bonus_is_learned_at_the_first_stage_cleared_and_kept(
     vp.stop()
 
 
-def test_a_row_is_learned_from_the_first_pair_that_removes_one_when_its_kind_is_stored(harness):
+def test_a_row_is_learned_from_the_first_pair_that_removes_one_when_its_kind_is_stored(harness, monkeypatch,
+                                                                                      tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # its odd table must not reach other tests' phones
     vp, phone, loop, said = phone_loop(harness, {"touching": 3, "row": 25})
     loop.link.look("numbermatch")
     loop.link.profile.points = {"touching": 3}             # a game before learned touching pairs
