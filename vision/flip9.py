@@ -10,7 +10,7 @@ permutation of 1-9, which settles a doubtful digit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -23,6 +23,13 @@ from vision.numbermatch import clusters, fill_holes, split_glyphs
 from vision.profile import Profile
 from vision.reading import Reading
 from vision.text import read_text, text_lines
+
+
+# Half the height of the band (a share of a box's shorter side) averaged along each side to
+# find its edge colour: wide enough to average out camera noise, narrow beside rounded corners.
+EDGE_BAND = 0.1
+# A pixel this far (0-255, any channel) from the background is part of a box.
+OFF_BACKGROUND = 12
 
 
 @dataclass
@@ -42,11 +49,40 @@ class Box:
         return self.x + self.w // 2, self.y + self.h // 2
 
 
+PARTS = {"must": "the card that must move"}  # unsure parts other than cards, in words
+
+
+@dataclass
+class Flip9Reading(Reading):
+    """A Flip 9 read: when a card is not read for sure, ``state`` is None, ``cards`` holds the
+    cards read (None where unsure) and ``unsure`` the unsure cards' positions (0-8), each with
+    its reason; the assistant acts on none of it."""
+
+    cards: list = field(default_factory=list)
+
+    def describe_unsure(self, cells: int = 9) -> str:
+        out = [f"card {k + 1} ({self.unsure_why.get(str(k), 'not read')})" for k in self.unsure]
+        out += [f"{PARTS.get(k, 'the ' + k)} ({self.unsure_why[k]})" for k in self.parts_unsure]
+        return ", ".join(out)
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        if self.state is None and self.cards:
+            out["state"] = {"game": "flip9", "cards": list(self.cards), "must": None}
+        return out
+
+    def text(self) -> str:
+        if self.state is not None or not self.cards:
+            return super().text()
+        cards = "".join("?" if c is None else str(c) for c in self.cards)
+        return f"Flip 9: cards {cards}\nunsure: {self.describe_unsure()}"
+
+
 def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
     """Filled or outlined rectangles off the background, each with the glyphs drawn inside."""
     H, W = dist.shape
     # a 3x3 median first: camera or JPEG noise must not break a box's edge into specks
-    mask = (cv2.medianBlur(dist, 3) > 12).astype(np.uint8)
+    mask = (cv2.medianBlur(dist, 3) > OFF_BACKGROUND).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     boxes = []
     for i in range(1, n):
@@ -63,10 +99,19 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
         ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
         fill = np.median(ring, axis=0)
         # the edge: along each side's inward profile, the pixel farthest from the fill (a
-        # border a few pixels deep survives antialiasing and JPEG that way)
+        # border a few pixels deep survives antialiasing and JPEG that way). Each profile is the
+        # mean of a band across the side's middle, so that noise is not taken for a border.
         e = max(2, int(min(w, h) * 0.12))
-        sides = [crop[h // 2, :e], crop[h // 2, w - e:][::-1], crop[:e, w // 2], crop[h - e:, w // 2][::-1]]
-        picks = [side[int(np.abs(side.astype(np.float32) - fill).max(axis=1).argmax())] for side in sides]
+        k = max(1, int(min(w, h) * EDGE_BAND))
+        # Pixels of the background (a noisy one joins the box's outline) are no edge.
+        picks = []
+        for part in (crop.astype(np.float32), dist[y:y + h, x:x + w].astype(np.float32)[..., None]):
+            picks.append([part[h // 2 - k:h // 2 + k, :e].mean(axis=0),
+                          part[h // 2 - k:h // 2 + k, w - e:].mean(axis=0)[::-1],
+                          part[:e, w // 2 - k:w // 2 + k].mean(axis=1),
+                          part[h - e:, w // 2 - k:w // 2 + k].mean(axis=1)[::-1]])
+        picks = [side[int(np.where(off[:, 0] > OFF_BACKGROUND, np.abs(side - fill).max(axis=1), -1).argmax())]
+                 for side, off in zip(*picks)]
         edge_col = np.median(np.array(picks, np.float32), axis=0)
         outlined = float(np.abs(edge_col - fill).max()) > 25
         accent = outlined and float(edge_col.max() - edge_col.min()) > 80
@@ -134,12 +179,31 @@ def settle_permutation(digits: list[str | None], crops: list[np.ndarray], font: 
     return None
 
 
+def doubtful_cards(digits: list[str | None]) -> dict[int, str]:
+    """The cards (positions) of a read that is not a permutation of 1-9, each with why it is
+    unsure: not read, or read as the same digit as another card (one of them is wrong)."""
+    out = {}
+    for k, d in enumerate(digits):
+        if d is None:
+            out[k] = "the digit did not read"
+        elif digits.count(d) > 1:
+            out[k] = f"read as {d}, like another card"
+    return out
+
+
 def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
-    """The inventor's card line "[3, 1, 5, ...]": nine digits and each one's centre."""
+    """The inventor's card line "[3, 1, 5, ...]": nine digits and each one's centre (the widest
+    line that has that shape: a notification over the top of the screen is a wide line too)."""
     lines = [t for t in text_lines(image, bg, top, box_bottom, min_contrast=60) if t.x1 - t.x0 > image.shape[1] * 0.3]
-    if not lines:
-        return None, None
-    line = max(lines, key=lambda t: t.x1 - t.x0)
+    for line in sorted(lines, key=lambda t: t.x0 - t.x1):
+        crops, centres = card_line(line)
+        if crops is not None:
+            return crops, centres
+    return None, None
+
+
+def card_line(line):
+    """A text line's nine digit crops and centres when it reads as "[d, d, ..., d]", else None."""
     mask = (line.ink > 0.45).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     comps = sorted((stats[i] for i in range(1, n) if stats[i][4] > 2), key=lambda s: s[0])
@@ -230,7 +294,8 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     must_box = None
     if len(cards) == 9:
         cards = sorted(cards, key=lambda b: (b.y // max(1, b.h), b.x))
-        values = settle_permutation([b.text for b in cards], [b.glyphs[0] for b in cards], font)
+        digits = [b.text for b in cards]
+        values = settle_permutation(digits, [b.glyphs[0] for b in cards], font)
         positions = {k: b.centre for k, b in enumerate(cards)}
         highlighted = [b for b in cards if b.accent]
         must_box = highlighted[0] if len(highlighted) == 1 else None
@@ -239,12 +304,18 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04), font, use_tesseract)
         if crops is None:
             raise ReadError("no Flip 9 board found: the line of cards did not read")
-        line_digits = read_single_glyphs(crops, font, use_tesseract)
-        values = settle_permutation(line_digits, crops, font)
+        digits = read_single_glyphs(crops, font, use_tesseract)
+        values = settle_permutation(digits, crops, font)
         positions = dict(enumerate(centres))
         comment_top = key_bottom
-    if values is None:
-        raise ReadError("the Flip 9 cards did not read as 1-9 once each")
+    if values is None:  # the cards read for sure are named; the others, and so the state, unsure
+        unsure = doubtful_cards(digits)
+        reading = Flip9Reading("flip9", "board", cells=positions, buttons=buttons, theme=theme, profile=profile,
+                               profile_stale=stale, cards=[None if k in unsure else int(d) for k, d in enumerate(digits)])
+        for k, why in unsure.items():
+            reading.doubt(k, why)
+        reading.doubt("must", "not every card read")
+        return reading
     bottom = buttons["new"][1] - 10 if "new" in buttons else H
     kind, number, moves = read_comment(image, bg, comment_top, bottom, profile, use_tesseract)
     must = None
@@ -254,7 +325,7 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     if chosen is not None and (moves is None or moves > 0):
         must = chosen  # before the first swap the chosen card is only picked, not forced
     state = State(tuple(values), must)
-    reading = Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
+    reading = Flip9Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
                       profile=profile, profile_stale=stale)
     if kind == "winner":
         reading.notes.append("sorted: Winner!")
