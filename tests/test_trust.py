@@ -253,7 +253,7 @@ def template(mean: float, sd: float, n: int = 10) -> glyphs.Templates:
     pixels = np.zeros((GLYPH, GLYPH))
     pixels[4:20, 8:16] = 1
     return glyphs.Templates.from_json({"3": {"count": n, "fit": [mean * n, n],
-                                             "spread": [n * (sd * sd + mean * mean), mean - 2 * sd],
+                                             "spread": n * (sd * sd + mean * mean),
                                              "mean": pixels.flatten().tolist()}})
 
 

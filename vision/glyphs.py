@@ -131,22 +131,22 @@ class Templates:
         self.sums = sums or {}
         self.counts = counts or {}
         # per digit, how its glyphs matched the template as it stood when each was learned:
-        # [sum of correlations, glyphs compared, sum of squared correlations, lowest correlation]
+        # [sum of correlations, glyphs compared, sum of squared correlations]
         self.fits = fits or {}
         self._matrix = None
 
     def add(self, digit: str, glyph: np.ndarray) -> None:
         if digit in self.sums:
             fit = float(centred(glyph) @ centred(self.sums[digit]))
-            total, n, squares, low = self.fits.get(digit, [0.0, 0, 0.0, 1.0])
-            self.fits[digit] = [total + fit, n + 1, squares + fit * fit, min(low, fit)]
+            total, n, squares = self.fits.get(digit, [0.0, 0, 0.0])
+            self.fits[digit] = [total + fit, n + 1, squares + fit * fit]
         self.sums[digit] = self.sums.get(digit, np.zeros((GLYPH, GLYPH), np.float32)) + glyph
         self.counts[digit] = self.counts.get(digit, 0) + 1
         self._matrix = None
 
     def spread(self, digit: str) -> tuple[float, float, int]:
         """(mean, standard deviation, glyphs compared) of how well ``digit``'s glyphs matched."""
-        total, n, squares, _ = self.fits.get(digit, [0.0, 0, 0.0, 1.0])
+        total, n, squares = self.fits.get(digit, [0.0, 0, 0.0])
         if n == 0:
             return 0.0, 0.0, 0
         mean = total / n
@@ -196,8 +196,8 @@ class Templates:
     def to_json(self) -> dict:
         out = {}
         for d in sorted(self.sums):
-            total, n, squares, low = self.fits.get(d, [0.0, 0, 0.0, 1.0])
-            out[d] = {"count": self.counts[d], "fit": [total, n], "spread": [squares, low],
+            total, n, squares = self.fits.get(d, [0.0, 0, 0.0])
+            out[d] = {"count": self.counts[d], "fit": [total, n], "spread": squares,
                       "mean": np.round(self.sums[d] / self.counts[d], 3).flatten().tolist()}
         return out
 
@@ -215,7 +215,7 @@ class Templates:
             # (NEW_BAR), so doubtful glyphs go to tesseract and the spread is learned again.
             fit, spread = item.get("fit", [0.0, 0]), item.get("spread")
             if float(fit[1]) > 0 and spread is not None:
-                fits[d] = [float(fit[0]), int(fit[1]), float(spread[0]), float(spread[1])]
+                fits[d] = [float(fit[0]), int(fit[1]), float(spread)]
         return cls(sums, counts, fits)
 
 
