@@ -350,3 +350,16 @@ def test_the_assistant_pauses_on_unsure_flip9_cards_and_goes_on_when_they_read()
     reading = loop.look_until_known()
     assert reading.sure and list(reading.state.cards) == truth["state"]["cards"]
     assert len(said) == 1 and said[0].startswith("paused:") and "card 3" in said[0] and "card 6" in said[0]
+
+
+def test_flip9_cards_under_a_notification_are_covered_and_the_rest_read():
+    image, truth = fixture("1080x2400/dark/flip9_cards_midgame.png")
+    x, y, w, h = truth["cards"]["2"]
+    note = image.copy()  # a toast over the first three cards, short of the keys below them
+    cv2.rectangle(note, (0, y - h // 3), (x + w + w // 10, y + h + h // 4), (236, 236, 240), -1)
+    cv2.putText(note, "Saved to Photos", (20, y + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (30, 30, 30), 2)
+    reading = vision.read(note)
+    assert reading.state is None and reading.unsure == [0, 1, 2] and "screen" in reading.unsure_why
+    assert all(reading.unsure_why[str(k)] == "covered" for k in (0, 1, 2))
+    assert reading.cards[3:] == truth["state"]["cards"][3:]
+    assert set(reading.cells) == set(range(9))  # the covered cards keep their place over their keys

@@ -28,6 +28,8 @@ from vision.text import read_text, text_lines
 # Half the height of the band (a share of a box's shorter side) averaged along each side to
 # find its edge colour: wide enough to average out camera noise, narrow beside rounded corners.
 EDGE_BAND = 0.1
+# A cards layout with cards hidden must show at least this many of them over their keys.
+CARDS_SEEN = 3
 # A pixel this far (0-255, any channel) from the background is part of a box.
 OFF_BACKGROUND = 12
 
@@ -179,6 +181,24 @@ def settle_permutation(digits: list[str | None], crops: list[np.ndarray], font: 
     return None
 
 
+def cards_over_keys(outlined: list[Box], keys: list[Box]) -> list[Box | None]:
+    """The cards layout with some cards hidden: nine slots, one over each key (the keys of that
+    layout stand in one row under the cards), each the card seen there or None; [] when fewer
+    than CARDS_SEEN cards of one size stand in one row over the keys (no cards layout)."""
+    if len(keys) != 9 or max(b.y for b in keys) - min(b.y for b in keys) > keys[0].h * 0.2:
+        return []
+    size = np.median([b.h for b in outlined]) if outlined else 0
+    row = [b for b in outlined if abs(b.h - size) <= 0.1 * size]
+    if len(row) < CARDS_SEEN or max(b.y for b in row) - min(b.y for b in row) > size * 0.2 \
+            or max(b.y for b in row) > min(b.y for b in keys):
+        return []
+    slots: list[Box | None] = []
+    for key in sorted(keys, key=lambda b: b.x):
+        over = [b for b in row if abs(b.centre[0] - key.centre[0]) < key.w / 2]
+        slots.append(over[0] if len(over) == 1 else None)
+    return slots if sum(b is not None for b in slots) == len(row) else []
+
+
 def doubtful_cards(digits: list[str | None]) -> dict[int, str]:
     """The cards (positions) of a read that is not a permutation of 1-9, each with why it is
     unsure: not read, or read as the same digit as another card (one of them is wrong)."""
@@ -292,12 +312,20 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         buttons["new"] = min(new, key=lambda b: b.y).centre
     positions: dict[int, tuple[int, int]] = {}
     must_box = None
-    if len(cards) == 9:
-        cards = sorted(cards, key=lambda b: (b.y // max(1, b.h), b.x))
-        digits = [b.text for b in cards]
-        values = settle_permutation(digits, [b.glyphs[0] for b in cards], font)
-        positions = {k: b.centre for k, b in enumerate(cards)}
-        highlighted = [b for b in cards if b.accent]
+    covered: list[int] = []
+    if len(cards) != 9:  # some cards hidden (a notification over them)? Their keys still show where
+        cards = cards_over_keys([b for b in singles if b.outlined], keys)
+        covered = [k for k, b in enumerate(cards) if b is None]
+    if cards:
+        if not covered:
+            cards = sorted(cards, key=lambda b: (b.y // max(1, b.h), b.x))
+        digits = [b.text if b else None for b in cards]
+        # a covered card is never settled by the permutation: the screen is not all there
+        values = None if covered else settle_permutation(digits, [b.glyphs[0] for b in cards], font)
+        seen = [b for b in cards if b]
+        row_y = int(np.median([b.centre[1] for b in seen]))
+        positions = {k: b.centre if b else (keys[k].centre[0], row_y) for k, b in enumerate(cards)}
+        highlighted = [b for b in seen if b.accent]
         must_box = highlighted[0] if len(highlighted) == 1 else None
         comment_top = key_bottom
     else:
@@ -310,11 +338,14 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
         comment_top = key_bottom
     if values is None:  # the cards read for sure are named; the others, and so the state, unsure
         unsure = doubtful_cards(digits)
+        unsure.update(dict.fromkeys(covered, "covered"))
         reading = Flip9Reading("flip9", "board", cells=positions, buttons=buttons, theme=theme, profile=profile,
                                profile_stale=stale, cards=[None if k in unsure else int(d) for k, d in enumerate(digits)])
-        for k, why in unsure.items():
-            reading.doubt(k, why)
+        for k in sorted(unsure):
+            reading.doubt(k, unsure[k])
         reading.doubt("must", "not every card read")
+        if covered:
+            reading.doubt("screen", "something is drawn over the cards (a notification?)")
         return reading
     bottom = buttons["new"][1] - 10 if "new" in buttons else H
     kind, number, moves = read_comment(image, bg, comment_top, bottom, profile, use_tesseract)
