@@ -91,6 +91,8 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
         x, y, w, h, area = stats[i]
         if not (W * 0.05 <= w <= W * 0.6 and H * 0.02 <= h <= H * 0.2 and 0.3 <= w / h <= 4):
             continue
+        if x == 0 or y == 0 or x + w == W or y + h == H:
+            continue  # cut by the screenshot's edge: not a whole box, nor a whole digit in it
         comp = labels[y:y + h, x:x + w] == i
         solid = fill_holes(comp)
         if solid.mean() < 0.85:
