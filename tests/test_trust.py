@@ -363,3 +363,12 @@ def test_flip9_cards_under_a_notification_are_covered_and_the_rest_read():
     assert all(reading.unsure_why[str(k)] == "covered" for k in (0, 1, 2))
     assert reading.cards[3:] == truth["state"]["cards"][3:]
     assert set(reading.cells) == set(range(9))  # the covered cards keep their place over their keys
+
+
+def test_flip9_cards_cut_by_the_screenshots_edge_are_never_claimed():
+    cases = [c for c in trust.load_cases() if c.name in (
+        "1080x2400/dark/flip9_cards_fresh.png", "1440x3200/dark/flip9_cards_notvalid.png")]
+    tally = trust.run(cases, ["crop", "noise"], modes=("fresh",))
+    assert tally.total()["misread"] == 0 and tally.total()["crash"] == 0, tally.misreads
+    assert tally.total(perturbations=["crop"])["exact"] == 0
+    assert tally.total(perturbations=["noise"])["exact"] == 2  # dark cards under camera noise read
