@@ -366,7 +366,17 @@ def main(args, say=print) -> int:
         so_far = "; ".join(f"{m} " + "/".join(str(v) for v in tally.total(m).values()) for m in modes)
         print(f"{text} ({so_far} exact/unsure/misread/crash)", file=sys.stderr, flush=True)
 
-    run(cases, names, modes, say=say, tally=tally, progress=progress)
+    def stop(signum, frame):  # `kill` (TERM) stops a run in the background as Ctrl-C does
+        raise KeyboardInterrupt
+
+    import signal
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        run(cases, names, modes, say=say, tally=tally, progress=progress)
+    except KeyboardInterrupt:  # a whole run takes long: one cut short reports what it read
+        read = sum(sum(tally.total(m).values()) for m in modes)
+        say(f"cut short after {read} reads of {len(cases) * len(names) * len(modes)}")
     report(tally, names, say=say)
     say(f"{time.perf_counter() - t0:.0f} s in all")
     silent = sum(tally.total(m)["misread"] + tally.total(m)["crash"] for m in modes)
