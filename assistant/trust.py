@@ -33,6 +33,7 @@ OUTCOMES = ("exact", "unsure", "misread", "crash")
 MILD = ("jpeg50", "jpeg70", "jpeg90", "scale0.8", "scale1.25", "scale1.5", "blur1", "gamma0.7",
         "gamma1.4", "noise", "banner")
 PHONE_WIDTH = 720
+QUARTER = 4  # a whole run reads every 4th fixture first (the --sample 4 set), then the rest
 
 
 @dataclass
@@ -49,14 +50,16 @@ class Case:
 
 
 def load_cases(sample: int = 0) -> list[Case]:
-    """Every board fixture and real screenshot (every ``sample``-th fixture when sample > 1)."""
+    """The real screenshots, then every board fixture (every ``sample``-th when sample > 1)."""
     import vision
 
     index = json.loads((FIXTURES / "index.json").read_text())
     boards = [e for e in index if e["screen"] == "board"]
     if sample > 1:
         boards = boards[::sample]
-    cases = []
+    else:  # every QUARTER-th fixture first: a whole run cut short has read an even spread of them
+        boards = [e for k in range(QUARTER) for e in boards[k::QUARTER]]
+    cases = real_cases()
     for e in boards:
         truth = json.loads((FIXTURES / e["json"]).read_text())
         image = vision.load_image(FIXTURES / e["png"])
@@ -77,10 +80,17 @@ def load_cases(sample: int = 0) -> list[Case]:
             # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
             must = None if s["cards"] == list(range(1, 10)) else s["must"]
             cases.append(Case(e["png"], image, "flip9", {}, {"cards": s["cards"], "must": must}, top))
-    labels = json.loads((REALSHOTS / "labels.json").read_text()) if (REALSHOTS / "labels.json").exists() else {}
-    for name, label in sorted(labels.items()):
-        from solver.numbermatch import parse_cells
+    return cases
 
+
+def real_cases() -> list[Case]:
+    """The real screenshots with their labels (read first: there are few, and they matter most)."""
+    import vision
+    from solver.numbermatch import parse_cells
+
+    labels = json.loads((REALSHOTS / "labels.json").read_text()) if (REALSHOTS / "labels.json").exists() else {}
+    cases = []
+    for name, label in sorted(labels.items()):
         image = vision.load_image(REALSHOTS / name)
         cells = dict(enumerate(parse_cells(label["board"])))
         # where the first row is: a place to cut, taken from the geometry of a clean read
@@ -180,6 +190,10 @@ def classify(case: Case, perturbation: str, reading) -> str:
         return "exact" if list(reading.board.tiles) == case.values["tiles"] else "misread"
     if case.game == "flip9":
         s = reading.state
+        if s is None:  # some cards unsure: every card it did claim must be right
+            claimed = [c for k, c in enumerate(reading.cards) if k not in reading.unsure]
+            truth = [c for k, c in enumerate(case.values["cards"]) if k not in reading.unsure]
+            return "unsure" if claimed == truth and reading.unsure else "misread"
         claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
         if "cards" in reading.unsure_why:
             return "unsure"
@@ -252,6 +266,8 @@ def describe(reading) -> str:
         return ""
     if reading.game == "flip9" and reading.state is not None:
         return f"read {reading.state.format()} must {reading.state.must}"
+    if reading.game == "flip9":
+        return f"read {reading.cards} unsure {reading.unsure}"
     if reading.board is None:
         return f"read screen {reading.screen}"
     if reading.game == "fifteen":
@@ -344,7 +360,23 @@ def main(args, say=print) -> int:
     say(f"{len(cases)} screenshots x {len(names)} perturbations x {len(modes)} profile modes")
     import sys
 
-    tally = run(cases, names, modes, say=say, progress=lambda text: print(text, file=sys.stderr, flush=True))
+    tally = Tally()
+
+    def progress(text):  # with the counts so far: a run cut short still says what it saw
+        so_far = "; ".join(f"{m} " + "/".join(str(v) for v in tally.total(m).values()) for m in modes)
+        print(f"{text} ({so_far} exact/unsure/misread/crash)", file=sys.stderr, flush=True)
+
+    def stop(signum, frame):  # `kill` (TERM) stops a run in the background as Ctrl-C does
+        raise KeyboardInterrupt
+
+    import signal
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        run(cases, names, modes, say=say, tally=tally, progress=progress)
+    except KeyboardInterrupt:  # a whole run takes long: one cut short reports what it read
+        read = sum(sum(tally.total(m).values()) for m in modes)
+        say(f"cut short after {read} reads of {len(cases) * len(names) * len(modes)}")
     report(tally, names, say=say)
     say(f"{time.perf_counter() - t0:.0f} s in all")
     silent = sum(tally.total(m)["misread"] + tally.total(m)["crash"] for m in modes)

@@ -84,15 +84,23 @@ def _check(data) -> None:
 
 
 def check_glyph(where: str, digit, entry) -> None:
-    """One learned glyph template: its key, how many glyphs made it, how well they fitted, its pixels."""
+    """One learned glyph template: its key, how many glyphs made it, how well they fitted ("fit":
+    sum of correlations, glyphs compared) and their spread ("spread": sum of squared
+    correlations), its pixels. A template stored before the spread was kept has none: it loads,
+    and is judged as one never compared until its spread is learned again (vision.glyphs)."""
     if not (isinstance(digit, str) and len(digit) == 1 and digit in "0123456789"):
         raise Wrong(f'{where} has a glyph under "{digit}": glyph keys are single digits 0-9')
     where = f"{where}.{digit}"
-    check_keys(where, check_dict(where, entry), {"count", "fit", "mean"}, set())
+    check_keys(where, check_dict(where, entry), {"count", "fit", "mean"}, {"spread"})
     count = check_int(f"{where}.count", entry["count"], 1, 10 ** 9)
     total, n = check_numbers(f"{where}.fit", entry["fit"], 2, -10 ** 9, 10 ** 9)
     if n != int(n) or not 0 <= n <= count or abs(total) > n + 1e-3:
         raise Wrong(f"{where}.fit {entry['fit']!r} is not [sum of correlations, glyphs compared]")
+    if "spread" in entry:
+        squares = check_number(f"{where}.spread", entry["spread"], 0, 10 ** 9)
+        # squares of n correlations (each -1..1) sum to at most n and at least total^2 / n
+        if squares > n + 1e-3 or (n > 0 and squares < total * total / n - 1e-3):
+            raise Wrong(f"{where}.spread {entry['spread']!r} is not the sum of the squared correlations")
     check_numbers(f"{where}.mean", entry["mean"], GLYPH * GLYPH, 0, 1)
 
 

@@ -140,6 +140,7 @@ WRONG = {
     "an unknown key": _set(["shape"], "round"),
     "a points table with a negative": _set(["points"], {"gap": -4}),
     "a count of true": lambda d: d["fonts"]["cell"]["5"].update(count=True),
+    "a spread wider than correlations go": lambda d: d["fonts"]["cell"]["5"].update(spread=1e6),
     "xs out of order": lambda d: d["geometry"]["xs"].reverse(),
     "an animation seen still before it was seen moving": _set(["animations"], {"pair": [0.3, 0.2]}),
     "an animation of a minute": _set(["animations"], {"add": [0.0, 60.0]}),

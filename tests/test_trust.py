@@ -13,10 +13,13 @@ import pytest
 
 import vision
 from assistant import trust
+from calibration import schema, store
 from conftest import tapsolve
 from phonesim import apps
 from phonesim.apps.dialog import Dialog
 from phonesim.phone import PRESETS, Faults, Phone
+from vision import glyphs
+from vision.cells import GLYPH
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -242,3 +245,130 @@ def test_tapsolve_phone_takes_the_dialog_faults():
     args = build_parser().parse_args(["phone", "--dialog-after", "3", "--dialog-between-stages"])
     faults = build_phone(args).faults
     assert (faults.dialog_after, faults.dialog_between_stages) == (3, True)
+
+
+def template(mean: float, sd: float, n: int = 10) -> glyphs.Templates:
+    """A "3" template whose n glyphs matched it at ``mean`` correlation give or take ``sd``, as
+    a stored profile keeps it (the JSON of one glyph: count, fit, spread, mean)."""
+    pixels = np.zeros((GLYPH, GLYPH))
+    pixels[4:20, 8:16] = 1
+    return glyphs.Templates.from_json({"3": {"count": n, "fit": [mean * n, n],
+                                             "spread": n * (sd * sd + mean * mean),
+                                             "mean": pixels.flatten().tolist()}})
+
+
+def test_a_digit_is_judged_against_its_own_glyphs_spread():
+    sloppy = 0.88  # a match 0.05 under the mean: a fixed margin of 0.06 would have taken it
+    tight, loose = template(0.93, 0.004), template(0.93, 0.02)
+    assert sloppy >= 0.93 - 0.06
+    assert not tight.sure("3", sloppy, margin=0.3)  # 12 of its own deviations off: not this "3"
+    assert tight.sure("3", 0.92, margin=0.3)
+    assert loose.sure("3", sloppy, margin=0.3)  # glyphs that varied that much: within its spread
+    assert not loose.sure("3", sloppy, margin=0.01)  # and still clearly ahead of the runner-up
+
+
+def test_the_spread_is_learned_from_the_glyphs_and_survives_storing():
+    t = glyphs.Templates()
+    rng = np.random.default_rng(3)
+    base = np.zeros((GLYPH, GLYPH), np.float32)
+    base[4:20, 10:14] = 1
+    fits = []
+    for k in range(6):
+        g = np.clip(base + rng.normal(0, 0.15, base.shape).astype(np.float32), 0, 1)
+        if k:
+            fits.append(float(glyphs.centred(g) @ glyphs.centred(t.sums["1"])))
+        t.add("1", g)
+    mean, sd, n = t.spread("1")
+    assert n == 5 and mean == pytest.approx(np.mean(fits)) and sd == pytest.approx(np.std(fits), abs=1e-6)
+    data = json.loads(json.dumps(t.to_json()))
+    assert schema.check_glyph("fonts.cell", "1", data["1"]) is None
+    back = glyphs.Templates.from_json(data)
+    assert back.spread("1") == pytest.approx(t.spread("1")) and back.bar("1") == pytest.approx(t.bar("1"))
+
+
+def test_a_profile_stored_before_the_spread_loads_and_reads_right_or_unsure(tmp_path):
+    png = "1080x2400/light/numbermatch_midgame.png"
+    image, truth = fixture(png)
+    data = vision.read(image).profile.to_json()
+    for font in data["fonts"].values():
+        for entry in font.values():
+            del entry["spread"]  # as profiles were stored before the spread was kept
+    assert schema.problem(data) is None
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    profile = store.load(path)
+    font = profile.font("cell")
+    assert all(font.bar(d) == glyphs.NEW_BAR for d in font.known())  # judged as never compared
+    reading = vision.read(image, profile=profile)
+    claims_nothing_wrong(reading, truth)
+    assert reading.sure  # the same screen's glyphs match at NEW_BAR or better
+
+
+def blot_cards(image, truth, cards):
+    """The screenshot with the same blot over each of ``cards``: the permutation cannot settle
+    two of them."""
+    out = image.copy()
+    for k in cards:
+        x, y, w, h = truth["cards"][str(k)]
+        cv2.rectangle(out, (x + w // 5, y + h // 6), (x + 4 * w // 5, y + 5 * h // 6), (255, 255, 255), -1)
+        cv2.putText(out, "#", (x + w // 4, y + 2 * h // 3), cv2.FONT_HERSHEY_SIMPLEX, 2, (30, 30, 30), 6)
+    return out
+
+
+def test_flip9_cards_it_cannot_read_are_named_unsure_and_the_rest_read():
+    image, truth = fixture("1080x2400/light/flip9_cards_midgame.png")
+    reading = vision.read(blot_cards(image, truth, (2, 5)))
+    assert reading.game == "flip9" and reading.state is None and not reading.sure
+    assert {2, 5} <= set(reading.unsure) and "must" in reading.unsure_why
+    for k, card in enumerate(reading.cards):
+        assert card is None if k in reading.unsure else card == truth["state"]["cards"][k]
+    data = reading.to_json()
+    assert data["state"]["cards"] == reading.cards and set(data["unsure"]) >= {2, 5, "must"}
+    assert "card 3 (" in reading.describe_unsure() and "?" in reading.text()
+
+
+class ScreensInTurn:
+    """A stand-in for assistant.link.Link: each look returns the next screenshot, read."""
+
+    def __init__(self, images):
+        self.images, self.looks = list(images), 0
+
+    def look(self, game, glance=False):
+        image = self.images[min(self.looks, len(self.images) - 1)]
+        self.looks += 1
+        return image, vision.read(image)
+
+
+def test_the_assistant_pauses_on_unsure_flip9_cards_and_goes_on_when_they_read():
+    from assistant.loop import Loop
+
+    image, truth = fixture("1080x2400/light/flip9_cards_midgame.png")
+    blotted = blot_cards(image, truth, (2, 5))
+    said = []
+    link = ScreensInTurn([blotted] * 4 + [image])
+    loop = Loop(link, game="flip9", say=said.append, wait_unknown=30)
+    reading = loop.look_until_known()
+    assert reading.sure and list(reading.state.cards) == truth["state"]["cards"]
+    assert len(said) == 1 and said[0].startswith("paused:") and "card 3" in said[0] and "card 6" in said[0]
+
+
+def test_flip9_cards_under_a_notification_are_covered_and_the_rest_read():
+    image, truth = fixture("1080x2400/dark/flip9_cards_midgame.png")
+    x, y, w, h = truth["cards"]["2"]
+    note = image.copy()  # a toast over the first three cards, short of the keys below them
+    cv2.rectangle(note, (0, y - h // 3), (x + w + w // 10, y + h + h // 4), (236, 236, 240), -1)
+    cv2.putText(note, "Saved to Photos", (20, y + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (30, 30, 30), 2)
+    reading = vision.read(note)
+    assert reading.state is None and reading.unsure == [0, 1, 2] and "screen" in reading.unsure_why
+    assert all(reading.unsure_why[str(k)] == "covered" for k in (0, 1, 2))
+    assert reading.cards[3:] == truth["state"]["cards"][3:]
+    assert set(reading.cells) == set(range(9))  # the covered cards keep their place over their keys
+
+
+def test_flip9_cards_cut_by_the_screenshots_edge_are_never_claimed():
+    cases = [c for c in trust.load_cases() if c.name in (
+        "1080x2400/dark/flip9_cards_fresh.png", "1440x3200/dark/flip9_cards_notvalid.png")]
+    tally = trust.run(cases, ["crop", "noise"], modes=("fresh",))
+    assert tally.total()["misread"] == 0 and tally.total()["crash"] == 0, tally.misreads
+    assert tally.total(perturbations=["crop"])["exact"] == 0
+    assert tally.total(perturbations=["noise"])["exact"] == 2  # dark cards under camera noise read

@@ -75,7 +75,8 @@ def find_frame(dist: np.ndarray) -> tuple[int, int, int, int]:
     back on the full screen along the middle of each side (past the rounded corners)."""
     H, W = dist.shape
     step = max(1, min(H, W) // COARSE)
-    small = (dist[::step, ::step] > OFF_BACKGROUND).astype(np.uint8)
+    # a 3x3 median first: camera noise must not join specks of the background to the frame
+    small = (cv2.medianBlur(np.ascontiguousarray(dist[::step, ::step]), 3) > OFF_BACKGROUND).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=4)
     best = None
     for i in range(1, n):
@@ -91,7 +92,7 @@ def find_frame(dist: np.ndarray) -> tuple[int, int, int, int]:
     x, y, w, h = best
     x0, y0 = max(0, (x - 1) * step), max(0, (y - 1) * step)
     x1, y1 = min(W, (x + w + 1) * step), min(H, (y + h + 1) * step)
-    region = dist[y0:y1, x0:x1] > OFF_BACKGROUND
+    region = cv2.medianBlur(np.ascontiguousarray(dist[y0:y1, x0:x1]), 3) > OFF_BACKGROUND
     rh, rw = region.shape
     rows = np.flatnonzero(region[:, rw // 4:3 * rw // 4].any(axis=1))
     cols = np.flatnonzero(region[rh // 4:3 * rh // 4].any(axis=0))

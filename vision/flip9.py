@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -28,6 +28,15 @@ from vision.text import read_texts, text_lines
 
 
 FONTS = {"card"}  # the glyph templates this reader learns (a stored profile holds no others)
+
+
+# Half the height of the band (a share of a box's shorter side) averaged along each side to
+# find its edge colour: wide enough to average out camera noise, narrow beside rounded corners.
+EDGE_BAND = 0.1
+# A cards layout with cards hidden must show at least this many of them over their keys.
+CARDS_SEEN = 3
+# A pixel this far (0-255, any channel) from the background is part of a box.
+OFF_BACKGROUND = 12
 
 
 @dataclass
@@ -47,14 +56,36 @@ class Box:
         return self.x + self.w // 2, self.y + self.h // 2
 
 
+PARTS = {"must": "the card that must move"}  # unsure parts other than cards, in words
+
+
+@dataclass
 class Flip9Reading(Reading):
-    """A Flip 9 read: its text is the cards in a line, and the card that must be swapped."""
+    """A Flip 9 read: its text is the cards in a line, and the card that must be swapped. When a
+    card is not read for sure, ``state`` is None, ``cards`` holds the cards read (None where
+    unsure) and ``unsure`` the unsure cards' positions (0-8), each with its reason; the
+    assistant acts on none of it."""
+
+    cards: list = field(default_factory=list)
 
     def cell_words(self, i: int) -> str:
         return f"card {i + 1}"
 
+    def describe_unsure(self, cells: int = 9) -> str:
+        out = [f"card {k + 1} ({self.unsure_why.get(str(k), 'not read')})" for k in self.unsure]
+        out += [f"{PARTS.get(k, 'the ' + k)} ({self.unsure_why[k]})" for k in self.parts_unsure]
+        return ", ".join(out)
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        if self.state is None and self.cards:
+            out["state"] = {"game": "flip9", "cards": list(self.cards), "must": None}
+        return out
+
     def lines(self) -> list[str]:
         if self.state is None:
+            if self.cards:
+                return ["Flip 9: cards " + "".join("?" if c is None else str(c) for c in self.cards)]
             return super().lines()
         s = self.state
         return [f"Flip 9: cards {s.format()}" + (f", must swap {s.must}" if s.must else "")]
@@ -64,13 +95,15 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
     """Filled or outlined rectangles off the background, each with the glyphs drawn inside."""
     H, W = dist.shape
     # a 3x3 median first: camera or JPEG noise must not break a box's edge into specks
-    mask = (cv2.medianBlur(dist, 3) > 12).astype(np.uint8)
+    mask = (cv2.medianBlur(dist, 3) > OFF_BACKGROUND).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     boxes = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if not (W * 0.05 <= w <= W * 0.6 and H * 0.02 <= h <= H * 0.2 and 0.3 <= w / h <= 4):
             continue
+        if x == 0 or y == 0 or x + w == W or y + h == H:
+            continue  # cut by the screenshot's edge: not a whole box, nor a whole digit in it
         comp = labels[y:y + h, x:x + w] == i
         solid = fill_holes(comp)
         if solid.mean() < 0.85:
@@ -81,10 +114,19 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
         ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
         fill = np.median(ring, axis=0)
         # the edge: along each side's inward profile, the pixel farthest from the fill (a
-        # border a few pixels deep survives antialiasing and JPEG that way)
+        # border a few pixels deep survives antialiasing and JPEG that way). Each profile is the
+        # mean of a band across the side's middle, so that noise is not taken for a border.
         e = max(2, int(min(w, h) * 0.12))
-        sides = [crop[h // 2, :e], crop[h // 2, w - e:][::-1], crop[:e, w // 2], crop[h - e:, w // 2][::-1]]
-        picks = [side[int(np.abs(side.astype(np.float32) - fill).max(axis=1).argmax())] for side in sides]
+        k = max(1, int(min(w, h) * EDGE_BAND))
+        # Pixels of the background (a noisy one joins the box's outline) are no edge.
+        picks = []
+        for part in (crop.astype(np.float32), dist[y:y + h, x:x + w].astype(np.float32)[..., None]):
+            picks.append([part[h // 2 - k:h // 2 + k, :e].mean(axis=0),
+                          part[h // 2 - k:h // 2 + k, w - e:].mean(axis=0)[::-1],
+                          part[:e, w // 2 - k:w // 2 + k].mean(axis=1),
+                          part[h - e:, w // 2 - k:w // 2 + k].mean(axis=1)[::-1]])
+        picks = [side[int(np.where(off[:, 0] > OFF_BACKGROUND, np.abs(side - fill).max(axis=1), -1).argmax())]
+                 for side, off in zip(*picks)]
         edge_col = np.median(np.array(picks, np.float32), axis=0)
         outlined = float(np.abs(edge_col - fill).max()) > 25
         accent = outlined and float(edge_col.max() - edge_col.min()) > 80
@@ -131,12 +173,49 @@ def settle_permutation(digits: list[str | None], crops: list[np.ndarray], font: 
     return None
 
 
+def cards_over_keys(outlined: list[Box], keys: list[Box]) -> list[Box | None]:
+    """The cards layout with some cards hidden: nine slots, one over each key (the keys of that
+    layout stand in one row under the cards), each the card seen there or None; [] when fewer
+    than CARDS_SEEN cards of one size stand in one row over the keys (no cards layout)."""
+    if len(keys) != 9 or max(b.y for b in keys) - min(b.y for b in keys) > keys[0].h * 0.2:
+        return []
+    size = np.median([b.h for b in outlined]) if outlined else 0
+    row = [b for b in outlined if abs(b.h - size) <= 0.1 * size]
+    if len(row) < CARDS_SEEN or max(b.y for b in row) - min(b.y for b in row) > size * 0.2 \
+            or max(b.y for b in row) > min(b.y for b in keys):
+        return []
+    slots: list[Box | None] = []
+    for key in sorted(keys, key=lambda b: b.x):
+        over = [b for b in row if abs(b.centre[0] - key.centre[0]) < key.w / 2]
+        slots.append(over[0] if len(over) == 1 else None)
+    return slots if sum(b is not None for b in slots) == len(row) else []
+
+
+def doubtful_cards(digits: list[str | None]) -> dict[int, str]:
+    """The cards (positions) of a read that is not a permutation of 1-9, each with why it is
+    unsure: not read, or read as the same digit as another card (one of them is wrong)."""
+    out = {}
+    for k, d in enumerate(digits):
+        if d is None:
+            out[k] = "the digit did not read"
+        elif digits.count(d) > 1:
+            out[k] = f"read as {d}, like another card"
+    return out
+
+
 def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
-    """The inventor's card line "[3, 1, 5, ...]": nine digits and each one's centre."""
+    """The inventor's card line "[3, 1, 5, ...]": nine digits and each one's centre (the widest
+    line that has that shape: a notification over the top of the screen is a wide line too)."""
     lines = [t for t in text_lines(image, bg, top, box_bottom, min_contrast=60) if t.x1 - t.x0 > image.shape[1] * 0.3]
-    if not lines:
-        return None, None
-    line = max(lines, key=lambda t: t.x1 - t.x0)
+    for line in sorted(lines, key=lambda t: t.x0 - t.x1):
+        crops, centres = card_line(line)
+        if crops is not None:
+            return crops, centres
+    return None, None
+
+
+def card_line(line):
+    """A text line's nine digit crops and centres when it reads as "[d, d, ..., d]", else None."""
     mask = (line.ink > 0.45).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     comps = sorted((stats[i] for i in range(1, n) if stats[i][4] > 2), key=lambda s: s[0])
@@ -245,21 +324,39 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
         buttons["new"] = new_button
     positions: dict[int, tuple[int, int]] = {}
     must_box = None
-    if len(cards) == 9:
-        cards = sorted(cards, key=lambda b: (b.y // max(1, b.h), b.x))
-        values = settle_permutation([b.text for b in cards], [b.glyphs[0] for b in cards], font)
-        positions = {k: b.centre for k, b in enumerate(cards)}
-        highlighted = [b for b in cards if b.accent]
+    covered: list[int] = []
+    if len(cards) != 9:  # some cards hidden (a notification over them)? Their keys still show where
+        cards = cards_over_keys([b for b in singles if b.outlined], keys)
+        covered = [k for k, b in enumerate(cards) if b is None]
+    if cards:
+        if not covered:
+            cards = sorted(cards, key=lambda b: (b.y // max(1, b.h), b.x))
+        digits = [b.text if b else None for b in cards]
+        # a covered card is never settled by the permutation: the screen is not all there
+        values = None if covered else settle_permutation(digits, [b.glyphs[0] for b in cards], font)
+        seen = [b for b in cards if b]
+        row_y = int(np.median([b.centre[1] for b in seen]))
+        positions = {k: b.centre if b else (keys[k].centre[0], row_y) for k, b in enumerate(cards)}
+        highlighted = [b for b in seen if b.accent]
         must_box = highlighted[0] if len(highlighted) == 1 else None
     else:
         crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04), font, use_tesseract)
         if crops is None:
             raise ReadError("no Flip 9 board found: the line of cards did not read")
-        line_digits = read_single_glyphs(crops, font, use_tesseract)
-        values = settle_permutation(line_digits, crops, font)
+        digits = read_single_glyphs(crops, font, use_tesseract)
+        values = settle_permutation(digits, crops, font)
         positions = dict(enumerate(centres))
-    if values is None:
-        raise ReadError("the Flip 9 cards did not read as 1-9 once each")
+    if values is None:  # the cards read for sure are named; the others, and so the state, unsure
+        unsure = doubtful_cards(digits)
+        unsure.update(dict.fromkeys(covered, "covered"))
+        reading = Flip9Reading("flip9", "board", cells=positions, buttons=buttons, theme=theme, profile=profile,
+                               profile_stale=stale, cards=[None if k in unsure else int(d) for k, d in enumerate(digits)])
+        for k in sorted(unsure):
+            reading.doubt(k, unsure[k])
+        reading.doubt("must", "not every card read")
+        if covered:
+            reading.doubt("screen", "something is drawn over the cards (a notification?)")
+        return reading
     kind, number, moves = comment.result()
     must = None
     chosen = number if kind in ("card", "not_valid") else None

@@ -104,36 +104,61 @@ def read_one(crop: np.ndarray, chars: str = DIGITS) -> str | None:
     return text if len(text) == 1 and text in chars else None
 
 
+# A learned template takes a match about as close as its own glyphs came when they were learned:
+# within SPREAD_Z standard deviations of their mean correlation, but never less slack than
+# LEAST_SLACK (a few sub-pixel shifts of one rendering spread by almost nothing, and a JPEG of
+# that screen must still read) nor more than MOST_SLACK, and never under LOWEST_BAR.
+SPREAD_Z = 4.0
+LEAST_SLACK = 0.04
+MOST_SLACK = 0.12
+LOWEST_BAR = 0.75
+# A template never compared with a second glyph has no spread yet: it must match this well
+# (another digit not learned yet must not pass for it).
+NEW_BAR = 0.95
+
+
 class Templates:
-    """Per-device glyph templates: for each digit the mean of its normalised glyphs."""
+    """Per-device glyph templates: for each digit the mean of its normalised glyphs, and the
+    spread of how well those glyphs matched it (a match is judged against that spread)."""
 
     def __init__(self, sums: dict[str, np.ndarray] | None = None, counts: dict[str, int] | None = None,
                  fits: dict[str, list[float]] | None = None):
         self.sums = sums or {}
         self.counts = counts or {}
-        # how well the glyphs learned for a digit matched its template when they came: a
-        # match is only trusted when it is about that good (see ``sure``)
+        # per digit, how its glyphs matched the template as it stood when each was learned:
+        # [sum of correlations, glyphs compared, sum of squared correlations]
         self.fits = fits or {}
         self._matrix = None
 
     def add(self, digit: str, glyph: np.ndarray) -> None:
         if digit in self.sums:
             fit = float(centred(glyph) @ centred(self.sums[digit]))
-            total, n = self.fits.get(digit, [0.0, 0])
-            self.fits[digit] = [total + fit, n + 1]
+            total, n, squares = self.fits.get(digit, [0.0, 0, 0.0])
+            self.fits[digit] = [total + fit, n + 1, squares + fit * fit]
         self.sums[digit] = self.sums.get(digit, np.zeros((GLYPH, GLYPH), np.float32)) + glyph
         self.counts[digit] = self.counts.get(digit, 0) + 1
         self._matrix = None
 
+    def spread(self, digit: str) -> tuple[float, float, int]:
+        """(mean, standard deviation, glyphs compared) of how well ``digit``'s glyphs matched."""
+        total, n, squares = self.fits.get(digit, [0.0, 0, 0.0])
+        if n == 0:
+            return 0.0, 0.0, 0
+        mean = total / n
+        return mean, max(0.0, squares / n - mean * mean) ** 0.5, n
+
+    def bar(self, digit: str) -> float:
+        """The least correlation a match must reach to be taken as ``digit`` without tesseract."""
+        mean, sd, n = self.spread(digit)
+        if n == 0:
+            return NEW_BAR
+        slack = min(MOST_SLACK, max(LEAST_SLACK, SPREAD_Z * sd))
+        return min(NEW_BAR, max(LOWEST_BAR, mean - slack))
+
     def sure(self, digit: str | None, best: float, margin: float) -> bool:
         """Whether a match (best correlation, margin over the runner-up) can be taken without
-        tesseract: about as close as this digit's own glyphs came, and clearly ahead. With one
-        sample the bar is high: another digit not learned yet must not pass for this one."""
-        if digit is None or margin < MARGIN:
-            return False
-        total, n = self.fits.get(digit, [0.0, 0])
-        bar = 0.95 if n == 0 else min(0.95, max(0.75, total / n - 0.06))
-        return best >= bar
+        tesseract: within this digit's own learned spread (``bar``), and clearly ahead."""
+        return digit is not None and margin >= MARGIN and best >= self.bar(digit)
 
     def __len__(self) -> int:
         return len(self.sums)
@@ -164,9 +189,12 @@ class Templates:
         return out
 
     def to_json(self) -> dict:
-        return {d: {"count": self.counts[d], "fit": self.fits.get(d, [0.0, 0]),
-                    "mean": np.round(self.sums[d] / self.counts[d], 3).flatten().tolist()}
-                for d in sorted(self.sums)}
+        out = {}
+        for d in sorted(self.sums):
+            total, n, squares = self.fits.get(d, [0.0, 0, 0.0])
+            out[d] = {"count": self.counts[d], "fit": [total, n], "spread": squares,
+                      "mean": np.round(self.sums[d] / self.counts[d], 3).flatten().tolist()}
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> "Templates":
@@ -177,11 +205,12 @@ class Templates:
                 raise ValueError(f"bad template {d!r}")
             counts[d] = int(item["count"])
             sums[d] = mean.reshape(GLYPH, GLYPH) * counts[d]
-            # how well its glyphs fitted: without it a stored template is held to the bar of
-            # one never compared (0.95), and a read with a stored profile falls back to tesseract
-            fit = item.get("fit", [0.0, 0])
-            if float(fit[1]) > 0:
-                fits[d] = [float(fit[0]), int(fit[1])]
+            # how well its glyphs fitted and their spread. A profile stored before the spread
+            # was kept has "fit" alone: its template is held to the bar of one never compared
+            # (NEW_BAR), so doubtful glyphs go to tesseract and the spread is learned again.
+            fit, spread = item.get("fit", [0.0, 0]), item.get("spread")
+            if float(fit[1]) > 0 and spread is not None:
+                fits[d] = [float(fit[0]), int(fit[1]), float(spread)]
         return cls(sums, counts, fits)
 
 
