@@ -1,8 +1,8 @@
 """Test-wide set-up: a private config folder, the shared virtual-phone harness, the `tapsolve`
 subprocess helper, and the markers that split the fast set from the end-to-end phone tests.
 
-Fast inner loop:  python -m pytest -m "not phone and not slow"   (about a minute)
-Everything (CI):  python -m pytest
+Fast inner loop:  python -m pytest -n auto -m "not phone and not slow"   (about a minute)
+Everything (CI):  python -m pytest -n auto
 """
 
 import os
