@@ -21,12 +21,11 @@ from vision.profile import VERSION
 MAX_SIDE = 8000
 
 REQUIRED = {"version", "game", "width", "height", "theme", "model", "geometry", "colours", "fonts"}
-# "points": the real game's points table, learned in play (keys as solver.numbermatch.POINTS);
+# "points": the real game's points table, learned in play (each game's reader says which kinds);
 # "animations": how long the game animates after each kind of touch, learned in play
 OPTIONAL = {"points", "animations"}
 # Longer than any game's animation, in seconds: a stored time above it is not one we learned.
 MAX_ANIMATION = 10.0
-POINTS_KEYS = {"touching", "row_break", "gap", "row", "clear"}
 THEMES = ("light", "dark")
 COLOUR_KEYS = {"background"}
 
@@ -54,7 +53,7 @@ def _check(data) -> None:
     game = data["game"]
     if game not in registry.NAMES:
         raise Wrong(f"game {game!r} is not one of {', '.join(sorted(registry.NAMES))}")
-    reader = registry.module("vision", game)  # says which fonts it learns and checks its geometry
+    reader = registry.module("vision", game)  # says which fonts it learns, checks its geometry and points
     w = check_int("width", data["width"], 1, MAX_SIDE)
     h = check_int("height", data["height"], 1, MAX_SIDE)
     if data["theme"] not in THEMES:
@@ -74,9 +73,12 @@ def _check(data) -> None:
             check_glyph(f"fonts.{name}", digit, entry)
     if "points" in data:
         points = check_dict("points", data["points"])
-        check_keys("points", points, set(), POINTS_KEYS)
         for key, value in points.items():
             check_int(f"points.{key}", value, 0, 10 ** 6)
+        try:
+            reader.check_points(points)  # which kinds of points the game has
+        except ValueError as exc:
+            raise Wrong(str(exc)) from None
     for kind, times in check_dict("animations", data.get("animations", {})).items():
         moving, still = check_numbers(f"animations.{kind}", times, 2, 0, MAX_ANIMATION)
         if moving > still:

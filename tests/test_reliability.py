@@ -114,6 +114,19 @@ def test_the_stored_profiles_pass_the_schema(stored):
     assert store.Profile.from_json(data).animations == data["animations"]
 
 
+def test_the_schema_asks_each_game_what_points_it_keeps(stored):
+    """Number Match's kinds of points belong to its reader: a Flip 9 profile keeps none."""
+    _, data = stored
+    data["points"] = {"row": 10}
+    assert schema.problem(data) is None
+    data["points"] = {"combo": 5}
+    assert "combo" in schema.problem(data)
+    flip9 = {**data, "game": "flip9", "geometry": {}, "fonts": {}, "points": {"row": 10}}
+    assert "points" in schema.problem(flip9)
+    del flip9["points"]
+    assert schema.problem(flip9) is None
+
+
 def _set(path: list, value):
     def change(data):
         target = data
@@ -139,6 +152,7 @@ WRONG = {
     "a glyph's pixel out of range": lambda d: d["fonts"]["cell"]["5"]["mean"].__setitem__(3, 7.0),
     "an unknown key": _set(["shape"], "round"),
     "a points table with a negative": _set(["points"], {"gap": -4}),
+    "a kind of points the game does not have": _set(["points"], {"combo": 5}),
     "a count of true": lambda d: d["fonts"]["cell"]["5"].update(count=True),
     "a spread wider than correlations go": lambda d: d["fonts"]["cell"]["5"].update(spread=1e6),
     "xs out of order": lambda d: d["geometry"]["xs"].reverse(),
