@@ -191,6 +191,21 @@ tapsolve reads number puzzles off an Android phone, solves them, and guides or t
 Every command: tapsolve --help; one command: tapsolve COMMAND --help"""
 
 
+def stop_on_terminate():
+    """`kill` (SIGTERM) stops a command as Ctrl-C does: through KeyboardInterrupt, so that what it
+    started (a private adb server, a virtual phone) is stopped on the way out. Returns the handler
+    it replaced (None off the main thread, where no handler can be set)."""
+    import signal
+    import threading
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, stop)
+
+
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
@@ -198,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         print(EVERYDAY)
         return 0
+    before = stop_on_terminate()
     try:
         code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
@@ -215,6 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tapsolve: stopped", file=sys.stderr)
         return 130
+    finally:
+        if before is not None:
+            import signal
+
+            signal.signal(signal.SIGTERM, before)
 
 
 if __name__ == "__main__":

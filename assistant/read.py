@@ -35,6 +35,8 @@ def run_read(args) -> int:
     if (args.image is None) == (args.serial is None):
         raise vision.ImageInputError("give either a screenshot file or --serial for a phone")
     if args.image is not None:
+        if not args.model:  # a first read, with no stored templates: tesseract will be needed
+            vision.warm(args.game)
         image = vision.load_image(args.image)
         if args.model:
             from calibration import store

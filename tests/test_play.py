@@ -3,6 +3,12 @@ again, a difference off screen found when its row comes on screen, one capture a
 animation time is learned, and `tapsolve bench play`."""
 
 import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 
@@ -12,7 +18,7 @@ from assistant import autoplay
 from assistant.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
-from conftest import tapsolve
+from conftest import ROOT, tapsolve
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from test_scroll import quiet, sparse_tall_board, truth
@@ -80,6 +86,55 @@ def test_bench_play_prints_the_demo_summary_with_speed_figures():
             "score", "wall_s", "phone_floor_s", "wall_per_floor", "moves_per_min"} <= set(summary)
     assert summary["moves"] == 4 and summary["wrong_taps"] == 0
     assert summary["wall_per_floor"] == pytest.approx(summary["wall_s"] / summary["phone_floor_s"], rel=0.01)
+
+
+def adb_server_pid(port: int) -> int | None:
+    """The pid of the adb server process serving ``port`` (`adb -P PORT server nodaemon`), if running."""
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"server" in words and b"-P" in words and words[words.index(b"-P") + 1:][:1] == [str(port).encode()]:
+            return int(entry.name)
+    return None
+
+
+@pytest.mark.phone
+def test_bench_play_stopped_by_kill_stops_its_adb_server():
+    """SIGTERM (`kill`) takes the way out Ctrl-C does: the private adb server it started is gone."""
+    run = subprocess.Popen([sys.executable, "-m", "assistant", "bench", "play", "--size", "42", "--seed", "3"],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = pid = None
+        for line in run.stdout:
+            found = re.search(r"private adb server at port (\d+)", line)
+            if found:
+                port = int(found.group(1))
+                pid = adb_server_pid(port)
+            if pid is not None and line.strip().startswith("[2/"):  # playing: a move or two made
+                break
+        assert pid is not None, run.stderr.read()
+        run.send_signal(signal.SIGTERM)
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == 130 and "Traceback" not in err, err
+        deadline = time.monotonic() + 10
+        while pid_alive(pid):  # the server is reaped by its parent, which has exited
+            assert time.monotonic() < deadline, f"adb server {pid} still running"
+            time.sleep(0.05)
+        assert adb_server_pid(port) is None
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def test_bench_play_rejects_a_bad_option_in_one_line():

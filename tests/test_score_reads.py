@@ -20,18 +20,17 @@ class StubDevice:
 
 @pytest.fixture
 def tesseract_calls(monkeypatch):
-    """Every pytesseract call made, counted."""
-    import pytesseract
+    """Every tesseract process run, counted."""
+    from vision import tesseract
 
     calls = []
-    for name in ("image_to_string", "image_to_boxes"):
-        real = getattr(pytesseract, name)
+    real = tesseract._run
 
-        def counted(*a, _real=real, **k):
-            calls.append(1)
-            return _real(*a, **k)
+    def counted(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
 
-        monkeypatch.setattr(pytesseract, name, counted)
+    monkeypatch.setattr(tesseract, "_run", counted)
     return calls
 
 

@@ -35,6 +35,22 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
     return distance(image, bg)
 
 
+# A process started for a call the read does not make costs the model's load in CPU time (about
+# 0.1 s): a read of an unknown game starts those of the first games in the registry's order only.
+WARM_MOST = 3
+
+
+def warm(game: str = "auto") -> None:
+    """Start the tesseract processes a first read of ``game`` (or of any game) makes, so that they
+    load their model while the screenshot is decoded and searched (vision/tesseract.py)."""
+    from vision import tesseract
+
+    calls = {}
+    for g in registry.NAMES if game == "auto" else [game]:
+        calls.update(dict.fromkeys(registry.module("vision", g).FIRST_READ))
+    tesseract.warm(*list(calls)[:WARM_MOST])
+
+
 class ReaderFailure(ReadError):
     """The reader itself failed on this image (an OpenCV or numpy error deep in a step): said in
     one line, never a traceback; benchmarks count these apart, as crashes."""

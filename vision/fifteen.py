@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from solver.fifteen import Board, BoardError
+from vision import tesseract
 from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
@@ -32,6 +33,8 @@ SQUARE = 0.1  # how far from 1 a frame's or a tile's width / height may be
 SOLID = 0.85  # share of a patch's box it fills (a tile, with its digits' holes filled)
 DIGITS_0_9 = "0123456789"
 FONTS = {"tile"}  # the glyph templates this reader learns (a stored profile holds no others)
+# the tesseract call a first read makes: the tiles' strip
+FIRST_READ = (tesseract.options(7, DIGITS_0_9, boxes=True),)
 COARSE = 360  # shapes are found on a screen shrunk to about this many pixels across: enough for tiles
 
 

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from solver.flip9 import State
-from vision import glyphs as glyphs_
+from vision import glyphs as glyphs_, tesseract
 from vision.cells import normalise
 from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance, theme as screen_theme
@@ -28,6 +28,8 @@ from vision.text import read_texts, text_lines
 
 
 FONTS = {"card"}  # the glyph templates this reader learns (a stored profile holds no others)
+# the tesseract calls a first read makes: the comment's lines, the cards' strip
+FIRST_READ = (tesseract.options(7), tesseract.options(7, glyphs_.DIGITS, boxes=True))
 
 
 # Half the height of the band (a share of a box's shorter side) averaged along each side to
@@ -238,12 +240,14 @@ NUMBER = re.compile(r"(\d)")
 SPECK_PART = 0.5
 
 
-def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool) -> tuple[str, int | None, int | None]:
+def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool,
+                 stop: tesseract.Stop | None = None) -> tuple[str, int | None, int | None]:
     """The comment line's kind ("card", "not_valid", "winner", "") and its number, and the moves.
 
     Only two lines are read: the centred one (the comment) and the one at the left edge (the
     moves); the time on the right changes every second and says nothing about the cards. Reads
-    are remembered by the line's pixels, so an unchanged line is not read again.
+    are remembered by the line's pixels, so an unchanged line is not read again. ``stop``: the
+    caller no longer needs the comment (its reads are then not remembered).
     """
     W = image.shape[1]
     cache = profile.__dict__.setdefault("_text_cache", {})
@@ -258,7 +262,10 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
             lines[(t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))] = t
     unread = [key for key in lines if key not in cache] if use_tesseract else []
     # the lines not read before, all at once
-    cache.update(zip(unread, read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40)))
+    texts = read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40, stop=stop)
+    if stop is not None and stop.stopped:
+        return "", None, None
+    cache.update(zip(unread, texts))
     for key in lines:
         text = cache.get(key)
         if text is None:
@@ -298,11 +305,15 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]
     new_button = min(new, key=lambda b: b.y).centre if new else None
     # the comment line under the keys is read (by tesseract, on first sight) while the digits are
+    stop = tesseract.Stop()
     with ThreadPoolExecutor(max_workers=1) as pool:
         comment = pool.submit(read_comment, image, bg, key_bottom, new_button[1] - 10 if new_button else H,
-                              profile, use_tesseract)
-        return _read_cards(image, bg, profile, use_tesseract, theme, stale, singles, keys, key_top,
-                           new_button, comment)
+                              profile, use_tesseract, stop)
+        try:
+            return _read_cards(image, bg, profile, use_tesseract, theme, stale, singles, keys, key_top,
+                               new_button, comment)
+        finally:
+            stop.stop()  # the comment not waited for (an unsure read, no board): its tesseract ended
 
 
 def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, stale: bool, singles, keys,

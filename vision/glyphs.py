@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision import tesseract
 from vision.cells import GLYPH
 from vision.thresholds import INK_LEVELS, MARGIN, STROKE
 
@@ -19,23 +20,6 @@ DIGITS = "123456789"
 STRIP_HEIGHT = 40
 PAD = 16
 GAP = 28
-
-
-def tesseract():
-    """pytesseract, or a clear error when tesseract is not installed."""
-    import os
-    import shutil
-
-    import pytesseract
-
-    from vision.image import ReadError
-
-    # one thread per tesseract: the machine is shared, and threaded runs were seen to differ
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    # found on the PATH, not asked its version: that is one more process to start per command
-    if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
-        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
-    return pytesseract
 
 
 def ocr_image(crop: np.ndarray, threshold: float = STROKE) -> np.ndarray:
@@ -51,7 +35,6 @@ def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[list[str]]:
     binarisation in INK_LEVELS (glyphs that read as nothing or as two characters add none)."""
     if not crops:
         return []
-    pyt = tesseract()
     parts, spans, owner = [], [], []
     x = PAD
     for i, crop in enumerate(crops):
@@ -65,8 +48,7 @@ def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[list[str]]:
     strip = np.full((STRIP_HEIGHT + 2 * PAD, width), 255, np.uint8)
     for img, (a, b) in zip(parts, spans):
         strip[PAD:PAD + STRIP_HEIGHT, a:b] = img
-    config = f"--psm 7 -c tessedit_char_whitelist={chars}"
-    boxes = pyt.image_to_boxes(strip, config=config)
+    boxes = tesseract.run([strip], tesseract.options(7, chars, boxes=True))[0]
     found: list[list[str]] = [[] for _ in spans]
     for line in boxes.splitlines():
         fields = line.split()
@@ -97,10 +79,9 @@ def vote(reads: list[str]) -> str | None:
 
 def read_one(crop: np.ndarray, chars: str = DIGITS) -> str | None:
     """Tesseract on a single glyph (the slow fallback for a glyph the strip did not settle)."""
-    pyt = tesseract()
     img = ocr_image(crop)
     img = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
-    text = pyt.image_to_string(img, config=f"--psm 10 -c tessedit_char_whitelist={chars}").strip()
+    text = tesseract.run([img], tesseract.options(10, chars))[0].strip()
     return text if len(text) == 1 and text in chars else None
 
 

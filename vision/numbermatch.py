@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import cv2
 import numpy as np
 
 from solver.numbermatch import Board, points_from
-from vision import glyphs as glyphs_
+from vision import glyphs as glyphs_, tesseract
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
@@ -39,6 +41,8 @@ LINE_SLACK = 0.3
 
 # The glyph templates this reader learns, one font each (a stored profile holds no others).
 FONTS = {"cell", "badge", "stage", "score"}
+# the tesseract calls a first read makes: the cells' strip, then the numbers above and beside the grid
+FIRST_READ = (tesseract.options(7, glyphs_.DIGITS, boxes=True), tesseract.options(7, "0123456789"))
 
 
 class NumberMatchReading(Reading):
@@ -181,14 +185,42 @@ def badge_zone_clear(image: np.ndarray, centre: tuple[int, int], pitch: float) -
     return int((saturation(image[y0:y1, x0:x1]) > BADGE_SATURATION).sum()) <= 2
 
 
-def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool) -> dict:
-    """The "+" button and its adds-left badge, the stage and the score.
+def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool, pool) -> dict:
+    """The "+" button and its adds-left badge, the stage and the score, each read in ``pool``
+    (a thread pool: the three numbers are read side by side, and beside the cells).
+    Returns a function that waits for them and gives their dict.
 
     A profile remembers where they were found, so that later reads look only there (and look
-    everywhere again when that fails).
+    everywhere again when that fails). The three reads touch nothing the others do (each its own
+    font and place in the geometry).
     """
+    geo, fonts = profile.geometry, profile.fonts
+    known = [*geo, *fonts]
+    gather = tesseract.Gather(3)  # their first tesseract calls in one process
+    parts = [pool.submit(gather.part, read_adds, image, lattice, profile, use_tesseract)] + \
+        [pool.submit(gather.part, read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
+         for name, pick in (("stage", stage_lines), ("score", score_lines))]
+
+    def result() -> dict:
+        out = {"add_button": None, "adds_left": None, "stage": None, "score": None, "learned": False, "why": {}}
+        for part in parts:
+            got = part.result()
+            out["learned"] |= got.pop("learned", False)
+            out["why"].update(got.pop("why", {}))
+            out.update(got)
+        # what they added, in the order of reads made one by one (a stored profile stays the same)
+        for where, key in ((geo, "add_area"), (fonts, "badge"), (geo, "stage_band"), (fonts, "stage"),
+                           (geo, "score_band"), (fonts, "score")):
+            if key in where and key not in known:
+                where[key] = where.pop(key)
+        return out
+    return result
+
+
+def read_adds(image, lattice: Lattice, profile: Profile, use_tesseract: bool) -> dict:
+    """The "+" button and the number of adds left on its badge."""
     geo = profile.geometry
-    out = {"add_button": None, "adds_left": None, "stage": None, "score": None, "learned": False, "why": {}}
+    out = {"add_button": None, "adds_left": None, "learned": False, "why": {}}
     found = find_add_button(image, lattice, geo.get("add_area")) if geo.get("add_area") else (None, None, None)
     if found[0] is None:
         found = find_add_button(image, lattice)
@@ -207,33 +239,39 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
             value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract,
                                          tiny_first=True)
             out["adds_left"] = value
-            out["learned"] |= learned
+            out["learned"] = learned
             if value is None:
                 out["why"]["adds_left"] = "the badge's number did not read"
-    # text between the status bar and the grid: stage on the grid's left, score centred
+    return out
+
+
+def read_header_number(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool, name: str, pick) -> dict:
+    """The stage or the score (``name``): a number in the text between the status bar and the
+    grid, the stage on the grid's left, the score centred (``pick`` ranks the candidate lines)."""
+    geo = profile.geometry
+    out = {name: None, "learned": False, "why": {}}
     top, limit = int(image.shape[0] * 0.02), int(lattice.top - 2)
-    for name, pick in (("stage", stage_lines), ("score", score_lines)):
-        band = geo.get(name + "_band")
-        value = None
-        for y0, y1 in ([band] if band else []) + [[top, limit]]:
-            ry = max(top, y0)
-            lines = [t for t in text_lines(image, bg, ry, min(limit, y1), min_contrast=35)
-                     if lattice.pitch * 0.12 <= t.height <= lattice.pitch * TALLEST_TEXT
-                     and t.x1 - t.x0 <= lattice.pitch * WIDEST_NUMBER and t.y0 > ry + 1]
-            # only the likeliest line: when it does not read, another that does (the coin
-            # count beside it) is not the number
-            for t in pick(lines, lattice)[:1]:
-                value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract)
-                out["learned"] |= learned
-                if value is not None:
-                    m = max(2, t.height // 2)
-                    geo[name + "_band"] = [t.y0 - m, t.y1 + m]
-                    break
+    band = geo.get(name + "_band")
+    value = None
+    for y0, y1 in ([band] if band else []) + [[top, limit]]:
+        ry = max(top, y0)
+        lines = [t for t in text_lines(image, bg, ry, min(limit, y1), min_contrast=35)
+                 if lattice.pitch * 0.12 <= t.height <= lattice.pitch * TALLEST_TEXT
+                 and t.x1 - t.x0 <= lattice.pitch * WIDEST_NUMBER and t.y0 > ry + 1]
+        # only the likeliest line: when it does not read, another that does (the coin
+        # count beside it) is not the number
+        for t in pick(lines, lattice)[:1]:
+            value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract)
+            out["learned"] |= learned
             if value is not None:
+                m = max(2, t.height // 2)
+                geo[name + "_band"] = [t.y0 - m, t.y1 + m]
                 break
-        out[name] = value
-        if value is None:
-            out["why"][name] = f"no {name} number read above the grid"
+        if value is not None:
+            break
+    out[name] = value
+    if value is None:
+        out["why"][name] = f"no {name} number read above the grid"
     return out
 
 
@@ -312,6 +350,19 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     if not glyph_cells:
         raise ReadError("no Number Match or Flip 9 board found")
     font = profile.font("cell") if templates else glyphs_.Templates()
+    geometry_before = {k: list(v) if isinstance(v, list) else v for k, v in profile.geometry.items()}
+    # the numbers around the board are read while the cells are
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        extras = read_extras(image, bg, lattice, profile, use_tesseract, pool)
+        return _read_cells(image, dist, lattice, profile, use_tesseract, theme, stale, first_row, cells,
+                           glyph_cells, font, geometry_before, extras)
+
+
+def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: bool, theme: str, stale: bool,
+                first_row: int, cells: list[Cell], glyph_cells: list[Cell], font, geometry_before: dict,
+                extras) -> NumberMatchReading:
+    """read_numbermatch once the cells are found: their digits, and the numbers around the board
+    (``extras``: read_extras' result, waited for here)."""
     poor = []  # asked only on a read that needs tesseract: a template's match is judged on its own
     digits, learned, bootstrapped = read_digits(
         glyph_cells, font, use_tesseract, poor=lambda: poor.append(sharpness(glyph_cells) < POOR_SHARPNESS) or poor[0])
@@ -352,8 +403,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     # the board goes on below when its cells fill every row the grid shows
     more_below = (last + 1) % COLUMNS == 0 and (last + 1) // COLUMNS == len(lattice.rows)
 
-    geometry_before = {k: list(v) if isinstance(v, list) else v for k, v in profile.geometry.items()}
-    extras = read_extras(image, bg, lattice, profile, use_tesseract)
+    extras = extras()
     profile.changed = profile.changed or extras.pop("learned") or geometry_before != profile.geometry
     if extras["add_button"] is None and extras["stage"] is None:
         # a grid of digits alone is not Number Match (a web game like TenPair draws one too)

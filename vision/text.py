@@ -6,12 +6,12 @@ Text is the dark (or, on a dark theme, light) neutral ink on the background; col
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from vision import tesseract
 from vision.image import distance
 from vision.thresholds import COLOURED, STROKE, TEXT_CONTRAST
 
@@ -79,18 +79,20 @@ def text_lines(image: np.ndarray, bg, y0: int, y1: int, x0: int = 0, x1: int | N
     return lines
 
 
-def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: int = 7) -> str:
-    """Tesseract on one line of ink (0-1), scaled to ~``height`` px high."""
-    from vision.glyphs import PAD, tesseract
+def line_image(ink: np.ndarray, height: int = 40) -> np.ndarray:
+    """One line of ink (0-1) as tesseract is given it: scaled to ~``height`` px high, binarised, padded."""
+    from vision.glyphs import PAD
 
-    pyt = tesseract()
     h, w = ink.shape
     scale = height / max(1, h)
     big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), height), interpolation=cv2.INTER_CUBIC)
     img = np.where(big > STROKE, 0, 255).astype(np.uint8)
-    img = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
-    config = f"--psm {psm}" + (f" -c tessedit_char_whitelist={chars}" if chars else "")
-    return pyt.image_to_string(img, config=config).strip()
+    return cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
+
+
+def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: int = 7) -> str:
+    """Tesseract on one line of ink (0-1), scaled to ~``height`` px high."""
+    return tesseract.run([line_image(ink, height)], tesseract.options(psm, chars))[0].strip()
 
 
 def norm_line(ink: np.ndarray) -> np.ndarray:
@@ -99,15 +101,7 @@ def norm_line(ink: np.ndarray) -> np.ndarray:
     return np.clip(ink / top, 0, 1) if top > 0 else ink
 
 
-def read_texts(inks: list[np.ndarray], height: int = 40) -> list[str]:
-    """``read_text`` on several lines, their tesseract processes run side by side: a tesseract
-    call is mostly its own start (loading its model), which the lines need not wait out in turn."""
-    if len(inks) < 2:
-        return [read_text(ink, height=height) for ink in inks]
-    from concurrent.futures import ThreadPoolExecutor
-
-    from vision.glyphs import tesseract
-
-    tesseract()  # its one-time check, before the threads
-    with ThreadPoolExecutor(max_workers=min(len(inks), max(2, os.cpu_count() or 1))) as pool:
-        return list(pool.map(lambda ink: read_text(ink, height=height), inks))
+def read_texts(inks: list[np.ndarray], height: int = 40, stop: tesseract.Stop | None = None) -> list[str]:
+    """``read_text`` on several lines in one tesseract process (a call is mostly its own start,
+    loading its model), each line a page of its own. ``stop``: see tesseract.Stop."""
+    return [t.strip() for t in tesseract.run([line_image(ink, height) for ink in inks], tesseract.options(7), stop)]

@@ -1,0 +1,91 @@
+"""vision/tesseract.py: images sent together read as each alone, a gathered read makes one
+process for its parts' first calls, a stopped call ends its process, and warm processes are taken."""
+
+import threading
+
+import cv2
+import numpy as np
+
+from vision import tesseract
+
+
+def line(text: str, width: int = 40) -> np.ndarray:
+    """Black digits on white, padded, as tesseract is given a line."""
+    img = np.full((72, 24 + width * len(text)), 255, np.uint8)
+    cv2.putText(img, text, (12, 55), cv2.FONT_HERSHEY_SIMPLEX, 1.5, 0, 3)
+    return img
+
+
+DIGITS = tesseract.options(7, "0123456789")
+
+
+def counted(monkeypatch):
+    calls = []
+    real = tesseract._run
+
+    def run(images, opts, stop=None):
+        calls.append(len(images))
+        return real(images, opts, stop)
+
+    monkeypatch.setattr(tesseract, "_run", run)
+    return calls
+
+
+def test_several_images_in_one_process_read_as_each_alone():
+    images = [line("407"), line("12"), line("9"), line("5318")]
+    alone = [tesseract.run([image], DIGITS)[0].strip() for image in images]
+    together = [t.strip() for t in tesseract.run(images, DIGITS)]
+    assert together == alone and alone[0] == "407" and alone[3] == "5318"
+    boxes = tesseract.options(7, "0123456789", boxes=True)
+    assert tesseract.run(images, boxes) == [tesseract.run([image], boxes)[0] for image in images]
+    assert [len(b.splitlines()) for b in tesseract.run(images, boxes)] == [3, 2, 1, 4]
+
+
+def test_a_gathered_read_sends_its_parts_first_calls_in_one_process(monkeypatch):
+    calls = counted(monkeypatch)
+    gather = tesseract.Gather(3)
+    out = {}
+
+    def part(name, texts):  # each part's first call is gathered, a second goes alone
+        out[name] = [tesseract.run([line(t)], DIGITS)[0].strip() for t in texts]
+
+    threads = [threading.Thread(target=gather.part, args=(part, *a))
+               for a in (("a", ["31", "8"]), ("b", ["64"]), ("c", []))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert out == {"a": ["31", "8"], "b": ["64"], "c": []}
+    assert calls == [2, 1]  # "31" and "64" together; "8" after them
+
+
+def test_a_stopped_call_ends_its_process_and_later_ones_start_none(monkeypatch):
+    stop = tesseract.Stop()
+    started = []
+    real = tesseract.start
+
+    def start(opts):
+        started.append(real(opts))
+        return started[-1]
+
+    monkeypatch.setattr(tesseract, "start", start)
+    done = []
+    t = threading.Thread(target=lambda: done.append(tesseract.run([line("7" * 400, width=40)], DIGITS, stop)))
+    t.start()
+    while not started:
+        threading.Event().wait(0.01)
+    stop.stop()
+    t.join(60)
+    assert done == [[""]] and started[0].poll() is not None
+    assert tesseract.run([line("7")], DIGITS, stop) == [""] and len(started) == 1
+
+
+def test_a_warm_process_is_taken_by_the_call_with_its_options(monkeypatch):
+    tesseract.warm(DIGITS)
+    warm = list(tesseract._warm[DIGITS])
+    assert tesseract.run([line("26")], DIGITS)[0].strip() == "26"
+    assert warm[0].returncode == 0 and warm[0] not in tesseract._warm.get(DIGITS, [])
+    tesseract.warm(DIGITS)
+    left = tesseract._warm[DIGITS][0]
+    tesseract.shutdown()  # at exit: the ones no call took are ended
+    assert left.returncode is not None and not tesseract._warm
