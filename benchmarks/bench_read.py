@@ -112,7 +112,7 @@ def main() -> int:
         reading = vision.read(image, profile=profile)
         times.append(reading.seconds)
     t0 = time.perf_counter()
-    baseline = tesseract_only(image, "numbermatch")
+    tesseract_only(image, "numbermatch")
     baseline_time = time.perf_counter() - t0
     print("speed, 1080x2400 Number Match:")
     print(f"  with a stored profile: median {statistics.median(times) * 1000:.1f} ms, "
