@@ -47,6 +47,9 @@ class Case:
     values: dict = field(default_factory=dict)  # adds_left, stage, score / cards, must / tiles
     first_row_y: float = 0.0  # screen y of the middle of the first row (cards or keys for Flip 9)
     first_row: int = 0  # the board row at the top of the grid (a scrolled board; the caller knows it)
+    # every Number Match cell of the board by index, on screen or not: a row at the screen's faded
+    # edge that a read takes in (its digits drawn whole) is held to it (empty: ``cells`` is all)
+    board: dict[int, int] = field(default_factory=dict)
 
 
 def load_cases(sample: int = 0) -> list[Case]:
@@ -69,7 +72,7 @@ def load_cases(sample: int = 0) -> list[Case]:
             top = min(r[1] + r[3] / 2 for r in truth["cells"].values())
             cases.append(Case(e["png"], image, "numbermatch", cells,
                               {"adds_left": b["adds_left"], "stage": b["stage"], "score": b["score"]}, top,
-                              truth["first_row"]))
+                              truth["first_row"], dict(enumerate(b["cells"]))))
         elif truth["game"] == "fifteen":
             top = min(r[1] + r[3] / 2 for r in truth["cells"].values())
             cases.append(Case(e["png"], image, "fifteen", {}, {"tiles": truth["board"]["tiles"]}, top))
@@ -195,8 +198,8 @@ def classify(case: Case, perturbation: str, reading) -> str:
             truth = [c for k, c in enumerate(case.values["cards"]) if k not in reading.unsure]
             return "unsure" if claimed == truth and reading.unsure else "misread"
         claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
-        if "cards" in reading.unsure_why:
-            return "unsure"
+        if reading.unsure_why:  # the must (or the screen) unsure: the cards it claims must be right
+            return "unsure" if "cards" in reading.unsure_why or claimed["cards"] == case.values["cards"] else "misread"
         return "exact" if claimed == case.values else "misread"
     wrong = False
     b = reading.board
@@ -205,6 +208,7 @@ def classify(case: Case, perturbation: str, reading) -> str:
             wrong = True
     # a perturbation that moves the board (crop) shows the truth's rows under other indices
     truth = case.cells if perturbation != "crop" else {}
+    whole = (case.board or case.cells) if perturbation != "crop" else {}
     placed = "rows" not in reading.unsure_why and "screen" not in reading.unsure_why
     if placed:
         base = reading.first_row * 9
@@ -212,10 +216,10 @@ def classify(case: Case, perturbation: str, reading) -> str:
             i = base + k
             if i in reading.unsure:
                 continue
-            if truth.get(i) != value:
-                wrong = True
-        if reading.sure and len(b.cells) != len(truth):
-            wrong = True  # a row lost or made up
+            if truth.get(i, whole.get(i)) != value:
+                wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
+        if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
+            wrong = True  # a row on screen lost
     if wrong:
         return "misread"
     return "exact" if reading.sure else "unsure"

@@ -372,3 +372,43 @@ def test_flip9_cards_cut_by_the_screenshots_edge_are_never_claimed():
     assert tally.total()["misread"] == 0 and tally.total()["crash"] == 0, tally.misreads
     assert tally.total(perturbations=["crop"])["exact"] == 0
     assert tally.total(perturbations=["noise"])["exact"] == 2  # dark cards under camera noise read
+
+
+def scribble(image, box):
+    """The screenshot with the text in ``box`` (x0, y0, x1, y1) swapped for marks that read as nothing."""
+    out = image.copy()
+    x0, y0, x1, y1 = box
+    cv2.rectangle(out, (x0, y0), (x1, y1), (255, 255, 255), -1)
+    cv2.putText(out, "~#%&~#%", (x0, y1 - (y1 - y0) // 4), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 30), 4)
+    return out
+
+
+@pytest.mark.parametrize("line, why", [((400, 1030, 680, 1100), "comment"), ((80, 1160, 300, 1230), "moves")])
+def test_a_flip9_comment_or_moves_line_that_does_not_read_leaves_the_card_that_must_move_unsure(line, why):
+    """"3 not valid." names the card that must move; unread, it was taken as no card at all."""
+    image, truth = fixture("1080x2400/light/flip9_buttons_notvalid.png")
+    assert vision.read(image).state.must == truth["state"]["must"] == 3
+    reading = vision.read(scribble(image, line))
+    assert list(reading.state.cards) == truth["state"]["cards"] and reading.state.must is None
+    assert not reading.sure and why in reading.unsure_why["must"]
+
+
+def test_the_trust_benchmark_holds_a_row_read_at_the_faded_edge_to_the_whole_board():
+    """A tall board's last row on screen fades out under the "+" bar: a read that takes it in is
+    exact when its digits are the board's, and a silent misread when they are not."""
+    image, truth = fixture("tablet-1600x2560/light/numbermatch_tall_partial.png")
+    b = truth["board"]
+    visible = {int(k): b["cells"][int(k)] for k in truth["cells"]}
+    case = trust.Case("tall", image, "numbermatch", visible,
+                      {"adds_left": b["adds_left"], "stage": b["stage"], "score": b["score"]},
+                      first_row=truth["first_row"], board=dict(enumerate(b["cells"])))
+    reading = vision.read(image, first_row=truth["first_row"])
+    assert reading.sure and trust.classify(case, "none", reading) == "exact"
+    last = max(visible) + 1
+    edge_row = b["cells"][last:last + 9]  # the row under the fade, as the game has it
+    reading.board.cells.extend(edge_row)
+    assert trust.classify(case, "none", reading) == "exact"
+    reading.board.cells[-1] = 1 + reading.board.cells[-1] % 9
+    assert trust.classify(case, "none", reading) == "misread"
+    del reading.board.cells[-18:]  # a row on screen lost
+    assert trust.classify(case, "none", reading) == "misread"

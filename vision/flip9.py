@@ -242,7 +242,8 @@ SPECK_PART = 0.5
 
 def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool,
                  stop: tesseract.Stop | None = None) -> tuple[str, int | None, int | None]:
-    """The comment line's kind ("card", "not_valid", "winner", "") and its number, and the moves.
+    """The comment line's kind ("card", "not_valid", "winner", "" for none, "unread" for a centred
+    line that did not read as any of them) and its number, and the moves.
 
     Only two lines are read: the centred one (the comment) and the one at the left edge (the
     moves); the time on the right changes every second and says nothing about the cards. Reads
@@ -253,13 +254,17 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     cache = profile.__dict__.setdefault("_text_cache", {})
     kind, number, moves = "", None, None
     lines = {}  # the lines to read, by their pixels
+    centred_lines = set()  # ... those of them in the middle: the comment's place
     found = text_lines(image, bg, y0, y1, min_contrast=60)
     tallest = max((t.y1 - t.y0 for t in found), default=0)
     for t in found:
         centred = abs(t.centre_x - W / 2) < W * 0.08
         left = t.x0 < W * 0.3 and t.x1 < W * 0.6
         if (centred or left) and t.y1 - t.y0 >= SPECK_PART * tallest:
-            lines[(t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))] = t
+            key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))
+            lines[key] = t
+            if centred:
+                centred_lines.add(key)
     unread = [key for key in lines if key not in cache] if use_tesseract else []
     # the lines not read before, all at once
     texts = read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40, stop=stop)
@@ -269,8 +274,12 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     for key in lines:
         text = cache.get(key)
         if text is None:
+            if key in centred_lines:
+                kind = kind or "unread"
             continue
         low = text.lower().replace(" ", "")
+        if key in centred_lines and not (low.startswith("card") or "valid" in low or "winner" in low):
+            kind = kind or "unread"  # a comment it cannot make out may name the card that must move
         if low.startswith("moves"):
             m = re.findall(r"\d+", low)
             moves = int(m[0]) if m else None
@@ -373,11 +382,17 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
     chosen = number if kind in ("card", "not_valid") else None
     if must_box is not None:
         chosen = values[cards.index(must_box)]  # the outlined card, as the permutation read it
-    if chosen is not None and (moves is None or moves > 0):
+    if chosen is not None and moves is not None and moves > 0:
         must = chosen  # before the first swap the chosen card is only picked, not forced
     state = State(tuple(values), must)
     reading = Flip9Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
                            profile=profile, profile_stale=stale)
+    if kind == "unread" and must_box is None:
+        reading.doubt("must", "the comment line did not read")
+    elif kind in ("card", "not_valid") and number is None and must_box is None:
+        reading.doubt("must", "the comment's card did not read")
+    elif chosen is not None and moves is None:
+        reading.doubt("must", "the moves line did not read")  # no swap yet: the chosen card is free
     if kind == "winner":
         reading.notes.append("sorted: Winner!")
     return reading
