@@ -12,7 +12,7 @@ from vision import glyphs as glyphs_
 from vision.cells import Cell, normalise
 from vision.shapes import split_glyphs
 from vision.text import read_text
-from vision.thresholds import (CLEARLY_MORE_LIKE, DRAWN_MARGIN, DRAWN_SCORE, LOOK_ALIKE, SEPARATOR,
+from vision.thresholds import (CLEARLY_MORE_LIKE, DRAWN_MARGIN, DRAWN_SCORE, INK_LEVELS, LOOK_ALIKE, SEPARATOR,
                                TINY, UNLIKE_MARGIN)
 
 LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
@@ -53,8 +53,10 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     when tesseract is needed) says the image is too poor to learn templates from.
 
     Glyphs the templates are sure of are taken; the others are grouped by look and read by
-    tesseract in one strip, each group taking its members' majority (so one misread glyph is
-    outvoted); a group with no majority is read alone, and stays unsure if that fails too.
+    tesseract in one strip, each group taking its members' majority (so a glyph whose reads
+    split is outvoted); a group with no majority is read alone, and stays unsure if that fails
+    too. A member read at every ink level as one other digit stays unsure: on a noisy or small
+    screen an 8 can look enough like the 3s to join their group, and tesseract was right.
     """
     matches = font.match([c.glyph for c in cells])
     digits: list[str | None] = [d if font.sure(d, best, margin) else None for d, best, margin in matches]
@@ -86,6 +88,9 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
             continue  # or as this device's templates know it
         heads.setdefault(digit, look)
         for i in members:
+            own = set(votes[i])
+            if len(votes[i]) == len(INK_LEVELS) and len(own) == 1 and own.pop() in glyphs_.DIGITS.replace(digit, ""):
+                continue  # read at every ink level as one other digit: not outvoted, unsure
             digits[i] = digit
             if learn:
                 font.add(digit, cells[i].glyph)
