@@ -370,12 +370,9 @@ def main(args, say=print) -> int:
         so_far = "; ".join(f"{m} " + "/".join(str(v) for v in tally.total(m).values()) for m in modes)
         print(f"{text} ({so_far} exact/unsure/misread/crash)", file=sys.stderr, flush=True)
 
-    def stop(signum, frame):  # `kill` (TERM) stops a run in the background as Ctrl-C does
-        raise KeyboardInterrupt
+    from assistant.cli import stop_on_terminate
 
-    import signal
-
-    signal.signal(signal.SIGTERM, stop)
+    stop_on_terminate()  # `kill` stops a run in the background as Ctrl-C does (benchmarks/ calls in here)
     try:
         run(cases, names, modes, say=say, tally=tally, progress=progress)
     except KeyboardInterrupt:  # a whole run takes long: one cut short reports what it read

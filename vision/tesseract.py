@@ -28,7 +28,6 @@ BOXES = ("-c", "tessedit_create_boxfile=1", "batch.nochop", "makebox")
 PAGE_BREAK = "\f"
 
 
-
 class TesseractFailed(ReadError):
     """Tesseract ran but failed on an image: said in one line."""
 
@@ -44,12 +43,17 @@ def options(psm: int, chars: str | None = None, boxes: bool = False) -> tuple[st
     return out + BOXES if boxes else out
 
 
-def check() -> None:
-    """Raise a one-line ReadError when tesseract is not installed (looked up once, on the PATH:
-    asking its version is one more process to start)."""
+def installed() -> bool:
+    """Whether tesseract is on the PATH (looked up once: asking its version is one more process
+    to start)."""
     if not _found:
         _found.append(shutil.which(COMMAND) is not None)
-    if not _found[0]:
+    return _found[0]
+
+
+def check() -> None:
+    """Raise a one-line ReadError when tesseract is not installed."""
+    if not installed():
         raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
 
 
@@ -65,7 +69,7 @@ def start(opts: tuple[str, ...]) -> subprocess.Popen | None:
 def warm(*calls: tuple[str, ...]) -> None:
     """Start a process for each of these calls' options now, for a later ``run`` to take: a
     command that will need tesseract starts it before its own imports and decoding."""
-    if shutil.which(COMMAND) is None:
+    if not installed():
         return  # the read that needs it says so
     for opts in calls:
         proc = start(opts)
