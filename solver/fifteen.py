@@ -19,7 +19,6 @@ cell, which is why exactly half of all arrangements can be solved.
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.cache import cache_dir, keep
 from solver.errors import InputError
 
 WIDTHS = (3, 4, 5)
@@ -244,11 +244,6 @@ def solve_plain(board: Board, node_budget: int = 10**6) -> list[int] | None:
 _TABLES: dict | None = None
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tapsolve"
-
-
 def table_path() -> Path:
     from solver import _fifteen_kernel as kernel
 
@@ -303,13 +298,7 @@ def pattern_tables(rebuild: bool = False) -> dict:
             table = None  # missing or harmed: built again below
     if table is None:
         table = build_tables()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-            np.savez(tmp, table=table, sha256=np.array(checksum(table)))
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only home still solves; it just builds again next time
+        keep(path, lambda tmp: np.savez(tmp, table=table, sha256=np.array(checksum(table))))
     _TABLES = {"pdb": table, **lookups(4)}
     return _TABLES
 

@@ -14,12 +14,11 @@ every answer is provably shortest.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
+from solver.cache import cache_dir, keep
 from solver.errors import InputError
 
 GOAL = tuple(range(1, 10))
@@ -135,11 +134,6 @@ class State:
 _TABLE: np.ndarray | None = None
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tapsolve"
-
-
 # States whose stored distance is checked against their neighbours' when the table is loaded:
 # a wrong file (all zeros, another version, bit rot) fails the first few.
 SPOT_CHECKS = 64
@@ -187,13 +181,7 @@ def distance_table() -> np.ndarray:
             raise ValueError("a wrong table")
     except (OSError, ValueError, EOFError):
         table = kernel.build_distances()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-            np.save(tmp, table)
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only home still solves; it just rebuilds next time
+        keep(path, lambda tmp: np.save(tmp, table))
     _TABLE = table
     return table
 

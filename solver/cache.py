@@ -1,0 +1,28 @@
+"""tapsolve's cache folder: tables and drawings built once per machine, written so a crash or a
+second process never leaves half a file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tapsolve"
+
+
+def keep(path: Path, write: Callable[[Path], None]) -> None:
+    """Store a file by ``write``-ing a private copy beside ``path`` and renaming it over; a
+    read-only home is no error (whatever it was is built again next time)."""
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
