@@ -1,6 +1,7 @@
 """The reader on phonesim's fixtures and on real screenshots: every cell, the badge, stage and
 score, the geometry taps use, Flip 9, the screens between boards, profiles and bad input."""
 
+import glob
 import json
 import subprocess
 import sys
@@ -284,6 +285,35 @@ def test_templates_round_trip():
     assert back.known() == "1" and back.match([g])[0][0] == "1"
     with pytest.raises(ValueError):
         Profile.from_json({"version": 1, "game": "chess"})
+
+
+def test_drawn_digits_are_drawn_once_and_kept(tmp_path, monkeypatch):
+    from vision import fontmatch
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    drawn = fontmatch.draw([p for g in fontmatch.FONT_GLOBS for p in sorted(glob.glob(g, recursive=True))[:1]])
+    assert len(drawn) >= 10  # scripts/setup installs the fonts
+    fontmatch.drawn_digits.cache_clear()
+    try:
+        first = fontmatch.drawn_digits()
+        kept = list((tmp_path / "tapsolve").glob("drawn-digits-*.npy"))
+        assert len(kept) == 1
+        fontmatch.drawn_digits.cache_clear()
+        monkeypatch.setattr(fontmatch, "draw", lambda fonts: pytest.fail("drawn again, not loaded"))
+        loaded = fontmatch.drawn_digits()
+        for got in (first, loaded):
+            assert [d for d, _ in got] == [d for d, _ in drawn]
+            assert all(a.dtype == b.dtype and np.array_equal(a, b) for (_, a), (_, b) in zip(got, drawn))
+        # a file cut short is drawn again and replaced, not trusted
+        kept[0].write_bytes(kept[0].read_bytes()[:300])
+        monkeypatch.undo()
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+        fontmatch.drawn_digits.cache_clear()
+        again = fontmatch.drawn_digits()
+        assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(again, drawn)) and len(again) == len(drawn)
+        assert fontmatch.unpack(np.load(kept[0])) and len(fontmatch.unpack(np.load(kept[0]))) == len(drawn)
+    finally:
+        fontmatch.drawn_digits.cache_clear()
 
 
 @pytest.mark.phone

@@ -8,31 +8,81 @@ phone shows or ones like them), shrunk to the observed glyph's size, and correla
 from __future__ import annotations
 
 import glob
+import hashlib
+import importlib.util
+import os
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
+from solver.cache import cache_dir, keep
+
 FONT_GLOBS = ("/usr/share/fonts/truetype/roboto/**/Roboto-Bold.ttf", "/usr/share/fonts/truetype/roboto/**/Roboto-Medium.ttf",
               "/usr/share/fonts/truetype/roboto/**/Roboto-Regular.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
               "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+DRAWING_VERSION = 1  # raise when ``draw`` changes: the drawings kept in the cache are then redrawn
 
 
 @lru_cache(maxsize=1)
 def drawn_digits() -> list[tuple[str, np.ndarray]]:
-    """(digit, tight ink mask 0-1) for 0-9 in every font found."""
+    """(digit, tight ink mask 0-1) for 0-9 in every font found; drawn once per machine and kept
+    in the cache folder (drawing them costs more CPU than the rest of a read's header)."""
+    fonts = [path for pattern in FONT_GLOBS for path in sorted(glob.glob(pattern, recursive=True))[:1]]
+    path = cache_dir() / f"drawn-digits-{drawing_key(fonts)}.npy"
+    try:
+        return unpack(np.load(path, allow_pickle=False))
+    except (OSError, ValueError, IndexError, EOFError):
+        drawn = draw(fonts)
+        keep(path, lambda tmp: np.save(tmp, pack(drawn)))
+        return drawn
+
+
+def drawing_key(fonts: list[str]) -> str:
+    """What the drawings depend on: the font files and the installed Pillow (by its files' times,
+    so Pillow need not be imported to know it), and the drawing's version."""
+    parts = [f"v{DRAWING_VERSION}"]
+    pil = importlib.util.find_spec("PIL")
+    for name in [*fonts, *([os.path.join(os.path.dirname(pil.origin), "_version.py")] if pil and pil.origin else [])]:
+        try:
+            st = os.stat(name)
+        except OSError:
+            continue
+        parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def draw(fonts: list[str]) -> list[tuple[str, np.ndarray]]:
     from PIL import Image, ImageDraw, ImageFont
 
     out = []
-    for pattern in FONT_GLOBS:
-        for path in sorted(glob.glob(pattern, recursive=True))[:1]:
-            font = ImageFont.truetype(path, 96)
-            for d in "0123456789":
-                img = Image.new("L", (120, 140), 0)
-                ImageDraw.Draw(img).text((10, 10), d, fill=255, font=font)
-                a = np.asarray(img, np.float32) / 255
-                ys, xs = np.nonzero(a > 0.5)
-                out.append((d, a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]))
+    for path in fonts:
+        font = ImageFont.truetype(path, 96)
+        for d in "0123456789":
+            img = Image.new("L", (120, 140), 0)
+            ImageDraw.Draw(img).text((10, 10), d, fill=255, font=font)
+            a = np.asarray(img, np.float32) / 255
+            ys, xs = np.nonzero(a > 0.5)
+            out.append((d, a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]))
+    return out
+
+
+def pack(drawn: list[tuple[str, np.ndarray]]) -> np.ndarray:
+    """The drawings as one float32 array: their count, then (digit, height, width) of each, then
+    every drawing's pixels in turn (small integers are exact in float32)."""
+    head = [len(drawn)] + [v for d, g in drawn for v in (int(d), *g.shape)]
+    return np.concatenate([np.array(head, np.float32), *[g.ravel() for _, g in drawn]]).astype(np.float32)
+
+
+def unpack(data: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    n = int(data[0])
+    out, at = [], 1 + 3 * n
+    for k in range(n):
+        d, h, w = (int(v) for v in data[1 + 3 * k:4 + 3 * k])
+        out.append((str(d), data[at:at + h * w].reshape(h, w)))
+        at += h * w
+    if at != len(data) or data.dtype != np.float32:
+        raise ValueError("a drawn-digits file of another layout")
     return out
 
 
