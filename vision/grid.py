@@ -17,6 +17,9 @@ import numpy as np
 from vision.image import MIN_CELL, ImageInputError
 
 COLUMNS = 9
+# a grid line's pixel stands out of the background beside it by more than this colour distance;
+# JPEG ringing and anti-aliasing by less
+RIDGE = 2.5
 
 
 def too_small(pitch: float) -> None:
@@ -56,7 +59,9 @@ def line_scale(w: int, h: int) -> int:
 
 
 def ridge_masks(dist: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
-    """Masks of thin vertical and thin horizontal line pixels in a colour-distance image."""
+    """Masks of thin vertical and thin horizontal line pixels in a colour-distance image: pixels
+    brighter by more than RIDGE than both neighbours ``s`` away across the line (wrapping at the
+    edges)."""
     d = dist.astype(np.float32)
     s = max(2, int(round(scale / 270)))  # farther than half a line's width
     k = max(3, int(round(scale / 200)) | 1)
@@ -64,10 +69,18 @@ def ridge_masks(dist: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]
     for axis in (1, 0):  # vertical lines vary across x (axis 1), horizontal across y
         along = (1, k) if axis == 1 else (k, 1)  # smooth along the line to beat JPEG noise
         v = cv2.blur(d, along)
-        a = np.roll(v, s, axis=axis)
-        b = np.roll(v, -s, axis=axis)
-        ridge = v - np.maximum(a, b)
-        masks.append((ridge > 2.5).astype(np.uint8))
+        n = v.shape[axis]
+
+        def span(a: int, b: int) -> tuple[slice, slice]:
+            return (slice(None), slice(a, b)) if axis == 1 else (slice(a, b), slice(None))
+
+        # the brighter of the two neighbours, built in place (np.roll would copy the image twice)
+        near = np.empty_like(v)
+        cv2.max(v[span(0, n - 2 * s)], v[span(2 * s, n)], dst=near[span(s, n - s)])
+        near[span(0, s)] = np.maximum(v[span(n - s, n)], v[span(s, 2 * s)])
+        near[span(n - s, n)] = np.maximum(v[span(n - 2 * s, n - s)], v[span(0, s)])
+        cv2.subtract(v, near, dst=near)
+        masks.append((near > RIDGE).astype(np.uint8))
     return masks[0], masks[1]
 
 
@@ -159,7 +172,7 @@ def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, 
     down[:-s] = d[s:]
     down[-s:] = d[-1:]
     ridge = d - np.maximum(up, down)
-    return (ridge > 2.5).mean(axis=1)
+    return (ridge > RIDGE).mean(axis=1)
 
 
 def line_positions(hprof: np.ndarray, lo: int, hi: int, level: float = 0.5) -> list[float]:
