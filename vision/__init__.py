@@ -35,20 +35,20 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
     return distance(image, bg)
 
 
-# A process started for a call the read does not make costs the model's load in CPU time (about
-# 0.1 s): a read of an unknown game starts those of the first games in the registry's order only.
-WARM_MOST = 3
-
-
 def warm(game: str = "auto") -> None:
-    """Start the tesseract processes a first read of ``game`` (or of any game) makes, so that they
-    load their model while the screenshot is decoded and searched (vision/tesseract.py)."""
+    """Start the tesseract processes a first read of ``game`` makes, so that they load their model
+    while the screenshot is decoded and searched (vision/tesseract.py). For a game not known yet,
+    only the calls that more than one game makes: a process started for a call the read does not
+    make costs a model's load in CPU time (0.15-0.2 s, on a machine the read itself keeps busy);
+    a game's own calls start when its reader makes them."""
     from vision import tesseract
 
-    calls = {}
-    for g in registry.NAMES if game == "auto" else [game]:
-        calls.update(dict.fromkeys(registry.module("vision", g).FIRST_READ))
-    tesseract.warm(*list(calls)[:WARM_MOST])
+    games = registry.NAMES if game == "auto" else [game]
+    made: dict[tuple[str, ...], int] = {}
+    for g in games:
+        for call in dict.fromkeys(registry.module("vision", g).FIRST_READ):
+            made[call] = made.get(call, 0) + 1
+    tesseract.warm(*[call for call, n in made.items() if n > 1 or len(games) == 1])
 
 
 class ReaderFailure(ReadError):
