@@ -1,7 +1,5 @@
 """`python -m assistant`: the same as the `tapsolve` command."""
 
-import sys
+from assistant.cli import program
 
-from assistant.cli import main
-
-sys.exit(main())
+program()
