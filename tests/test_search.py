@@ -47,6 +47,8 @@ def test_fast_finds_the_fewest_adds_then_moves_the_reference_search_finds(board)
 
 
 # 50 boards: each needs a proved reference line with an add, the slowest kind of reference search
+# (most of a minute: in the whole suite, not the fast set)
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(small_boards())
 def test_the_floor_on_what_the_adds_copy_never_exceeds_the_reference_optimum(board):
