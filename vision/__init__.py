@@ -40,7 +40,7 @@ def warm(game: str = "auto") -> None:
     while the screenshot is decoded and searched (vision/tesseract.py). For a game not known yet,
     only the calls that more than one game makes: a process started for a call the read does not
     make costs a model's load in CPU time (0.15-0.2 s, on a machine the read itself keeps busy);
-    a game's own calls start when its reader makes them."""
+    a game's own calls start once its reader has found its board (``tesseract.found``)."""
     from vision import tesseract
 
     games = registry.NAMES if game == "auto" else [game]
@@ -49,6 +49,7 @@ def warm(game: str = "auto") -> None:
         for call in dict.fromkeys(registry.module("vision", g).FIRST_READ):
             made[call] = made.get(call, 0) + 1
     tesseract.warm(*[call for call, n in made.items() if n > 1 or len(games) == 1])
+    tesseract.defer(*[call for call, n in made.items() if n == 1 and len(games) > 1])
 
 
 class ReaderFailure(ReadError):

@@ -190,6 +190,7 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     gaps = missing + empty
     if len(gaps) != 1:
         raise ReadError(f"no 15-puzzle board found: {len(gaps)} gaps in the frame, not one")
+    tesseract.found(FIRST_READ)
     gap = gaps[0]
     tiled = [c for c in sorted(cells) if c != gap]
     crops = [g for c in tiled for g in cells[c].glyphs]

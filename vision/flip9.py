@@ -309,6 +309,7 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     keys = same_size([b for b in singles if not b.outlined])
     if len(singles) < 9 or not keys:
         raise ReadError("no Flip 9 board found")
+    tesseract.found(FIRST_READ)
     key_top = min(b.y for b in keys)
     key_bottom = max(b.y + b.h for b in keys)
     new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]

@@ -321,6 +321,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         lattice = find_lattice(dist)
         if lattice is None or not lattice.rows:
             raise ReadError("no Number Match or Flip 9 board found")
+        tesseract.found(FIRST_READ)
         if profile is None or stale:
             profile = Profile("numbermatch", w, h, theme)
         profile.geometry = {"xs": lattice.xs, "pitch": lattice.pitch, "top": lattice.top, "bottom": lattice.bottom,

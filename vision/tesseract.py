@@ -33,6 +33,7 @@ class TesseractFailed(ReadError):
 
 
 _warm: dict[tuple[str, ...], list[subprocess.Popen]] = {}
+_deferred: dict[tuple[str, ...], None] = {}  # calls for ``found`` to start (an ordered set)
 _lock = threading.Lock()
 _found: list[bool] = []
 
@@ -78,12 +79,30 @@ def warm(*calls: tuple[str, ...]) -> None:
                 _warm.setdefault(opts, []).append(proc)
 
 
+def defer(*calls: tuple[str, ...]) -> None:
+    """Calls a read may make, known only once its game is: ``found`` starts them."""
+    with _lock:
+        _deferred.update(dict.fromkeys(calls))
+
+
+def found(calls: tuple[tuple[str, ...], ...]) -> None:
+    """A reader found its board: start those of its first read's ``calls`` that were deferred
+    (a read after ``warm("auto")``; for any other read, nothing), now rather than at the first
+    call, which comes later."""
+    with _lock:
+        start_now = [c for c in calls if c in _deferred]
+        for c in start_now:
+            del _deferred[c]
+    warm(*start_now)
+
+
 @atexit.register
 def shutdown() -> None:
     """End the started processes no read took (a read that needed none of them)."""
     with _lock:
         procs = [p for ps in _warm.values() for p in ps]
         _warm.clear()
+        _deferred.clear()
     for p in procs:
         p.kill()
         p.wait()
