@@ -1,12 +1,17 @@
 """vision/tesseract.py: images sent together read as each alone, a gathered read makes one
-process for its parts' first calls, a stopped call ends its process, and warm processes are taken."""
+process for its parts' first calls, a stopped call ends its process, warm processes are taken,
+and a read of an unknown game starts just the processes it uses."""
 
 import threading
+from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import tesseract
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "1080x2400" / "light"
 
 
 def line(text: str, width: int = 40) -> np.ndarray:
@@ -89,3 +94,31 @@ def test_a_warm_process_is_taken_by_the_call_with_its_options(monkeypatch):
     left = tesseract._warm[DIGITS][0]
     tesseract.shutdown()  # at exit: the ones no call took are ended
     assert left.returncode is not None and not tesseract._warm
+
+
+@pytest.mark.parametrize("fixture, game", [("numbermatch_fresh.png", "numbermatch"), ("flip9_cards_midgame.png", "flip9")])
+def test_a_read_of_an_unknown_game_starts_only_the_processes_it_uses(monkeypatch, fixture, game):
+    import vision
+    from solver import games as registry
+
+    started = []
+    real = tesseract.start
+
+    def start(opts):
+        started.append(opts)
+        return real(opts)
+
+    monkeypatch.setattr(tesseract, "start", start)
+    try:
+        vision.warm("auto")
+        shared = list(started)
+        assert shared and all(sum(c in registry.module("vision", g).FIRST_READ for g in registry.NAMES) > 1
+                              for c in shared)
+        reading = vision.read(vision.load_image(FIXTURES / fixture), "auto")
+        assert reading.game == game and reading.sure
+        own = registry.module("vision", game).FIRST_READ
+        # every process started was one this game's first read makes, each started once, and
+        # none was left waiting unused
+        assert sorted(started) == sorted(set(own)) and not any(tesseract._warm.values())
+    finally:
+        tesseract.shutdown()
