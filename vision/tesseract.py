@@ -35,7 +35,7 @@ class TesseractFailed(ReadError):
 _warm: dict[tuple[str, ...], list[subprocess.Popen]] = {}
 _deferred: dict[tuple[str, ...], None] = {}  # calls for ``found`` to start (an ordered set)
 _lock = threading.Lock()
-_found: list[bool] = []
+_installed: list[bool] = []
 
 
 def options(psm: int, chars: str | None = None, boxes: bool = False) -> tuple[str, ...]:
@@ -47,9 +47,9 @@ def options(psm: int, chars: str | None = None, boxes: bool = False) -> tuple[st
 def installed() -> bool:
     """Whether tesseract is on the PATH (looked up once: asking its version is one more process
     to start)."""
-    if not _found:
-        _found.append(shutil.which(COMMAND) is not None)
-    return _found[0]
+    if not _installed:
+        _installed.append(shutil.which(COMMAND) is not None)
+    return _installed[0]
 
 
 def check() -> None:
