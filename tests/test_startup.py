@@ -95,3 +95,26 @@ def test_the_solve_commands_are_there_for_solve_and_for_help():
     for command in (None, "solve"):
         solve = cli.build_parser(command).parse_args(["solve", "flip9", "315927486"])
         assert solve.game == "flip9"
+
+
+def test_the_command_exits_at_once_yet_runs_its_exit_handlers_and_flushes(tmp_path):
+    # `program` skips the interpreter's teardown: what the teardown would have done that anyone
+    # sees (exit handlers, such as stopping an adb server tapsolve started; buffered output;
+    # the exit code) must still happen
+    mark = tmp_path / "ran"
+    script = f"""
+import atexit, sys
+atexit.register(lambda: open({str(mark)!r}, "w").write("exit handler ran"))
+sys.argv = ["tapsolve", *sys.argv[1:]]
+from assistant.cli import program
+program()
+"""
+    run = subprocess.run([sys.executable, "-c", script, "solve", "numbermatch", "19", "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["status"] == "solved"
+    assert mark.read_text() == "exit handler ran"
+    mark.unlink()
+    bad = subprocess.run([sys.executable, "-c", script, "solve", "numbermatch", "1x9"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.startswith("tapsolve: error:") and mark.exists()
