@@ -13,13 +13,18 @@ of a stage are only banked when it is cleared.
 from __future__ import annotations
 
 import json
-import random
-import statistics
 import sys
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from assistant.options import adds, bounded_int, non_negative_int, positive_float
+
+if TYPE_CHECKING:
+    import random
+
+# statistics (with fractions and decimal, 6-10 ms) and random are imported where a bench runs:
+# every command builds this parser, `tapsolve read` too
 
 MAX_BOARDS = 100_000  # a day of solving at the default budget: more is a typo
 MAX_SIZE = 9 * 40  # start numbers: the tallest board phonesim deals
@@ -161,6 +166,8 @@ class Progress:
 
 
 def figures(results: list[Result]) -> dict:
+    import statistics
+
     n = len(results)
     secs = sorted(r.seconds for r in results)
     solved = [r for r in results if r.status == "solved"]
@@ -194,6 +201,8 @@ def numbermatch(args) -> int:
     search.warm_up()
     warm_playouts()
     load = time.perf_counter() - t_cold
+    import random
+
     rng = random.Random(args.seed)
     baseline = () if args.no_baseline else ("baseline",)
     runs = {name: [] for name in (*objectives, *baseline)}

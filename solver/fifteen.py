@@ -18,9 +18,7 @@ cell, which is why exactly half of all arrangements can be solved.
 
 from __future__ import annotations
 
-import hashlib
 import time
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -256,6 +254,8 @@ def table_sizes() -> list[int]:
 
 
 def checksum(table: np.ndarray) -> str:
+    import hashlib  # here: a read that never solves the 15-puzzle imports this module too
+
     return hashlib.sha256(table.tobytes()).hexdigest()
 
 
@@ -286,6 +286,8 @@ def pattern_tables(rebuild: bool = False) -> dict:
     global _TABLES
     if _TABLES is not None and not rebuild:
         return _TABLES
+    import zipfile  # here, as hashlib in ``checksum``: np.load of the tables imports it anyway
+
     path = table_path()
     table = None
     if not rebuild:

@@ -8,9 +8,9 @@ phone shows or ones like them), shrunk to the observed glyph's size, and correla
 from __future__ import annotations
 
 import glob
-import hashlib
 import importlib.util
 import os
+import zlib
 from functools import lru_cache
 
 import cv2
@@ -49,7 +49,8 @@ def drawing_key(fonts: list[str]) -> str:
         except OSError:
             continue
         parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+    key = "\n".join(parts).encode()
+    return f"{zlib.crc32(key):08x}"  # a checksum, not hashlib: its OpenSSL takes 5-15 ms to import
 
 
 def draw(fonts: list[str]) -> list[tuple[str, np.ndarray]]:
