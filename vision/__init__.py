@@ -41,15 +41,16 @@ def warm(game: str = "auto") -> None:
     only the calls that more than one game makes: a process started for a call the read does not
     make costs a model's load in CPU time (0.15-0.2 s, on a machine the read itself keeps busy);
     a game's own calls start once its reader has found its board (``tesseract.found``)."""
+    from collections import Counter
+
     from vision import tesseract
 
-    games = registry.NAMES if game == "auto" else [game]
-    made: dict[tuple[str, ...], int] = {}
-    for g in games:
-        for call in dict.fromkeys(registry.module("vision", g).FIRST_READ):
-            made[call] = made.get(call, 0) + 1
-    tesseract.warm(*[call for call, n in made.items() if n > 1 or len(games) == 1])
-    tesseract.defer(*[call for call, n in made.items() if n == 1 and len(games) > 1])
+    if game != "auto":
+        tesseract.warm(*dict.fromkeys(registry.module("vision", game).FIRST_READ))
+        return
+    made = Counter(call for g in registry.NAMES for call in dict.fromkeys(registry.module("vision", g).FIRST_READ))
+    tesseract.warm(*[call for call, n in made.items() if n > 1])
+    tesseract.defer(*[call for call, n in made.items() if n == 1])
 
 
 class ReaderFailure(ReadError):

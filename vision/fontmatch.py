@@ -28,7 +28,7 @@ DRAWING_VERSION = 1  # raise when ``draw`` changes: the drawings kept in the cac
 def drawn_digits() -> list[tuple[str, np.ndarray]]:
     """(digit, tight ink mask 0-1) for 0-9 in every font found; drawn once per machine and kept
     in the cache folder (drawing them costs more CPU than the rest of a read's header)."""
-    fonts = [path for pattern in FONT_GLOBS for path in sorted(glob.glob(pattern, recursive=True))[:1]]
+    fonts = font_files()
     path = cache_dir() / f"drawn-digits-{drawing_key(fonts)}.npy"
     try:
         return unpack(np.load(path, allow_pickle=False))
@@ -38,12 +38,19 @@ def drawn_digits() -> list[tuple[str, np.ndarray]]:
         return drawn
 
 
+def font_files() -> list[str]:
+    """The first file each of FONT_GLOBS finds on this machine."""
+    return [path for pattern in FONT_GLOBS for path in sorted(glob.glob(pattern, recursive=True))[:1]]
+
+
 def drawing_key(fonts: list[str]) -> str:
     """What the drawings depend on: the font files and the installed Pillow (by its files' times,
     so Pillow need not be imported to know it), and the drawing's version."""
-    parts = [f"v{DRAWING_VERSION}"]
+    parts, files = [f"v{DRAWING_VERSION}"], list(fonts)
     pil = importlib.util.find_spec("PIL")
-    for name in [*fonts, *([os.path.join(os.path.dirname(pil.origin), "_version.py")] if pil and pil.origin else [])]:
+    if pil and pil.origin:
+        files.append(os.path.join(os.path.dirname(pil.origin), "_version.py"))
+    for name in files:
         try:
             st = os.stat(name)
         except OSError:
@@ -76,13 +83,15 @@ def pack(drawn: list[tuple[str, np.ndarray]]) -> np.ndarray:
 
 
 def unpack(data: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    if data.ndim != 1 or data.dtype != np.float32:
+        raise ValueError("a drawn-digits file of another layout")
     n = int(data[0])
     out, at = [], 1 + 3 * n
     for k in range(n):
         d, h, w = (int(v) for v in data[1 + 3 * k:4 + 3 * k])
         out.append((str(d), data[at:at + h * w].reshape(h, w)))
         at += h * w
-    if at != len(data) or data.dtype != np.float32:
+    if at != len(data):
         raise ValueError("a drawn-digits file of another layout")
     return out
 
