@@ -50,10 +50,15 @@ def changed_pixels(a, b) -> int:
     return cv2.countNonZero(cv2.threshold(strongest, PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1])
 
 
-def still(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two captures show the same picture where the game draws (see BANNER_PART)."""
+def still(a: np.ndarray, b: np.ndarray, ticking=()) -> bool:
+    """Whether two captures show the same picture where the game draws (see BANNER_PART), but
+    for the parts that change on their own (``Reading.ticking``: a clock)."""
     if a.shape != b.shape:
         return False
+    if ticking:
+        b = b.copy()
+        for x0, y0, x1, y1 in ticking:
+            b[y0:y1, x0:x1] = a[y0:y1, x0:x1]
     h = a.shape[0]
     y0, y1 = int(h * STATUS_BAR_PART), int(h * (1 - BANNER_PART))
     return changed_pixels(a[y0:y1], b[y0:y1]) <= STILL_PIXELS
@@ -71,6 +76,7 @@ class Link:
         # what this link sent and took, for the run's summary
         self.taps = self.swipes = self.captures = 0
         self.unsettled = 0  # captures that showed the screen still changing (an animation)
+        self.ticking = []  # the parts of the screen that change on their own, as last read
         self._still: np.ndarray | None = None  # the last settled screen ...
         self._touched = True  # ... unless a tap or swipe was sent since
         self._glanced = None  # (image, time) of a glance not accepted
@@ -155,7 +161,7 @@ class Link:
             first = at
             times = [at]
             previous = None if self._touched else self._still
-        while previous is None or not still(previous, image):
+        while previous is None or not still(previous, image, self.ticking):
             if previous is not None:
                 self.unsettled += 1
             # frames are taken when a capture is asked for: the screen changed across this span
@@ -169,7 +175,7 @@ class Link:
             image, at = self._grab()
             times.append(at)
         if self._touched and self._touched_at is not None and (
-                len(times) > 2 or self._still is not None and not still(self._still, image)):
+                len(times) > 2 or self._still is not None and not still(self._still, image, self.ticking)):
             # the last two frames show the still screen: it was still by the first of them, and
             # moving at the frame before (learned only from a touch that changed the screen: a
             # lost tap shows no animation's end)
@@ -202,6 +208,8 @@ class Link:
                 reading = store.read(image, self.device.model, reading.game, note=self.say)
         if reading.profile is not None:
             self.profile = reading.profile
+        if reading.screen == "board" and reading.sure:
+            self.ticking = reading.ticking
         if self.profile is not None:
             self._share_animations()
             store.remember(self.profile, self.say)  # what play taught it is there for the next game

@@ -180,6 +180,64 @@ def test_a_settled_screen_needs_two_equal_captures_and_one_when_nothing_was_sent
     assert link.capture()[0, 0, 0] == 90 and link.captures == 4
 
 
+def flip9_with_clock(layout="buttons", clock=None):
+    app = apps.create("flip9", PRESETS["1080x2400"], seed=3, layout=layout)
+    app.clock = clock or Clock()
+    app.started = app.clock()
+    return app
+
+
+@pytest.mark.parametrize("layout", ["buttons", "cards"])
+def test_a_clock_on_the_screen_is_not_an_animation_but_a_swap_is(layout):
+    """Flip 9 shows the time played, which changes every second: the reading says where it is,
+    and the link's stillness test leaves it out, even once the time has grown a digit."""
+    from assistant.link import still
+    import vision
+
+    app = flip9_with_clock(layout)
+    app.clock.t += 7
+    before = app.render()
+    reading = vision.read(before, "flip9")
+    assert reading.sure and len(reading.ticking) == 1
+    app.clock.t += 593  # "0:07" to "10:00"
+    ticked = app.render()
+    assert not still(before, ticked) and still(before, ticked, reading.ticking)
+    app.press(app.state.cards[0])
+    app.press(app.state.cards[1])  # the first swap
+    assert not still(before, app.render(), reading.ticking)
+
+
+class Ticking:
+    """A clock ``step`` seconds later every time it is read (``step`` 1: every frame shows
+    another time)."""
+
+    def __init__(self):
+        self.t, self.step = 0.0, 0.0
+
+    def __call__(self):
+        self.t += self.step
+        return self.t
+
+
+def test_a_clock_ticking_between_every_two_captures_is_not_waited_for(harness):
+    """Through adb, a Flip 9 game whose time changes on every frame once its board was read
+    settles at once after each swap: no capture is taken for a moving screen, and no animation
+    time is learned from the clock for later moves to wait."""
+    p = PRESETS["1080x2400"]
+    clock = Ticking()
+    phone = Phone(p, flip9_with_clock(clock=clock), Faults(seed=3))
+    vp = harness.add(phone)
+    said = []
+    link = Link(connect(vp.serial, client=harness.client), say=said.append)
+    loop = Loop(link, game="flip9", budget=1.0, say=said.append, wait_unknown=5)
+    loop.start()
+    clock.step = 1.0
+    assert autoplay.play(loop, say=said.append) == 0
+    assert loop.tally.stages == 1 and phone.app.state.is_sorted() and clock.t >= loop.tally.moves
+    assert link.animation["swap"][0] == 0.0 and link.unsettled == 0
+    vp.stop()
+
+
 # -- end to end, through the real adb server -----------------------------------------------------
 
 def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, seed=5, **options):

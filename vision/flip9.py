@@ -238,12 +238,16 @@ NUMBER = re.compile(r"(\d)")
 # A line of ink under this part of the tallest line's height near the comment is a speck or an
 # icon's edge, not text: it is not given to tesseract (each call costs a tenth of a second or more).
 SPECK_PART = 0.5
+# How far left of the time as read its line may reach as the time grows ("9:59" to "10:00"),
+# in line heights: a digit and its colon are each under one.
+CLOCK_GROWTH = 2
 
 
 def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: bool,
-                 stop: tesseract.Stop | None = None) -> tuple[str, int | None, int | None]:
+                 stop: tesseract.Stop | None = None) -> tuple[str, int | None, int | None, list]:
     """The comment line's kind ("card", "not_valid", "winner", "" for none, "unread" for a centred
-    line that did not read as any of them) and its number, and the moves.
+    line that did not read as any of them) and its number, the moves, and where the time is
+    (``Reading.ticking``).
 
     Only two lines are read: the centred one (the comment) and the one at the left edge (the
     moves); the time on the right changes every second and says nothing about the cards. Reads
@@ -255,12 +259,17 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     kind, number, moves = "", None, None
     lines = {}  # the lines to read, by their pixels
     centred_lines = set()  # ... those of them in the middle: the comment's place
+    ticking = []
     found = text_lines(image, bg, y0, y1, min_contrast=60)
     tallest = max((t.y1 - t.y0 for t in found), default=0)
     for t in found:
         centred = abs(t.centre_x - W / 2) < W * 0.08
         left = t.x0 < W * 0.3 and t.x1 < W * 0.6
-        if (centred or left) and t.y1 - t.y0 >= SPECK_PART * tallest:
+        if not (centred or left) and t.x0 > W / 2:
+            # the time, right-aligned: it grows leftwards by a digit or two as the minutes pass
+            h = t.y1 - t.y0
+            ticking.append((max(0, t.x0 - CLOCK_GROWTH * h), max(0, t.y0 - h // 2), W, t.y1 + h // 2))
+        elif t.y1 - t.y0 >= SPECK_PART * tallest:
             key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))
             lines[key] = t
             if centred:
@@ -269,7 +278,7 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     # the lines not read before, all at once
     texts = read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40, stop=stop)
     if stop is not None and stop.stopped:
-        return "", None, None
+        return "", None, None, ticking
     cache.update(zip(unread, texts))
     for key in lines:
         text = cache.get(key)
@@ -291,7 +300,7 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
             kind, number = "not_valid", int(m[0]) if m else None
         elif "winner" in low:
             kind = "winner"
-    return kind, number, moves
+    return kind, number, moves, ticking
 
 
 def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
@@ -378,7 +387,7 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
         if covered:
             reading.doubt("screen", "something is drawn over the cards (a notification?)")
         return reading
-    kind, number, moves = comment.result()
+    kind, number, moves, ticking = comment.result()
     must = None
     chosen = number if kind in ("card", "not_valid") else None
     if must_box is not None:
@@ -387,7 +396,7 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
         must = chosen  # before the first swap the chosen card is only picked, not forced
     state = State(tuple(values), must)
     reading = Flip9Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
-                           profile=profile, profile_stale=stale)
+                           profile=profile, profile_stale=stale, ticking=ticking)
     if kind == "unread" and must_box is None:
         reading.doubt("must", "the comment line did not read")
     elif kind in ("card", "not_valid") and number is None and must_box is None:

@@ -34,6 +34,9 @@ class Reading:
     profile: object | None = None  # the vision.profile.Profile used and extended by this read
     profile_stale: bool = False  # a profile was given but did not fit this screen
     notes: list[str] = field(default_factory=list)
+    # (x0, y0, x1, y1) of parts of the screen that change on their own (a clock): a link that
+    # compares two frames to see whether an animation is over leaves them out
+    ticking: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     def doubt(self, part, why: str) -> None:
         """Mark a cell (an index) or a part (a name) as not read for sure, saying why."""
