@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from assistant.games import Plan, game_for, kind
 from assistant.scroll import BoardView
-from vision import ReadError, Reading
+from vision import ReadError, Reading, tesseract
 from solver.errors import TapsolveError
 
 
@@ -48,6 +48,7 @@ class Loop:
         self.plan: Plan | None = None
         self.step = 0
         self.tally = Tally()
+        tesseract.keep_spares()  # a screen is read after every move
         # a Number Match board taller than the screen is read whole by scrolling (None: only
         # what is on screen, for a window that must not scroll the player's phone)
         self.view = BoardView()

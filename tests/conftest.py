@@ -1,5 +1,6 @@
-"""Test-wide set-up: a private config folder, the shared virtual-phone harness, the `tapsolve`
-subprocess helper, and the markers that split the fast set from the end-to-end phone tests.
+"""Test-wide set-up: a private config folder, no spare tesseract processes carried between tests,
+the shared virtual-phone harness, the `tapsolve` subprocess helper, and the markers that split
+the fast set from the end-to-end phone tests.
 
 Fast inner loop:  python -m pytest -n auto -m "not phone and not slow"   (about a minute)
 Everything (CI):  python -m pytest -n auto
@@ -44,6 +45,17 @@ def private_config_dir():
             os.environ.pop("XDG_CONFIG_HOME", None)
         else:
             os.environ["XDG_CONFIG_HOME"] = old
+
+
+@pytest.fixture(autouse=True)
+def no_spare_tesseracts(monkeypatch):
+    # a loop keeps spare tesseract processes for the rest of its process (vision.tesseract.
+    # keep_spares): each test starts without them, so what it starts does not depend on the
+    # tests run before it in the same worker
+    from vision import tesseract
+
+    monkeypatch.setattr(tesseract, "_spares", [False])
+    monkeypatch.setattr(tesseract, "_used", set())
 
 
 @pytest.fixture(scope="module")

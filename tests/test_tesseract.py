@@ -1,6 +1,7 @@
 """vision/tesseract.py: images sent together read as each alone, a gathered read makes one
 process for its parts' first calls, a stopped call ends its process, warm processes are taken,
-and a read of an unknown game starts just the processes it uses."""
+a loop's repeated calls find spares, and a read of an unknown game starts just the processes it
+uses."""
 
 import threading
 from pathlib import Path
@@ -94,6 +95,30 @@ def test_a_warm_process_is_taken_by_the_call_with_its_options(monkeypatch):
     left = tesseract._warm[DIGITS][0]
     tesseract.shutdown()  # at exit: the ones no call took are ended
     assert left.returncode is not None and not tesseract._warm
+
+
+def test_a_loop_finds_a_spare_process_for_a_call_it_makes_again_and_a_single_read_keeps_none(monkeypatch):
+    started = []
+    real = tesseract.start
+
+    def start(opts):
+        started.append(real(opts))
+        return started[-1]
+
+    monkeypatch.setattr(tesseract, "start", start)
+    try:
+        for text in ("31", "42"):
+            assert tesseract.run([line(text)], DIGITS)[0].strip() == text
+        assert len(started) == 2 and not tesseract._warm  # a single read's calls: no spare
+        tesseract.keep_spares()
+        assert tesseract.run([line("53")], DIGITS)[0].strip() == "53"
+        spare = started[3]
+        assert len(started) == 4 and tesseract._warm[DIGITS] == [spare]  # started once the call was done
+        assert tesseract.run([line("64")], DIGITS)[0].strip() == "64"
+        assert spare.returncode == 0  # the next call took it ...
+        assert len(started) == 5 and tesseract._warm[DIGITS] == [started[4]]  # ... and left one more
+    finally:
+        tesseract.shutdown()
 
 
 @pytest.mark.parametrize("fixture, game", [("numbermatch_fresh.png", "numbermatch"), ("flip9_cards_midgame.png", "flip9")])

@@ -36,6 +36,8 @@ _warm: dict[tuple[str, ...], list[subprocess.Popen]] = {}
 _deferred: dict[tuple[str, ...], None] = {}  # calls for ``found`` to start (an ordered set)
 _lock = threading.Lock()
 _installed: list[bool] = []
+_used: set[tuple[str, ...]] = set()  # the options of the calls run so far
+_spares: list[bool] = [False]  # see ``keep_spares``
 
 
 def options(psm: int, chars: str | None = None, boxes: bool = False) -> tuple[str, ...]:
@@ -94,6 +96,14 @@ def found(calls: tuple[tuple[str, ...], ...]) -> None:
         for c in start_now:
             del _deferred[c]
     warm(*start_now)
+
+
+def keep_spares(on: bool = True) -> None:
+    """For a caller that reads screen after screen (play): once a call's options come back, a
+    process for them is started as soon as the call is done, so the next screen's call finds
+    its model loaded (during the phone's tap and capture, not the read). A single read keeps
+    none: it would pay a model's load in CPU time for a process nobody takes."""
+    _spares[0] = on
 
 
 @atexit.register
@@ -210,6 +220,17 @@ def run(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None = Non
 
 
 def _run(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None = None) -> list[str]:
+    try:
+        return _run_one(images, opts, stop)
+    finally:
+        with _lock:
+            spare = _spares[0] and opts in _used and not _warm.get(opts)
+            _used.add(opts)
+        if spare:
+            warm(opts)
+
+
+def _run_one(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None = None) -> list[str]:
     if stop is not None and stop.stopped:
         return [""] * len(images)
     with _lock:
