@@ -65,8 +65,8 @@ def test_a_gathered_read_sends_its_parts_first_calls_in_one_process(monkeypatch)
     assert calls == [2, 1]  # "31" and "64" together; "8" after them
 
 
-def test_a_stopped_call_ends_its_process_and_later_ones_start_none(monkeypatch):
-    stop = tesseract.Stop()
+def started_processes(monkeypatch) -> list:
+    """The tesseract processes started from now on, in order."""
     started = []
     real = tesseract.start
 
@@ -75,6 +75,12 @@ def test_a_stopped_call_ends_its_process_and_later_ones_start_none(monkeypatch):
         return started[-1]
 
     monkeypatch.setattr(tesseract, "start", start)
+    return started
+
+
+def test_a_stopped_call_ends_its_process_and_later_ones_start_none(monkeypatch):
+    stop = tesseract.Stop()
+    started = started_processes(monkeypatch)
     done = []
     t = threading.Thread(target=lambda: done.append(tesseract.run([line("7" * 400, width=40)], DIGITS, stop)))
     t.start()
@@ -98,14 +104,7 @@ def test_a_warm_process_is_taken_by_the_call_with_its_options(monkeypatch):
 
 
 def test_a_loop_finds_a_spare_process_for_a_call_it_makes_again_and_a_single_read_keeps_none(monkeypatch):
-    started = []
-    real = tesseract.start
-
-    def start(opts):
-        started.append(real(opts))
-        return started[-1]
-
-    monkeypatch.setattr(tesseract, "start", start)
+    started = started_processes(monkeypatch)
     try:
         for text in ("31", "42"):
             assert tesseract.run([line(text)], DIGITS)[0].strip() == text
