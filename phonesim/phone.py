@@ -117,7 +117,9 @@ class Realism:
 #   on a phone (quamotion/madb issue #56): 0.3-0.6 s.
 # - `screencap -p`: "0.3 to 0.5 seconds" even on an accelerated emulator (Appium Pro, edition
 #   83); 0.66-3 s at 1440x3120 (elliotgao2.github.io/handsets, "Why adb screencap is slow"):
-#   0.3-0.55 s at 1080x2400, and now and then (SLOW_FRAME, our guess) a frame 1-2 s late.
+#   0.3-0.55 s at 1080x2400, and now and then (SLOW_FRAME, our guess) a frame 1-2 s late. The
+#   encoding's time grows with the pixels, so a larger screen costs that much more (PNG_PIXELS);
+#   a smaller one no less, as it comes on a cheaper phone with a slower processor.
 # - raw `screencap` is bound by moving its ~10 MB (1080x2400x4) over the cable: 17.5 MB took
 #   ~675 ms (the same handsets page), about 26 MB/s.
 # - a swipe's start costs a tap's Java VM, then the finger moves for its duration. A list
@@ -127,6 +129,7 @@ class Realism:
 #   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses.
 TAP_S = (0.3, 0.6)
 PNG_S = (0.3, 0.55)
+PNG_PIXELS = 1080 * 2400  # the screen PNG_S was measured at
 RAW_START_S = 0.15
 USB_BYTES_PER_S = 26e6
 SLOW_FRAME = 0.03
@@ -216,10 +219,11 @@ class Phone:
             time.sleep(cost - spent)
 
     def capture_cost(self, nbytes: int, as_png: bool) -> float:
-        """What one screencap costs under the profile (drawn now): PNG encoding or the cable."""
+        """What one screencap costs under the profile (drawn now): PNG encoding (by the screen's
+        pixels) or the cable (by the bytes)."""
         r = self.realism
         if as_png:
-            cost = self._draw(r.png)
+            cost = self._draw(r.png) * max(1.0, self.preset.width * self.preset.height / PNG_PIXELS)
         else:
             cost = (r.raw_start + nbytes / r.usb_bytes_per_s) if r.usb_bytes_per_s else 0.0
         with self._costs_lock:

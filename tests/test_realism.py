@@ -2,6 +2,7 @@
 only a settled screen; the end-to-end tests play through the real adb server."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -69,6 +70,19 @@ def test_real_costs_fall_in_the_published_ranges_and_repeat_under_a_seed():
     assert min(raws) > 0.5  # ~10 MB over the cable
     assert costs(3) == (taps, pngs, raws)
     assert costs(4)[0] != taps
+
+
+def test_a_png_capture_costs_more_on_a_larger_screen_and_no_less_on_a_smaller_one():
+    no_stalls = replace(REALISM["real"], slow_frame=0.0)  # (a stalled frame's delay is the phone's own)
+
+    def mean_png(preset):
+        p = PRESETS[preset]
+        phone = Phone(p, apps.create("numbermatch", p), Faults(seed=3), realism=no_stalls)
+        return sum(phone.capture_cost(2_000_000, as_png=True) for _ in range(200)) / 200
+
+    base = mean_png("1080x2400")
+    assert mean_png("720x1600") == base  # the same seed draws the same costs
+    assert mean_png("1440x3200") == pytest.approx(base * 1440 * 3200 / (1080 * 2400))
 
 
 def test_a_fast_swipe_flings_past_the_finger_and_a_slow_one_stops_with_it():
