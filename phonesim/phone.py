@@ -98,7 +98,7 @@ class Realism:
     fling_speed: float = 0.0  # px/ms: a swipe faster than this flings on (0: never flings)
     fling_ms: float = 0.0  # ms the board keeps its release speed for, past the finger's end
     timed_swipes: bool = False  # a swipe takes its duration (the fast profile answers at once)
-    # the apps' animations, seconds (see phonesim.apps.numbermatch.ANIMATIONS for each's look)
+    # the apps' animations, seconds (each app's ANIMATIONS says what each looks like)
     animations: tuple[tuple[str, float], ...] = ()
     banner: bool = False  # a banner ad strip under the board
     scale: float = 1.0
@@ -126,7 +126,8 @@ class Realism:
 #   released at speed flings on; the threshold and the carry (FLING_*) are our choice, above the
 #   1 px/ms that assistant.scroll drags at so that its swipes stop with the finger.
 # - the animations' lengths are issue 11's (~0.25 s fade, ~0.3 s collapse, ~0.5 s add); the
-#   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses.
+#   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses, and so is the
+#   15-puzzle tile's glide: 0.2 s, Android's standard short animation (config_shortAnimTime).
 TAP_S = (0.3, 0.6)
 PNG_S = (0.3, 0.55)
 PNG_PIXELS = 1080 * 2400  # the screen PNG_S was measured at
@@ -136,7 +137,7 @@ SLOW_FRAME = 0.03
 SLOW_FRAME_S = (1.0, 2.0)
 FLING_SPEED = 1.5
 FLING_MS = 100.0
-REAL_ANIMATIONS = (("select", 0.12), ("fade", 0.25), ("collapse", 0.3), ("add", 0.5), ("slide", 0.4))
+REAL_ANIMATIONS = (("select", 0.12), ("fade", 0.25), ("collapse", 0.3), ("add", 0.5), ("slide", 0.4), ("tile", 0.2))
 
 REALISM = {
     "fast": Realism("fast"),

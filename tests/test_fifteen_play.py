@@ -1,5 +1,6 @@
-"""The 15-puzzle end to end on phonesim through the real adb server: autoplay with dropped taps,
-the guide following a player who slides another tile, and `tapsolve demo --game fifteen`."""
+"""The 15-puzzle end to end on phonesim through the real adb server: autoplay with dropped taps
+and with tiles that glide, the guide following a player who slides another tile, and
+`tapsolve demo --game fifteen`."""
 
 import subprocess
 import sys
@@ -15,15 +16,15 @@ from assistant.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
 from phonesim import apps
-from phonesim.phone import PRESETS, Faults, Phone
+from phonesim.phone import PRESETS, REALISM, Faults, Phone
 from solver import fifteen
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def start(harness, preset, faults=None, **options):
+def start(harness, preset, faults=None, realism="fast", **options):
     p = PRESETS[preset]
-    phone = Phone(p, apps.create("fifteen", p, **options), faults or Faults())
+    phone = Phone(p, apps.create("fifteen", p, **options), faults or Faults(), realism=REALISM[realism])
     vp = harness.add(phone)
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
@@ -48,6 +49,22 @@ def test_autoplay_solves_with_dropped_taps(harness, preset, options):
     assert loop.tally.replans == 0
     assert loop.said[-1] == f"done: {shortest} slides, solved, {phone.taps_dropped} repeated, 0 re-solved"
     assert guide.step_header(loop)[0] == "Solved!"
+    assert vp.wrong_taps == 0
+    vp.stop()
+
+
+def test_autoplay_waits_out_every_glide_and_taps_no_tile_while_one_moves(harness, tmp_path, monkeypatch):
+    """A glide of 0.6 s on a phone that answers at once: the first capture after each slide falls
+    inside it. Only still frames are judged, and no tap lands while a tile moves."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # no glide time learned by an earlier test
+    vp, phone, loop = start(harness, "1080x2400", seed=8, look="tiles", width=3, slides=12)
+    phone.app.animate({"tile": 0.6})
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert phone.app.board.is_solved()
+    assert "tile" in {motion for _, motion in phone.capture_log}
+    assert loop.link.unsettled > 0 and loop.link.animation["move"][0] > 0  # it saw tiles moving ...
+    assert loop.tally.repeats == 0 and loop.tally.replans == 0  # ... and judged none of them
+    assert vp.wrong_taps == 0 and [t.target for t in phone.tap_log] == ["live"] * loop.tally.moves
     vp.stop()
 
 

@@ -163,6 +163,66 @@ def test_a_frame_mid_animation_is_neither_the_board_before_nor_after(kind):
     assert np.array_equal(after, still.render())  # the animation ends on the still picture
 
 
+def fifteen_gliding(look="tiles", preset="1080x2400", seed=3):
+    """A 15-puzzle on a clock moved by hand, with the real profile's glide, and a tile that can slide."""
+    app = apps.create("fifteen", PRESETS[preset], seed=seed, look=look, slides=20)
+    app.clock = Clock()
+    app.animate(REALISM["real"].durations())
+    tile = app.board.legal_moves()[seed % 2]
+    x, y, w, h = app.cell_rects()[app.board.tiles.index(tile)]
+    return app, (x + w // 2, y + h // 2)
+
+
+def test_a_fifteen_puzzle_tap_is_judged_by_what_it_lands_on():
+    p = PRESETS["1080x2400"]
+    app, movable = fifteen_gliding()
+    phone = Phone(p, app, realism=REALISM["real"].scaled(1e-4))  # commands cost next to nothing ...
+    app.animate(REALISM["real"].durations())  # ... but the tile glides for its real time
+    cells = app.cell_rects()
+    stuck = next(c for c, t in enumerate(app.board.tiles) if t and t not in app.board.legal_moves())
+
+    def at(cell):
+        x, y, w, h = cells[cell]
+        return x + w // 2, y + h // 2
+
+    phone.tap(*at(stuck))                             # a tile that cannot slide
+    phone.tap(*at(app.board.blank))                   # the gap
+    phone.tap(*movable)                               # slides: glides for 0.2 s
+    app.clock.t += 0.1
+    phone.tap(*at(app.board.blank))                   # while the tile glides
+    app.clock.t += 1
+    phone.tap(5, p.status_bar + 5)                    # nothing
+    assert [t.target for t in phone.tap_log] == ["nothing", "empty", "live", "animating", "nothing"]
+    assert phone.wrong_taps == 4 and app.moves == 1
+
+
+@pytest.mark.parametrize("look", ["tiles", "grid"])
+def test_a_fifteen_puzzle_tile_glides_and_no_frame_of_it_reads_as_another_board(look):
+    """Mid-glide the tile is between its cells; a read of any frame of the glide is the board
+    before, the board after, or no board: never a third board read for sure."""
+    import vision
+
+    app, movable = fifteen_gliding(look)
+    before, still = list(app.board.tiles), app.render()
+    app.tap(*movable)
+    after = list(app.board.tiles)
+    frames = []
+    for step in range(11):
+        assert app.motion() == "tile"
+        frames.append(app.render())
+        app.clock.t += app.glide / 11
+    app.clock.t += 1
+    assert app.motion() is None
+    assert not any(np.array_equal(f, still) for f in frames[1:])
+    assert vision.read(app.render(), "fifteen").board.tiles == after
+    for frame in frames:
+        try:
+            reading = vision.read(frame, "fifteen")
+        except vision.ReadError:
+            continue
+        assert not reading.sure or reading.board.tiles in (before, after)
+
+
 def test_a_screen_that_never_settles_stops_with_a_clear_message():
     class Flicker:
         serial = "flicker"

@@ -3,12 +3,15 @@
 The rules are ``solver.fifteen.Board``'s. Tapping a tile next to the gap slides it in; a tap
 anywhere else does nothing. Two looks, as phone apps draw it: "tiles" (separate rounded tiles
 on a frame) and "grid" (square cells divided by lines, the gap shaded). Once solved, the board
-stays on screen with "Solved in N moves!" under it and a "New game" button.
+stays on screen with "Solved in N moves!" under it and a "New game" button. Under a real-phone
+profile a tile glides into the gap (``ANIMATIONS``): the board changes at once, the picture
+follows over the animation's time.
 """
 
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 
@@ -24,6 +27,10 @@ LOOKS = {
     ("grid", "light"): {"frame": "#59627A", "tile": "#FFFFFF", "digit": "#000000", "gap": "#DDE4EC"},
     ("grid", "dark"): {"frame": "#7D8494", "tile": "#23262E", "digit": "#ECEEF2", "gap": "#0B0C0F"},
 }
+
+
+# The animation the app plays, by the name a realism profile gives its length.
+ANIMATIONS = {"tile": "a tapped tile glides from its cell into the gap"}
 
 
 def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
@@ -55,7 +62,15 @@ class FifteenApp:
         self.status_clock = "12:30"
         self.deals = 0
         self.unit = preset.width / 10
+        self.clock = time.monotonic  # tests put a clock moved by hand here
+        self.glide = 0.0  # seconds a tile takes into the gap (0: at once, the fast profile)
+        self._motion: tuple[float, int, int] | None = None  # the last slide: (start, from cell, to cell)
+        self.animated_s = 0.0  # the length of every slide's animation played so far
         self.new_deal()
+
+    def animate(self, durations: dict[str, float], banner: bool = False) -> None:
+        """Play the slide for the profile's length (a banner ad is not drawn in this app)."""
+        self.glide = durations.get("tile", 0.0)
 
     # -- the game --------------------------------------------------------------------------
 
@@ -75,9 +90,45 @@ class FifteenApp:
             if cx <= x < cx + cw and cy <= y < cy + ch:
                 tile = self.board.tiles[cell]
                 if tile in self.board.legal_moves():
+                    gap = self.board.blank
                     self.board.push(tile)
                     self.moves += 1
+                    if self.glide > 0:
+                        self._motion = (self.clock(), cell, gap)
+                        self.animated_s += self.glide
                 return
+
+    def _gliding(self, now: float | None = None) -> tuple[int, int, float] | None:
+        """The slide playing now: (from cell, to cell, progress 0-1), else None."""
+        if self._motion is None:
+            return None
+        start, source, target = self._motion
+        t = (self.clock() if now is None else now) - start
+        if t >= self.glide:
+            self._motion = None
+            return None
+        return source, target, max(0.0, t) / self.glide
+
+    def motion(self, now: float | None = None) -> str | None:
+        """The animation playing now (a name from ANIMATIONS), None when the screen is still."""
+        return "tile" if self._gliding(now) else None
+
+    def landed(self, x: int, y: int) -> str:
+        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a tile that can slide is
+        "live"; the gap "empty"; a tile that cannot slide, a solved board or anything else
+        "nothing"; any cell while a tile glides "animating"."""
+        bx, by, bw, bh = self.buttons()["new"]
+        if bx <= x < bx + bw and by <= y < by + bh:
+            return "button"
+        for cell, (cx, cy, cw, ch) in self.cell_rects().items():
+            if cx <= x < cx + cw and cy <= y < cy + ch:
+                if self._gliding() is not None:
+                    return "animating"
+                tile = self.board.tiles[cell]
+                if self.board.is_solved():
+                    return "nothing"
+                return "empty" if tile == 0 else "live" if tile in self.board.legal_moves() else "nothing"
+        return "nothing"
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
         pass  # tiles slide by taps only
@@ -136,16 +187,23 @@ class FifteenApp:
             draw.put_rounded_rect(screen, x0, y0, side, side, round(0.03 * side), c["frame"])
         else:
             draw.fill_rect(screen, x0, y0, side, side, c["frame"])
-        for cell, (x, y, w, h) in self.cell_rects().items():
+        rects = self.cell_rects()
+        gliding = self._gliding()
+        if gliding is not None:  # the tile is drawn between its cells, over both shown empty
+            source, target, progress = gliding
+            (ax, ay, _, _), (zx, zy, _, _) = rects[source], rects[target]
+            moving = (target, round(ax + (zx - ax) * progress), round(ay + (zy - ay) * progress))
+        else:
+            moving = None
+        for cell, (x, y, w, h) in rects.items():
             tile = self.board.tiles[cell]
-            if self.look == "tiles":
-                if tile:
-                    draw.put_rounded_rect(screen, x, y, w, h, round(0.12 * w), c["tile"])
-            else:
-                draw.fill_rect(screen, x, y, w, h, c["tile"] if tile else c["gap"])
-            if tile:
-                draw.put_text_centered(screen, family, "bold", cap_size(family, 0.36 * w), str(tile),
-                                       x + w // 2, y + h // 2, c["digit"])
+            if moving is not None and cell == moving[0]:
+                tile = 0  # its cell shows the gap until the tile arrives
+            self._draw_cell(screen, x, y, w, h, tile, family)
+        if moving is not None:
+            cell, x, y = moving
+            w, h = rects[cell][2:]
+            self._draw_cell(screen, x, y, w, h, self.board.tiles[cell], family)
         size = cap_size(family, 0.34 * u)
         words = f"Solved in {self.moves} moves!" if self.board.is_solved() else f"Moves: {self.moves}"
         draw.put_text_centered(screen, family, "regular", size, words, W // 2, y0 + side + round(0.8 * u), text)
@@ -154,6 +212,18 @@ class FifteenApp:
         draw.put_text_centered(screen, family, "medium", size, "New game", bx + bw // 2, by + bh // 2,
                                t.rgb("key_text"))
         return screen
+
+    def _draw_cell(self, screen, x: int, y: int, w: int, h: int, tile: int, family) -> None:
+        """One cell at (x, y): a tile with its number, or the gap."""
+        c = self.colours
+        if self.look == "tiles":
+            if tile:
+                draw.put_rounded_rect(screen, x, y, w, h, round(0.12 * w), c["tile"])
+        else:
+            draw.fill_rect(screen, x, y, w, h, c["tile"] if tile else c["gap"])
+        if tile:
+            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.36 * w), str(tile),
+                                   x + w // 2, y + h // 2, c["digit"])
 
 
 LOOK_NAMES = ("tiles", "grid")
