@@ -25,7 +25,9 @@ SETTLE_TIMEOUT = 5.0
 # latest time after such a touch a frame was seen moving and the earliest one was seen still (so
 # a glance never falls inside an animation seen before). The move's capture is instead a settled
 # one started halfway between them, which halves the gap, while that pays: while half the gap
-# times the touches of that kind so far (a guess at those to come) exceeds a capture's time.
+# times the touches of that kind so far on this phone, earlier games' included (a guess at those
+# to come), exceeds a capture's time: the profile keeps that count (a kind touched once a game,
+# like an add, is narrowed over several games).
 # At most ANIMATION_MAX, so a stalled frame is not learned as an animation. A frame seen moving
 # at (CLOCK_SLACK: give or take the clock's rounding) or after the time learned still means the
 # time is wrong for this phone (a stored one, a slower phone): it is learned again.
@@ -85,7 +87,8 @@ class Link:
         # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
         self.animation: dict[str, list] = {}
         self.touches: dict[str, int] = {}  # taps and swipes sent, per kind
-        self._animations_from = None  # the profile whose stored animation times were taken
+        self._animations_from = None  # the profile whose stored animation times were taken ...
+        self._touched_before: dict[str, int] = {}  # ... and its count of earlier games' touches
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
@@ -126,7 +129,7 @@ class Link:
             return self.capture()
         # (no capture timed yet: nothing to weigh the learning against, so not yet)
         capture_s = self.spent["capture"] / self.captures if self.captures else float("inf")
-        learning = (seen_still - moving) / 2 * self.touches.get(self._kind, 0) > capture_s
+        learning = (seen_still - moving) / 2 * self._touches_on_phone(self._kind) > capture_s
         self._sleep(((moving + seen_still) / 2 if learning else seen_still) - (time.monotonic() - self._touched_at))
         if learning:
             return self.capture(learning=True)
@@ -215,17 +218,25 @@ class Link:
             store.remember(self.profile, self.say)  # what play taught it is there for the next game
         return image, reading
 
+    def _touches_on_phone(self, kind: str) -> int:
+        """The touches of this kind made on this phone: this link's and earlier games' (the profile's)."""
+        return self.touches.get(kind, 0) + self._touched_before.get(kind, 0)
+
     def _share_animations(self) -> None:
         """Start from the animation times the profile learned in earlier games (a game animates
-        alike on one phone), and keep in it what this one learns."""
+        alike on one phone), and keep in it what this one learns, with the count of touches."""
         profile = self.profile
         if profile is not self._animations_from:
             self._animations_from = profile
+            self._touched_before = dict(profile.touches)
             for kind, times in profile.animations.items():
                 self.animation.setdefault(kind, list(times))
         learned = {kind: list(times) for kind, times in self.animation.items() if times[1] is not None}
         if learned != profile.animations:
             profile.animations, profile.changed = learned, True
+        touches = {kind: self._touches_on_phone(kind) for kind in learned}
+        if touches != profile.touches:  # stored with the next thing learned, or at exit
+            profile.touches, profile.counted = touches, True
 
     def rebuild_profile(self, image, game: str) -> None:
         """Build this phone's profile for the game afresh from a screenshot, and store it."""

@@ -22,8 +22,11 @@ MAX_SIDE = 8000
 
 REQUIRED = {"version", "game", "width", "height", "theme", "model", "geometry", "colours", "fonts"}
 # "points": the real game's points table, learned in play (each game's reader says which kinds);
-# "animations": how long the game animates after each kind of touch, learned in play
-OPTIONAL = {"points", "animations"}
+# "animations": how long the game animates after each kind of touch, learned in play, and
+# "touches": how many touches of each such kind were made (how much learning them further pays)
+OPTIONAL = {"points", "animations", "touches"}
+# More touches of one kind than any number of games on one phone makes.
+MAX_TOUCHES = 10 ** 9
 # Longer than any game's animation, in seconds: a stored time above it is not one we learned.
 MAX_ANIMATION = 10.0
 THEMES = ("light", "dark")
@@ -83,6 +86,8 @@ def _check(data) -> None:
         moving, still = check_numbers(f"animations.{kind}", times, 2, 0, MAX_ANIMATION)
         if moving > still:
             raise Wrong(f"animations.{kind} {times!r} is not [latest seen moving, earliest seen still]")
+    for kind, count in check_dict("touches", data.get("touches", {})).items():
+        check_int(f"touches.{kind}", count, 0, MAX_TOUCHES)
 
 
 def check_glyph(where: str, digit, entry) -> None:

@@ -9,6 +9,7 @@ error, or rebuilt with a note when the caller allows it.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -83,15 +84,34 @@ def save(profile: Profile, path: Path, note: Callable[[str], None] | None = None
                 note(f"cannot store reading profiles in {path.parent} ({exc.strerror or exc}): going on "
                      "without saving them (set XDG_CONFIG_HOME to a folder you can write)")
         return False
-    profile.changed = False
+    profile.changed = profile.counted = False
     return True
+
+
+# the profiles ``remember`` was given, by id, with where they are stored: their touch counts
+# are stored there at exit
+_in_use: dict[int, tuple[Profile, Path]] = {}
 
 
 def remember(profile: Profile | None, note: Callable[[str], None] | None = None) -> None:
     """Store a profile in use when a read learned something since it was stored (a digit first
-    seen in play: without this the next game on the phone asks tesseract for it again)."""
-    if profile is not None and profile.changed and profile.model:
-        save(profile, profile_path(profile.model, profile.width, profile.height, profile.game, profile.theme), note)
+    seen in play: without this the next game on the phone asks tesseract for it again). What
+    only counts touches (``Profile.counted``) waits for that, or for the exit: a move's count
+    is not worth rewriting the profile for."""
+    if profile is None or not profile.model:
+        return
+    path = profile_path(profile.model, profile.width, profile.height, profile.game, profile.theme)
+    _in_use[id(profile)] = profile, path
+    if profile.changed:
+        save(profile, path, note)
+
+
+@atexit.register
+def store_counts() -> None:
+    """At exit: store the profiles in use whose touch counts changed since they were stored."""
+    for profile, path in list(_in_use.values()):
+        if profile.counted:
+            save(profile, path)
 
 
 def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = False,

@@ -246,6 +246,58 @@ def test_the_animation_times_learned_are_kept_in_the_profile_for_the_next_game(m
     assert play_moves(second, phone, 3) == [1, 1, 1]  # no capture spent learning again
 
 
+def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkeypatch):
+    """An add, once a game: within one game a narrower time never pays a capture, but the
+    profile counts the touches of earlier games, so over several it does."""
+    import assistant.link as link_module
+    from vision.profile import Profile
+
+    clock = Clock()
+    monkeypatch.setattr(link_module, "time", clock)
+    profile = Profile("numbermatch", 200, 400)
+    gaps, stored = [], []
+    for _ in range(8):
+        phone = AnimatedPhone(clock, length=0.3)
+        link = Link(phone, say=quiet)
+        link.profile = profile
+        link._share_animations()
+        link.capture()  # the board read before the move
+        link.tap_all([(1, 1)], kind="add")
+        image = link.glance()
+        if image[0, 0, 0] != 255:
+            link.accept(image)
+        else:
+            link.capture()
+        assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
+        link._share_animations()
+        moving, still_at = profile.animations["add"]
+        gaps.append(still_at - moving)
+        stored.append(profile.touches["add"])
+        assert still_at >= 0.3 - 1e-9
+    assert gaps[-1] <= gaps[0] / 2, gaps
+    assert stored == list(range(1, 9)) and profile.to_json()["touches"] == {"add": 8}
+
+
+def test_touch_counts_are_stored_with_what_is_learned_or_at_exit_not_on_every_move(tmp_path, monkeypatch):
+    import json
+
+    from calibration import store
+    from vision.profile import Profile
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    profile = Profile("numbermatch", 200, 400, model="Pixel 7", animations={"pair": [0.2, 0.25]})
+    path = store.profile_path(profile.model, 200, 400, "numbermatch", "light")
+    profile.touches, profile.counted = {"pair": 5}, True
+    store.remember(profile)
+    assert not path.exists()  # a move's count alone rewrites nothing
+    store.store_counts()  # at exit
+    assert json.loads(path.read_text())["touches"] == {"pair": 5} and not profile.counted
+    profile.touches, profile.counted = {"pair": 6}, True
+    profile.animations, profile.changed = {"pair": [0.2, 0.22]}, True
+    store.remember(profile)  # a time learned: stored at once, with the count
+    assert json.loads(path.read_text())["touches"] == {"pair": 6} and not profile.counted
+
+
 def test_a_stored_animation_time_too_short_for_this_phone_is_learned_again(monkeypatch):
     import assistant.link as link_module
     from vision.profile import Profile

@@ -112,6 +112,9 @@ def test_the_stored_profiles_pass_the_schema(stored):
     data["animations"] = {"pair": [0.21, 0.25], "add": [0.0, 0.59]}
     assert schema.problem(data) is None  # so do the animation times
     assert store.Profile.from_json(data).animations == data["animations"]
+    data["touches"] = {"pair": 40, "add": 2}
+    assert schema.problem(data) is None  # and how many touches they were learned over
+    assert store.Profile.from_json(data).touches == data["touches"]
 
 
 def test_the_schema_asks_each_game_what_points_it_keeps(stored):
@@ -158,6 +161,8 @@ WRONG = {
     "xs out of order": lambda d: d["geometry"]["xs"].reverse(),
     "an animation seen still before it was seen moving": _set(["animations"], {"pair": [0.3, 0.2]}),
     "an animation of a minute": _set(["animations"], {"add": [0.0, 60.0]}),
+    "a touch count of a half": _set(["touches"], {"pair": 0.5}),
+    "a negative touch count": _set(["touches"], {"add": -3}),
 }
 
 

@@ -32,7 +32,11 @@ class Profile:
     # how long the game animates after each kind of touch on this phone, learned in play by
     # assistant.link: kind to [latest seen moving, earliest seen still] in seconds
     animations: dict[str, list[float]] = field(default_factory=dict)
+    # the touches of each kind with a learned time made on this phone so far (assistant.link:
+    # how many more a narrower time may be expected to save on)
+    touches: dict[str, int] = field(default_factory=dict)
     changed: bool = False  # learned something since loaded (worth storing again)
+    counted: bool = False  # only ``touches`` changed since stored (calibration.store keeps them at exit)
 
     def font(self, name: str) -> Templates:
         if name not in self.fonts:
@@ -51,6 +55,8 @@ class Profile:
             out["points"] = dict(self.points)
         if self.animations:
             out["animations"] = {kind: list(times) for kind, times in self.animations.items()}
+        if self.touches:
+            out["touches"] = dict(self.touches)
         return out
 
     @classmethod
@@ -65,4 +71,5 @@ class Profile:
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
                    {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points),
-                   {str(k): [float(a), float(b)] for k, (a, b) in data.get("animations", {}).items()})
+                   {str(k): [float(a), float(b)] for k, (a, b) in data.get("animations", {}).items()},
+                   {str(k): int(n) for k, n in data.get("touches", {}).items()})
