@@ -127,9 +127,7 @@ class Link:
         moving, seen_still = self.animation.get(self._kind, (0.0, None))
         if not self._touched or self._touched_at is None or seen_still is None:
             return self.capture()
-        # (no capture timed yet: nothing to weigh the learning against, so not yet)
-        capture_s = self.spent["capture"] / self.captures if self.captures else float("inf")
-        learning = (seen_still - moving) / 2 * self._touches_on_phone(self._kind) > capture_s
+        learning = self._learning_pays(moving, seen_still)
         self._sleep(((moving + seen_still) / 2 if learning else seen_still) - (time.monotonic() - self._touched_at))
         if learning:
             return self.capture(learning=True)
@@ -147,8 +145,9 @@ class Link:
         fading, rows collapsing, an add writing its numbers, a screen sliding in) is never
         returned. When nothing was sent to the phone since the last settled screen, one capture
         equal to that screen is enough. After a touch whose kind's animation time is known, the
-        first frame waits for it (a frame before it would most likely be wasted), unless
-        ``learning`` (the frame is taken early on purpose, to narrow that time)."""
+        first frame waits for it (a frame before it would most likely be wasted), or for half
+        the bracket where narrowing it pays (as a glance does: an ending move is never glanced
+        at), unless ``learning`` (the caller waited so already)."""
         glanced, self._glanced = self._glanced, None
         if glanced is not None and self._touched:
             # the glance is this capture's first frame
@@ -157,9 +156,10 @@ class Link:
             first, times = at, [at, at2]
             at = at2
         else:
-            seen_still = self.animation.get(self._kind, (0.0, None))[1]
+            moving, seen_still = self.animation.get(self._kind, (0.0, None))
             if self._touched and self._touched_at is not None and seen_still is not None and not learning:
-                self._sleep(seen_still - (time.monotonic() - self._touched_at))
+                first_at = (moving + seen_still) / 2 if self._learning_pays(moving, seen_still) else seen_still
+                self._sleep(first_at - (time.monotonic() - self._touched_at))
             image, at = self._grab()
             first = at
             times = [at]
@@ -217,6 +217,12 @@ class Link:
             self._share_animations()
             store.remember(self.profile, self.say)  # what play taught it is there for the next game
         return image, reading
+
+    def _learning_pays(self, moving: float, seen_still: float) -> bool:
+        """Whether a first frame halfway through this kind's bracket pays (see ANIMATION_MAX)."""
+        # (no capture timed yet: nothing to weigh the learning against, so not yet)
+        capture_s = self.spent["capture"] / self.captures if self.captures else float("inf")
+        return (seen_still - moving) / 2 * self._touches_on_phone(self._kind) > capture_s
 
     def _touches_on_phone(self, kind: str) -> int:
         """The touches of this kind made on this phone: this link's and earlier games' (the profile's)."""

@@ -246,9 +246,11 @@ def test_the_animation_times_learned_are_kept_in_the_profile_for_the_next_game(m
     assert play_moves(second, phone, 3) == [1, 1, 1]  # no capture spent learning again
 
 
-def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkeypatch):
+@pytest.mark.parametrize("judged_by", ["glance", "settled capture"])
+def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkeypatch, judged_by):
     """An add, once a game: within one game a narrower time never pays a capture, but the
-    profile counts the touches of earlier games, so over several it does."""
+    profile counts the touches of earlier games, so over several it does; also for a move
+    judged on a settled capture only (the last move of a board)."""
     import assistant.link as link_module
     from vision.profile import Profile
 
@@ -263,9 +265,12 @@ def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkey
         link._share_animations()
         link.capture()  # the board read before the move
         link.tap_all([(1, 1)], kind="add")
-        image = link.glance()
-        if image[0, 0, 0] != 255:
-            link.accept(image)
+        if judged_by == "glance":
+            image = link.glance()
+            if image[0, 0, 0] != 255:
+                link.accept(image)
+            else:
+                link.capture()
         else:
             link.capture()
         assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
