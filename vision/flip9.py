@@ -265,10 +265,10 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     for t in found:
         centred = abs(t.centre_x - W / 2) < W * 0.08
         left = t.x0 < W * 0.3 and t.x1 < W * 0.6
-        if not (centred or left) and t.x0 > W / 2:
-            # the time, right-aligned: it grows leftwards by a digit or two as the minutes pass
-            h = t.y1 - t.y0
-            ticking.append((max(0, t.x0 - CLOCK_GROWTH * h), max(0, t.y0 - h // 2), W, t.y1 + h // 2))
+        if not (centred or left):
+            if t.x0 > W / 2:  # the time, right-aligned: it grows leftwards as the minutes pass
+                h = t.y1 - t.y0
+                ticking.append((max(0, t.x0 - CLOCK_GROWTH * h), max(0, t.y0 - h // 2), W, t.y1 + h // 2))
         elif t.y1 - t.y0 >= SPECK_PART * tallest:
             key = (t.x0 // 4, t.y0 // 4, t.x1 // 4, t.y1 // 4, hash((t.ink > 0.5).tobytes()))
             lines[key] = t
