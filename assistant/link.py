@@ -20,6 +20,11 @@ STILL_PIXELS = 16
 PIXEL_NOISE = 10
 # A game's animations last well under a second; a screen changing for longer is not settling.
 SETTLE_TIMEOUT = 5.0
+# After a touch, two equal frames show a still screen only this far apart: an animation that
+# eases in (Android's AccelerateInterpolator: the square or the cube of the time) changes a
+# digit's shade by less than PIXEL_NOISE over its first tenths of a second. A real phone's
+# captures are this far apart anyway; one that answers at once waits.
+STILL_SPAN = 0.3
 # A glance (one capture taken as the settled screen when it shows what was predicted) waits the
 # phone's animation time for that kind of touch, learned from settled captures only: between the
 # latest time after such a touch a frame was seen moving and the earliest one was seen still (so
@@ -164,7 +169,17 @@ class Link:
             first = at
             times = [at]
             previous = None if self._touched else self._still
-        while previous is None or not still(previous, image, self.ticking):
+        previous_at = times[-2] if len(times) > 1 else None
+        while True:
+            if previous is not None and still(previous, image, self.ticking):
+                if not self._touched or self._touched_at is None or at - previous_at >= STILL_SPAN:
+                    break
+                # too close together to rule out an animation that eases in: a later frame is
+                # compared with the same earlier one (and stands in the times for this one)
+                self._sleep(previous_at + STILL_SPAN - time.monotonic())
+                image, at = self._grab()
+                times[-1] = at
+                continue
             if previous is not None:
                 self.unsettled += 1
             # frames are taken when a capture is asked for: the screen changed across this span
@@ -174,7 +189,7 @@ class Link:
                     f"the phone's screen kept changing for {self.settle_timeout:g} s (an animation "
                     "that does not end, a video ad?): close what moves on the phone and run again")
             self._sleep(SETTLE_INTERVAL - (time.monotonic() - at))
-            previous = image
+            previous, previous_at = image, at
             image, at = self._grab()
             times.append(at)
         if self._touched and self._touched_at is not None and (

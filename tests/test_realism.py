@@ -418,3 +418,17 @@ def test_demo_rejects_a_bad_fault_option_in_one_line():
     result = tapsolve("demo", "--no-window", "--drop-taps", "2")
     assert result.returncode == 2 and "not a probability" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_an_animation_that_eases_in_is_not_taken_for_a_still_screen(harness, tmp_path, monkeypatch):
+    """A fade that starts slowly (the cube of the time) on a phone whose captures come at once:
+    two frames just after the touch look alike. Judged on them, the pair would look not made and
+    be tapped again, onto crossed-out cells."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    phone.app.animate(LONG)
+    mix = phone.app._mix
+    phone.app._mix = lambda a, b, progress: mix(a, b, progress ** 3)
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert loop.tally.repeats == 0 and loop.tally.replans == 0 and vp.wrong_taps == 0
+    vp.stop()
