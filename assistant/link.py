@@ -1,5 +1,6 @@
 """The assistant's hold on one phone: capture a settled screen and read it with its profile,
-tap, and ride out a phone that drops off the cable for a moment."""
+judge a move on one frame early in its animation, tap, and ride out a phone that drops off the
+cable for a moment."""
 
 from __future__ import annotations
 
@@ -43,6 +44,24 @@ CLOCK_SLACK = 1e-3
 # pictures may move all the time.
 STATUS_BAR_PART = 1 / 20
 BANNER_PART = 1 / 12
+# A move that changes parts of the screen in place (a pair fading) is judged on one frame taken
+# early in its animation, EARLY_PART of the time it was learned still by: the frame must show
+# each part changing as a fade does and nothing else changed. A frame too early to show it moves
+# that part halfway to the still time, and past EARLY_LATEST no early frame pays; a kind whose
+# early frames showed something else EARLY_MISSES times in a row (a game that draws more than a
+# fade as a pair goes) is judged after its animation, as before.
+EARLY_PART = 1 / 4
+EARLY_LATEST = 0.9
+EARLY_MISSES = 3
+# The time a kind was learned still by runs from a touch's return to a frame's request, each a
+# little off from when the phone acted: a touch after a move judged early waits this much more.
+TOUCH_MARGIN = 0.05
+# A fade, inside a part: the pixels at least MARK_CONTRAST from the part's ground (its median
+# colour) are its marks (a digit). The ground stays as it was (but within MARK_HALO pixels of a
+# mark: anti-aliasing), no mark gains contrast, and at least FADING_MARKS of them lose some.
+MARK_CONTRAST = 60
+MARK_HALO = 2
+FADING_MARKS = 0.5
 
 
 class ScreenNotSettling(TapsolveError):
@@ -71,6 +90,33 @@ def still(a: np.ndarray, b: np.ndarray, ticking=()) -> bool:
     return changed_pixels(a[y0:y1], b[y0:y1]) <= STILL_PIXELS
 
 
+def part_change(before, after, part) -> str:
+    """How a part (x0, y0, x1, y1) of the screen changed between two frames: "unchanged" (or
+    too little to tell), "fading" (its marks losing contrast on an unchanged ground, as a pair
+    crossed out does; see MARK_CONTRAST) or "other" (the ground changed: a highlight, a flash;
+    or a mark gained contrast)."""
+    x0, y0, x1, y1 = part
+    a = before[y0:y1, x0:x1].astype(np.int16)
+    b = after[y0:y1, x0:x1].astype(np.int16)
+    if a.size == 0 or a.shape != b.shape:
+        return "other"
+    changed = np.abs(a - b).max(axis=2) > PIXEL_NOISE
+    if not changed.any():
+        return "unchanged"
+    ground = np.median(a.reshape(-1, 3), axis=0)
+    contrast_a = np.abs(a - ground).max(axis=2)
+    contrast_b = np.abs(b - ground).max(axis=2)
+    marks = contrast_a >= MARK_CONTRAST
+    if not marks.any():
+        return "other"
+    side = 2 * MARK_HALO + 1
+    halo = cv2.dilate(marks.astype(np.uint8), np.ones((side, side), np.uint8)).astype(bool)
+    if (changed & ~halo).any() or (contrast_b[marks] > contrast_a[marks] + PIXEL_NOISE).any():
+        return "other"
+    losing = (contrast_b[marks] < contrast_a[marks] - PIXEL_NOISE).mean()
+    return "fading" if losing >= FADING_MARKS else "unchanged"
+
+
 class Link:
     """One phone, its reading profile, and bounded reconnects when it goes away."""
 
@@ -92,6 +138,15 @@ class Link:
         # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
         self.animation: dict[str, list] = {}
         self.touches: dict[str, int] = {}  # taps and swipes sent, per kind
+        # moves judged on an early frame (``early``): per kind, the part of its still time to
+        # take it at and the misses in a row; the parts they changed since the last settled
+        # screen; when the last one's animation ends (no touch lands before it); the verdict
+        self.early_judged = 0
+        self._early_part: dict[str, float] = {}
+        self._early_misses: dict[str, int] = {}
+        self._changed_since: list[tuple[int, int, int, int]] = []
+        self._animating_until = 0.0
+        self._early_verdict: tuple[str, str] | None = None
         self._animations_from = None  # the profile whose stored animation times were taken ...
         self._touched_before: dict[str, int] = {}  # ... and its count of earlier games' touches
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
@@ -143,6 +198,55 @@ class Link:
     def accept(self, image) -> None:
         """A glance showed the predicted screen: it stands for the settled one."""
         self._still, self._touched, self._glanced = image, False, None
+        self._changed_since = []
+
+    def early(self, changing, area):
+        """One frame early in the animation of a move that changes only the parts ``changing``
+        of the screen's ``area`` (each x0, y0, x1, y1), in place: the frame when it shows every
+        part fading (``part_change``) and the rest of the area as on the last settled screen
+        (the parts of moves judged so since excepted, and what ticks), else None: the move is
+        then judged after its animation (``early_result`` says how that went). The next touch
+        is held back so that it cannot land before the animation ends."""
+        kind = self._kind
+        seen_still = self.animation.get(kind, (0.0, None))[1]
+        self._early_verdict = None
+        share = self._early_part.setdefault(kind, EARLY_PART)
+        if (not self._touched or self._touched_at is None or self._still is None or seen_still is None
+                or share > EARLY_LATEST or self._early_misses.get(kind, 0) >= EARLY_MISSES):
+            return None
+        self._sleep(seen_still * share - (time.monotonic() - self._touched_at))
+        image, _ = self._grab()
+        before = self._still
+        verdicts = {part_change(before, image, part) for part in changing}
+        rest = image.copy()
+        for x0, y0, x1, y1 in [*changing, *self._changed_since, *self.ticking]:
+            rest[y0:y1, x0:x1] = before[y0:y1, x0:x1]
+        h = image.shape[0]
+        x0, y0, x1, y1 = area
+        y0, y1 = max(y0, int(h * STATUS_BAR_PART)), min(y1, int(h * (1 - BANNER_PART)))
+        if changed_pixels(before[y0:y1, x0:x1], rest[y0:y1, x0:x1]) > STILL_PIXELS:
+            verdicts.add("other")
+        if verdicts != {"fading"}:
+            self._early_verdict = kind, "too soon" if verdicts == {"unchanged"} else "other"
+            return None
+        self.early_judged += 1
+        self._early_misses[kind] = 0
+        self._changed_since += list(changing)
+        self._animating_until = self._touched_at + seen_still
+        self._touched = False
+        return image
+
+    def early_result(self, made: bool) -> None:
+        """How the move whose early frame was refused turned out: ``made`` (judged after its
+        animation) means the frame missed it, and a frame that came too soon is taken later."""
+        if self._early_verdict is None or not made:
+            return
+        kind, verdict = self._early_verdict
+        self._early_verdict = None
+        if verdict == "too soon":
+            self._early_part[kind] = (self._early_part[kind] + 1) / 2
+        else:
+            self._early_misses[kind] = self._early_misses.get(kind, 0) + 1
 
     def capture(self, learning: bool = False):
         """The screen once it has stopped changing: captures until two in a row, a short
@@ -208,6 +312,7 @@ class Link:
             if moved is not None:
                 bracket[0] = max(bracket[0], min(moved, bracket[1]))
         self._still, self._touched = image, False
+        self._changed_since = []
         return image
 
     def look(self, game: str = "auto", glance: bool = False):
@@ -279,6 +384,7 @@ class Link:
         the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)
+        self._hold_for_animation()
         self._touch(kind)
         start = time.monotonic()
         try:
@@ -288,8 +394,16 @@ class Link:
         self._touched_at = time.monotonic()
         self.spent["tap"] += self._touched_at - start
 
+    def _hold_for_animation(self) -> None:
+        """A move judged on an early frame may still be animating: no touch is sent before the
+        time it was learned still by (with TOUCH_MARGIN). On a real phone the frame's capture
+        alone outlasts a fade, so this waits only on a phone that answers at once."""
+        self._sleep(self._animating_until + TOUCH_MARGIN - time.monotonic())
+        self._animating_until = 0.0
+
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
+        self._hold_for_animation()
         self._touch("swipe")
         start = time.monotonic()
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))

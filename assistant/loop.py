@@ -3,7 +3,9 @@
 The phone is the truth. After every move the screen is read again and compared with what the
 rules predict: the same board means the move landed; the old board means a tap was lost (it is
 repeated); anything else (the player chose another move, the game plays a rule otherwise) means
-a new plan from the board on screen.
+a new plan from the board on screen. A move that changes only some parts of the screen in place
+(a pair fading) is judged instead on one frame early in its animation, compared pixel by pixel
+with the last screen read: those parts fading and nothing else changed.
 """
 
 from __future__ import annotations
@@ -179,6 +181,20 @@ class Loop:
         before = self.position
         expected = self.game.after(before, move)
         ending = self.game.ends(expected)
+        early = self.game.in_place(before, move, self.reading) if reading is None else None
+        if early is not None:
+            image = self.link.early(early.parts, early.area)
+            if image is not None and self.game.shows(expected, expected):
+                self.image, self.reading = image, early.reading
+                self.advance(expected)
+                return "done"
+        outcome = self._judge_read(move, before, expected, ending, reading)
+        if early is not None:
+            self.link.early_result(outcome == "done")
+        return outcome
+
+    def _judge_read(self, move, before, expected, ending: bool, reading) -> str:
+        """``judge`` on a screen read: a glance when it shows the prediction, else a settled one."""
         if reading is None and not ending:
             seen = self.glance(expected)
             if seen is not None:

@@ -9,7 +9,8 @@ import pytest
 
 from assistant import autoplay
 from assistant.device import connect
-from assistant.link import Link, ScreenNotSettling
+import assistant.link as link_module
+from assistant.link import Link, ScreenNotSettling, part_change
 from assistant.loop import Loop
 from conftest import tapsolve
 from phonesim import apps
@@ -423,12 +424,121 @@ def test_demo_rejects_a_bad_fault_option_in_one_line():
 def test_an_animation_that_eases_in_is_not_taken_for_a_still_screen(harness, tmp_path, monkeypatch):
     """A fade that starts slowly (the cube of the time) on a phone whose captures come at once:
     two frames just after the touch look alike. Judged on them, the pair would look not made and
-    be tapped again, onto crossed-out cells."""
+    be tapped again, onto crossed-out cells. (Moves judged on a read screen only, here.)"""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(link_module, "EARLY_MISSES", 0)
     vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
     phone.app.animate(LONG)
     mix = phone.app._mix
     phone.app._mix = lambda a, b, progress: mix(a, b, progress ** 3)
     assert autoplay.play(loop, say=loop.said.append) == 0
+    assert loop.link.early_judged == 0
     assert loop.tally.repeats == 0 and loop.tally.replans == 0 and vp.wrong_taps == 0
+    vp.stop()
+
+
+# -- a pair judged on one frame early in its fade ---------------------------------------------
+
+def cell_inside(app, index):
+    x, y = centre(app, index)
+    half = round(app.layout.cell * 0.8 / 2)
+    return x - half, y - half, x + half, y + half
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_fading_pair_is_told_from_a_highlight_a_still_cell_and_a_frame_too_soon(theme):
+    app = apps.create("numbermatch", PRESETS["1080x2400"], seed=1, theme=theme)
+    app.clock = Clock()
+    app.animate(REALISM["real"].durations(), banner=True)
+    app.board = Board.parse("193.4.... 345678223 5", adds_left=2)  # no row goes with the pair
+    first, second = cell_inside(app, 0), cell_inside(app, 1)
+    before = app.render()
+    app.tap(*centre(app, 0))
+    app.clock.t += 1
+    highlighted = app.render()
+    assert part_change(before, highlighted, first) == "other"  # its ground changed
+    assert part_change(before, highlighted, second) == "unchanged"
+    app.tap(*centre(app, 1))
+    fade = app.durations["fade"]
+    assert part_change(before, app.render(), first) == "unchanged"  # the fade has not begun
+    app.clock.t += fade / 4
+    quarter = app.render()
+    assert app.motion() == "fade"
+    assert part_change(before, quarter, first) == part_change(before, quarter, second) == "fading"
+    app.clock.t += fade
+    assert part_change(before, app.render(), second) == "fading"  # crossed out: as far as it goes
+    # a digit that gains contrast is no fade: the pair taken back
+    assert part_change(quarter, before, first) == "other"
+
+
+def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_animation(harness, tmp_path,
+                                                                                      monkeypatch):
+    """A phone that answers at once with animations of 0.6 s: a pair that takes no row is judged
+    on one frame early in its fade, and the next touch waits so that it lands after the fade."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    phone.app.animate(LONG)
+    landed_during = []
+    tap = phone.app.tap
+
+    def tap_noting_motion(x, y):
+        landed_during.append(phone.app.motion())
+        tap(x, y)
+
+    phone.app.tap = tap_noting_motion
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert loop.link.early_judged >= 3
+    # a pair's second tap lands as the first one's highlight grows (one shell call); nothing else
+    assert set(landed_during) <= {None, "select"}, landed_during
+    assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
+    vp.stop()
+
+
+def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_animation(harness, tmp_path,
+                                                                                         monkeypatch):
+    """A pair whose cells flash a colour as they go is not a fade: the early frame is refused,
+    the move judged on a read screen, and after EARLY_MISSES such moves no early frame is taken."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    phone.app.animate(LONG)
+    app = phone.app
+    mix = app._mix
+
+    def flashing(a, b, progress):
+        tile = mix(a, b, progress)
+        tile[:4] = (250, 60, 60)  # a red edge while the pair goes
+        return tile
+
+    app._mix = flashing
+    early = loop.link.early
+    frames = []
+
+    def early_noting(parts, area):
+        before = loop.link.captures
+        image = early(parts, area)
+        frames.append(loop.link.captures - before)
+        return image
+
+    loop.link.early = early_noting
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert loop.link.early_judged == 0
+    assert frames.count(1) == link_module.EARLY_MISSES and frames[-1] == 0  # then none taken
+    assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
+    vp.stop()
+
+
+def test_an_early_frame_too_soon_for_a_slow_starting_fade_is_taken_later(harness, tmp_path, monkeypatch):
+    """A fade that starts slowly (ease-in) shows nothing a quarter of the way in: that frame is
+    refused, and the next pair's early frame is taken halfway from there to the fade's end."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    phone.app.animate(LONG)
+    app = phone.app
+    mix = app._mix
+    app._mix = lambda a, b, progress: mix(a, b, progress ** 3)  # AccelerateInterpolator(1.5)
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    link = loop.link
+    assert link._early_part["pair"] > link_module.EARLY_PART
+    assert link.early_judged >= 2
+    assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()

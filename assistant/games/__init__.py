@@ -25,6 +25,16 @@ class Plan:
     optimal: bool = False
 
 
+@dataclass
+class InPlace:
+    """A move that changes only some parts of the screen, where they are (a pair fading): one
+    frame early in its animation judges it (``assistant.link.Link.early``)."""
+
+    parts: list  # (x0, y0, x1, y1) of each part that changes
+    area: tuple  # the part of the screen where nothing else may change
+    reading: object  # the screen read once the move is made, as predicted
+
+
 class Game:
     """One game as the assistant plays it. A position is the game's own board (from a reading);
     a move is the game's own move. Subclasses give the methods that raise NotImplementedError."""
@@ -106,6 +116,11 @@ class Game:
         """What the game animates after ``move``, by kind (the link learns how long each lasts,
         so one capture after it is enough)."""
         return "move"
+
+    def in_place(self, position, move, reading) -> InPlace | None:
+        """What ``move`` changes on the screen ``reading`` read, when it changes only some parts
+        of it in place; None for a move judged on a screen read again (the default)."""
+        return None
 
     def order_for_screen(self, position, moves: list, reading) -> list:
         """The rest of the plan, reordered where the rules allow so the next move is on screen

@@ -10,11 +10,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from assistant.games import Game, Plan
+from assistant.games import Game, InPlace, Plan
 from solver import search
 from solver.numbermatch import POINT_KINDS, Add, Board, Pair, Rules
 from solver.errors import InputError, TapsolveError
 
+# The middle of a cell whose picture a pair's fade changes: this part of the cell's pitch, clear
+# of the grid's lines around it.
+CELL_INSIDE = 0.8
 # How a person calls each kind of points, for the line said when the phone's table differs.
 POINT_NAMES = {"touching": "touching pairs", "row_break": "pairs across a row break",
                "gap": "pairs across gaps", "row": "each removed row", "clear": "a cleared board"}
@@ -283,6 +286,25 @@ class NumberMatch(Game):
         from assistant.order import on_screen_first
 
         return on_screen_first(board, moves, reading.cells)
+
+    def in_place(self, board: Board, move, reading) -> InPlace | None:
+        """A pair that takes no row with it fades where it is; its cells' insides are the parts
+        that change, and nothing else from the top of the grid down may (the header's score
+        and the numbers cleared do change: they are read with the next move read on a screen).
+        Not on a board partly off screen, with a cell selected, for the board's last pair, or for
+        a pair that scores a kind of points not borne out yet (``shows``: its score teaches)."""
+        if (not isinstance(move, Pair) or reading.screen != "board" or reading.selected is not None
+                or reading.more_above or reading.more_below or not reading.pitch
+                or move.i not in reading.cells or move.j not in reading.cells):
+            return None
+        after = self.after(board, move)
+        if self.ends(after) or len(after.cells) != len(board.cells) \
+                or not set(last_scored(after)) <= self.confirmed | set(self.stored):
+            return None
+        half = round(reading.pitch * CELL_INSIDE / 2)
+        parts = [(x - half, y - half, x + half, y + half) for x, y in (reading.cells[move.i], reading.cells[move.j])]
+        top = min(y for _, y in reading.cells.values()) - round(reading.pitch / 2)
+        return InPlace(parts, (0, top, 1 << 20, 1 << 20), replace(reading, board=after))
 
     def animation(self, board: Board, move) -> str:
         if isinstance(move, Add):
