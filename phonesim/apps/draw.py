@@ -6,6 +6,7 @@ text) by Pillow into an alpha mask and kept in a cache, so a re-render only blen
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -21,6 +22,12 @@ FONT_FILES = {
     ("dejavu", "bold"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
     ("dejavu", "medium"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
 }
+
+
+def eased(progress: float) -> float:
+    """How far an animation has got at ``progress`` (0-1) of its time: along Android's default
+    curve (AccelerateDecelerateInterpolator), slow to start and slow to end, as real apps move."""
+    return (1.0 - math.cos(math.pi * min(1.0, max(0.0, progress)))) / 2
 
 
 def hex_rgb(text: str) -> tuple[int, int, int]:

@@ -107,7 +107,7 @@ class FifteenApp:
         if t >= self.glide:
             self._motion = None
             return None
-        return source, target, max(0.0, t) / self.glide
+        return source, target, draw.eased(t / self.glide)
 
     def motion(self, now: float | None = None) -> str | None:
         """The animation playing now (a name from ANIMATIONS), None when the screen is still."""

@@ -217,7 +217,7 @@ class NumberMatchApp:
         seconds = self.durations.get("slide", 0.0)
         if self.screen != "stage_complete" or seconds <= 0 or now >= self._ended_at + seconds:
             return None
-        return max(0.0, (now - self._ended_at) / seconds)
+        return draw.eased((now - self._ended_at) / seconds)
 
     def motion(self, now: float | None = None) -> str | None:
         """The animation playing now (a name from ANIMATIONS), None when the screen is still."""
@@ -665,10 +665,10 @@ class NumberMatchApp:
             return board.cells, self.ghost, self.offset, None, len(board.cells), (), 1.0, {}
         t = now - m["t0"]
         if m["added"]:  # (a fraction: the number being written fades in)
-            written = len(m["cells"]) + m["added"] * t / m["write"]
+            written = len(m["cells"]) + m["added"] * draw.eased(t / m["write"])
             return board.cells, self.ghost, self.offset, None, written, (), 1.0, {}
-        faded = min(1.0, t / m["fade"]) if m["fade"] else 1.0
-        collapsed = min(1.0, max(0.0, (t - m["fade"]) / m["collapse"])) if m["collapse"] else 0.0
+        faded = draw.eased(t / m["fade"]) if m["fade"] else 1.0
+        collapsed = draw.eased((t - m["fade"]) / m["collapse"]) if m["collapse"] else 0.0
         offset = round(m["offset"] + (self.offset - m["offset"]) * collapsed)
         removed, c = m["removed"], self.layout.cell
         lift = [collapsed * c * sum(r < row for r in removed) for row in range(-(-len(m["cells"]) // COLUMNS))]
@@ -686,7 +686,7 @@ class NumberMatchApp:
         screen[y0:y1, x0:x1] = self._lattice(offset % c)
         hinted = set(self.hinted or ())
         select = self.durations.get("select", 0.0)
-        lit = min(1.0, (now - self._selected_at) / select) if select else 1.0
+        lit = draw.eased((now - self._selected_at) / select) if select else 1.0
         n = min(len(cells), int(np.ceil(written)))
         for row in range(offset // c, -(-n // COLUMNS)):
             top = L.grid_top + row * c - offset - round(lift[row] if lift else 0) + L.border
