@@ -24,7 +24,8 @@ SETTLE_TIMEOUT = 5.0
 # After a touch, two equal frames show a still screen only this far apart: an animation that
 # eases in (Android's AccelerateInterpolator: the square or the cube of the time) changes a
 # digit's shade by less than PIXEL_NOISE over its first tenths of a second. A real phone's
-# captures are this far apart anyway; one that answers at once waits.
+# captures are this far apart anyway; one that answers sooner waits, until the kind of touch
+# has been seen still by a time (learned so), after which nothing easing in goes unseen.
 STILL_SPAN = 0.3
 # A glance (one capture taken as the settled screen when it shows what was predicted) waits the
 # phone's animation time for that kind of touch, learned from settled captures only: between the
@@ -276,7 +277,8 @@ class Link:
         previous_at = times[-2] if len(times) > 1 else None
         while True:
             if previous is not None and still(previous, image, self.ticking):
-                if not self._touched or self._touched_at is None or at - previous_at >= STILL_SPAN:
+                if (not self._touched or self._touched_at is None or at - previous_at >= STILL_SPAN
+                        or self._seen_still_by(previous_at)):
                     break
                 # too close together to rule out an animation that eases in: a later frame is
                 # compared with the same earlier one (and stands in the times for this one)
@@ -314,6 +316,12 @@ class Link:
         self._still, self._touched = image, False
         self._changed_since = []
         return image
+
+    def _seen_still_by(self, at: float) -> bool:
+        """Whether a frame asked for at ``at`` comes after the time this kind of touch's
+        animation was learned still by (so no animation easing in can still be unseen)."""
+        seen_still = self.animation.get(self._kind, (0.0, None))[1]
+        return seen_still is not None and at - self._touched_at >= seen_still
 
     def look(self, game: str = "auto", glance: bool = False):
         """Capture and read the screen: (image, reading). The first read builds or loads the

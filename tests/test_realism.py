@@ -337,6 +337,7 @@ def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness,
     assert vp.wrong_taps == 0
     assert len(phone.tap_log) == loop.link.taps
     assert loop.tally.repeats == 0 and loop.tally.replans == 0
+    assert loop.link.early_judged > 0  # pairs judged early in their fade, among the rest
     vp.stop()
 
 
@@ -347,7 +348,8 @@ def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, 
     assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
     assert loop.tally.stages == 2
     assert phone.taps_dropped > 0 and loop.tally.repeats > 0
-    assert vp.wrong_taps == 0
+    assert vp.wrong_taps == 0 and loop.tally.replans == 0  # no lost tap was taken for a pair made
+    assert loop.link.early_judged > 0
     vp.stop()
 
 
@@ -474,22 +476,30 @@ def test_a_fading_pair_is_told_from_a_highlight_a_still_cell_and_a_frame_too_soo
 def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_animation(harness, tmp_path,
                                                                                       monkeypatch):
     """A phone that answers at once with animations of 0.6 s: a pair that takes no row is judged
-    on one frame early in its fade, and the next touch waits so that it lands after the fade."""
+    on one frame early in its fade, and the next touch waits so that it lands after the fade
+    (give or take its eased tail: past 90 % of its time the picture is within 2.5 % of its end,
+    and two frames there look alike, so that is when it is learned still)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
-    phone.app.animate(LONG)
+    app = phone.app
+    app.animate(LONG)
     landed_during = []
-    tap = phone.app.tap
+    tap = app.tap
 
     def tap_noting_motion(x, y):
-        landed_during.append(phone.app.motion())
+        now = app.clock()
+        m = app._moving(now)
+        gone = (now - m["t0"]) / (m["fade"] + m["collapse"] + m["write"]) if m else 1.0
+        landed_during.append((app.motion(now), round(gone, 2)))
         tap(x, y)
 
-    phone.app.tap = tap_noting_motion
+    app.tap = tap_noting_motion
     assert autoplay.play(loop, say=loop.said.append) == 0
     assert loop.link.early_judged >= 3
-    # a pair's second tap lands as the first one's highlight grows (one shell call); nothing else
-    assert set(landed_during) <= {None, "select"}, landed_during
+    # a pair's second tap lands as the first one's highlight grows (one shell call); every other
+    # tap after the last move's animation, but for its tail
+    inside = [(motion, gone) for motion, gone in landed_during if motion not in (None, "select") and gone < 0.9]
+    assert not inside, landed_during
     assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()
 
