@@ -423,13 +423,14 @@ def test_demo_rejects_a_bad_fault_option_in_one_line():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_an_animation_that_eases_in_is_not_taken_for_a_still_screen(harness, tmp_path, monkeypatch):
     """A fade that starts slowly (the cube of the time) on a phone whose captures come at once:
     two frames just after the touch look alike. Judged on them, the pair would look not made and
     be tapped again, onto crossed-out cells. (Moves judged on a read screen only, here.)"""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setattr(link_module, "EARLY_MISSES", 0)
-    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3)
     phone.app.animate(LONG)
     mix = phone.app._mix
     phone.app._mix = lambda a, b, progress: mix(a, b, progress ** 3)
@@ -473,6 +474,7 @@ def test_a_fading_pair_is_told_from_a_highlight_a_still_cell_and_a_frame_too_soo
     assert part_change(quarter, before, first) == "other"
 
 
+@pytest.mark.slow
 def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_animation(harness, tmp_path,
                                                                                       monkeypatch):
     """A phone that answers at once with animations of 0.6 s: a pair that takes no row is judged
@@ -480,7 +482,7 @@ def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_anim
     (give or take its eased tail: past 90 % of its time the picture is within 2.5 % of its end,
     and two frames there look alike, so that is when it is learned still)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3)
     app = phone.app
     app.animate(LONG)
     landed_during = []
@@ -504,12 +506,13 @@ def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_anim
     vp.stop()
 
 
+@pytest.mark.slow
 def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_animation(harness, tmp_path,
                                                                                          monkeypatch):
     """A pair whose cells flash a colour as they go is not a fade: the early frame is refused,
     the move judged on a read screen, and after EARLY_MISSES such moves no early frame is taken."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3)
     phone.app.animate(LONG)
     app = phone.app
     mix = app._mix
@@ -537,11 +540,12 @@ def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_
     vp.stop()
 
 
+@pytest.mark.slow
 def test_an_early_frame_too_soon_for_a_slow_starting_fade_is_taken_later(harness, tmp_path, monkeypatch):
     """A fade that starts slowly (ease-in) shows nothing a quarter of the way in: that frame is
     refused, and the next pair's early frame is taken halfway from there to the fade's end."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=27, seed=3)
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3)
     phone.app.animate(LONG)
     app = phone.app
     mix = app._mix
