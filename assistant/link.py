@@ -201,11 +201,12 @@ class Link:
         self._still, self._touched, self._glanced = image, False, None
         self._changed_since = []
 
-    def early(self, changing, area):
+    def early(self, changing, aside=()):
         """One frame early in the animation of a move that changes only the parts ``changing``
-        of the screen's ``area`` (each x0, y0, x1, y1), in place: the frame when it shows every
-        part fading (``part_change``) and the rest of the area as on the last settled screen
-        (the parts of moves judged so since excepted, and what ticks), else None: the move is
+        of the screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score):
+        the frame when it shows every part fading (``part_change``) and the rest as on the last
+        settled screen (``still``: the parts of moves judged so since and what ticks left out
+        too), else None: the move is
         then judged after its animation (``early_result`` says how that went). The next touch
         is held back so that it cannot land before the animation ends."""
         kind = self._kind
@@ -219,13 +220,7 @@ class Link:
         image, _ = self._grab()
         before = self._still
         verdicts = {part_change(before, image, part) for part in changing}
-        rest = image.copy()
-        for x0, y0, x1, y1 in [*changing, *self._changed_since, *self.ticking]:
-            rest[y0:y1, x0:x1] = before[y0:y1, x0:x1]
-        h = image.shape[0]
-        x0, y0, x1, y1 = area
-        y0, y1 = max(y0, int(h * STATUS_BAR_PART)), min(y1, int(h * (1 - BANNER_PART)))
-        if changed_pixels(before[y0:y1, x0:x1], rest[y0:y1, x0:x1]) > STILL_PIXELS:
+        if not still(before, image, [*changing, *aside, *self._changed_since, *self.ticking]):
             verdicts.add("other")
         if verdicts != {"fading"}:
             self._early_verdict = kind, "too soon" if verdicts == {"unchanged"} else "other"

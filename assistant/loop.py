@@ -183,7 +183,7 @@ class Loop:
         ending = self.game.ends(expected)
         early = self.game.in_place(before, move, self.reading) if reading is None else None
         if early is not None:
-            image = self.link.early(early.parts, early.area)
+            image = self.link.early(early.parts, early.aside)
             if image is not None and self.game.shows(expected, expected):
                 self.image, self.reading = image, early.reading
                 self.advance(expected)

@@ -526,9 +526,9 @@ def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_
     early = loop.link.early
     frames = []
 
-    def early_noting(parts, area):
+    def early_noting(parts, aside):
         before = loop.link.captures
-        image = early(parts, area)
+        image = early(parts, aside)
         frames.append(loop.link.captures - before)
         return image
 

@@ -31,7 +31,7 @@ class InPlace:
     frame early in its animation judges it (``assistant.link.Link.early``)."""
 
     parts: list  # (x0, y0, x1, y1) of each part that changes
-    area: tuple  # the part of the screen where nothing else may change
+    aside: list  # parts of the screen that may change too, unjudged (a header's score)
     reading: object  # the screen read once the move is made, as predicted
 
 

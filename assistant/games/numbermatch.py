@@ -304,7 +304,7 @@ class NumberMatch(Game):
         half = round(reading.pitch * CELL_INSIDE / 2)
         parts = [(x - half, y - half, x + half, y + half) for x, y in (reading.cells[move.i], reading.cells[move.j])]
         top = min(y for _, y in reading.cells.values()) - round(reading.pitch / 2)
-        return InPlace(parts, (0, top, 1 << 20, 1 << 20), replace(reading, board=after))
+        return InPlace(parts, [(0, 0, 1 << 20, top)], replace(reading, board=after))
 
     def animation(self, board: Board, move) -> str:
         if isinstance(move, Add):
