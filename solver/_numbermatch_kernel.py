@@ -638,3 +638,178 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
                 ctl[BEST_LIVE] = ctl[SCORE]
                 save_best(ctl, undo, best)
     return cleared
+
+
+# -- the floor on what pairs alone can leave -------------------------------------------------------
+
+@njit(cache=True)
+def group_sees(mask, a, b, pos, at, n, cols):
+    """Whether numbers a < b of a group (indices into ``pos``, in reading order) may pair when
+    the group's live numbers are ``mask`` and every other number may be gone: no live number of
+    the group between them in reading order, or in their column, or on a diagonal that some
+    choice of the rows between (those holding a live number of the group stay) would form."""
+    between = (mask >> (a + 1)) & ((1 << (b - a - 1)) - 1)
+    if between == 0:
+        return True
+    ra, ca = pos[a] // cols, pos[a] % cols
+    rb, cb = pos[b] // cols, pos[b] % cols
+    if ca == cb:
+        for k in range(a + 1, b):
+            if (mask >> k) & 1 and pos[k] % cols == ca:
+                return False
+        return True
+    d = abs(cb - ca)
+    if rb - ra < d:
+        return False
+    sign = 1 if cb > ca else -1
+    reach = 1  # bit t: t rows between kept so far, the diagonal open through them
+    for r in range(ra + 1, rb):
+        keep = False
+        for c in range(cols):
+            k = r * cols + c
+            if k < n and at[k] >= 0 and (mask >> at[k]) & 1:
+                keep = True
+                break
+        nxt = 0 if keep else reach
+        for t in range(d - 1):
+            if (reach >> t) & 1:
+                k = r * cols + ca + sign * (t + 1)
+                if k < n and not (at[k] >= 0 and (mask >> at[k]) & 1):
+                    nxt |= 1 << (t + 1)
+        reach = nxt
+    return (reach >> (d - 1)) & 1 == 1
+
+
+@njit(cache=True)
+def group_floor(cells, n, cols, group, budget, memo, gs, stack):
+    """The fewest live numbers of the pairing classes in ``group`` (a bit per class) that pairs
+    can leave if every other number could vanish at any moment: a floor on what they leave in
+    the real game, whose lines all project onto lines of this one. -1 when it is not known
+    within ``budget`` positions, or the group has more than 62 live numbers.
+
+    Scratch: ``memo`` (slots x 3: group mask, fewest left, generation), ``gs`` rows 0-2 (the
+    group's cells, their classes, the group index at each cell) and ``gs[3, 0]`` (generation)."""
+    pos, cls, at = gs[0], gs[1], gs[2]
+    m = 0
+    for k in range(n):
+        v = cells[k]
+        if v and (group >> klass(v)) & 1:
+            if m == 62:
+                return -1
+            pos[m] = k
+            cls[m] = klass(v)
+            m += 1
+    for k in range(n):
+        at[k] = -1
+    for k in range(m):
+        at[pos[k]] = k
+    least = 0  # a class with an odd count always leaves one
+    for c in range(5):
+        if (group >> c) & 1:
+            odd = 0
+            for k in range(m):
+                if cls[k] == c:
+                    odd ^= 1
+            least += odd
+    gs[3, 0] += 1
+    gen = gs[3, 0]
+    slots = memo.shape[0]
+    # stack rows: mask, a, b (the next pair to try), fewest left found below
+    stack[0, 0] = (1 << m) - 1
+    stack[0, 1] = 0
+    stack[0, 2] = 0
+    stack[0, 3] = m
+    d = 0
+    nodes = 0
+    while True:
+        mask = stack[d, 0]
+        a, b = stack[d, 1], stack[d, 2]
+        child = -1
+        while a < m:
+            if (mask >> a) & 1:
+                b = max(b, a + 1)
+                while b < m:
+                    if (mask >> b) & 1 and cls[b] == cls[a] and group_sees(mask, a, b, pos, at, n, cols):
+                        child = mask & ~(1 << a) & ~(1 << b)
+                        break
+                    b += 1
+                if child >= 0:
+                    break
+            a += 1
+            b = 0
+        if child >= 0:
+            stack[d, 1] = a
+            stack[d, 2] = b + 1
+            slot = child & (slots - 1)
+            if memo[slot, 2] == gen and memo[slot, 0] == child:
+                if memo[slot, 1] < stack[d, 3]:
+                    stack[d, 3] = memo[slot, 1]
+                continue
+            nodes += 1
+            if nodes > budget:
+                return -1
+            d += 1
+            stack[d, 0] = child
+            stack[d, 1] = 0
+            stack[d, 2] = 0
+            left = 0
+            x = child
+            while x:
+                x &= x - 1
+                left += 1
+            stack[d, 3] = left
+            continue
+        best = stack[d, 3]
+        if best == least:
+            return least  # no line leaves fewer: the floor is reached
+        slot = mask & (slots - 1)
+        memo[slot, 0] = mask
+        memo[slot, 1] = best
+        memo[slot, 2] = gen
+        if d == 0:
+            return best
+        d -= 1
+        if best < stack[d, 3]:
+            stack[d, 3] = best
+
+
+@njit(cache=True)
+def pairs_floor(cells, n, cols, budget, memo, gs, stack):
+    """A floor on the live numbers pairs alone can leave on this board (so on what the first
+    add copies): each pairing class with an odd count leaves one, and a group of two or three
+    classes may lock each other (two 5s either side of a 1, two 1s either side
+    of a 5) and leave more, which ``group_floor`` finds. Disjoint groups add up; the best choice
+    of them is kept. ``gs[3, 1:6]`` and ``gs[3, 8:40]`` are scratch (class counts, each group's
+    gain over what its odd classes leave, by the group's bits)."""
+    cnt = gs[3, 1:6]
+    gain = gs[3, 8:40]
+    for c in range(5):
+        cnt[c] = 0
+    for k in range(n):
+        if cells[k]:
+            cnt[klass(cells[k])] += 1
+    for group in range(32):
+        gain[group] = 0
+        size, odd, empty = 0, 0, False
+        for c in range(5):
+            if (group >> c) & 1:
+                size += 1
+                odd += cnt[c] & 1
+                empty = empty or cnt[c] == 0
+        if size < 2 or size > 3 or empty:
+            continue  # one class alone always pairs down to its odd one
+        f = group_floor(cells, n, cols, group, budget, memo, gs, stack)
+        if f >= 0:
+            gain[group] = f - odd
+    best = 0
+    for g1 in range(32):
+        if gain[g1] == 0:
+            continue
+        best = max(best, gain[g1])
+        for g2 in range(g1 + 1, 32):
+            if g1 & g2 == 0:
+                best = max(best, gain[g1] + gain[g2])
+    floor = best
+    for c in range(5):
+        floor += cnt[c] & 1
+    return floor

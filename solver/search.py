@@ -8,7 +8,9 @@
   that clears is the fewest possible, proved by the failed passes before it (``adds_optimal``).
   Then, with that many adds, branch and bound on the moves: each pass asks for a line two
   fewer numbers copied by its adds (one pair fewer) than the best so far, until a pass proves
-  there is none (``moves_optimal``). Pressing "+" while few numbers are live is what saves moves.
+  there is none (``moves_optimal``), or until the best reaches a floor: the first add copies
+  at least what pairs alone can leave, and two or three pairing classes can lock each other
+  (``pairs_floor``). Pressing "+" while few numbers are live is what saves moves.
 - ``objective="score"``: first the fast answer (so every clearable board is cleared), then,
   until the budget ends, attempts that press "+" early (an add copies every live number, so
   early adds make many more pairs and points) and keep the rest in reserve; the best-scoring
@@ -150,6 +152,66 @@ def reference_solve(board: Board, budget: float = 2.0) -> Solution:
     return done("unsolvable", [], True)
 
 
+def pairing_class(v: int) -> int:
+    """The pairing class of a number (0-4: {1,9} {2,8} {3,7} {4,6} {5}): pairs join two of one."""
+    return min(v, 10 - v) - 1
+
+
+def reference_group_floor(board: Board, group: set[int]) -> int:
+    """The fewest numbers of the pairing classes in ``group`` that pairs can leave when every
+    other number may vanish at any moment (the readable twin of the kernel's ``group_floor``).
+    Two numbers of the group may pair when no live number of the group lies between them in
+    reading order, or in their column, or on a diagonal some choice of the rows between them
+    would form (a row holding a live number of the group cannot go)."""
+    cols, n = board.rules.columns, len(board.cells)
+    cells = [k for k, v in enumerate(board.cells) if v and pairing_class(v) in group]
+
+    def sees(live: frozenset, a: int, b: int) -> bool:
+        if not any(a < k < b for k in live):
+            return True
+        (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+        if ca == cb:
+            return not any(a < k < b and k % cols == ca for k in live)
+        d, sign = abs(cb - ca), (1 if cb > ca else -1)
+        held = {k // cols for k in live if ra < k // cols < rb}
+        for kept in itertools.combinations(range(ra + 1, rb), d - 1):
+            path = [r * cols + ca + sign * t for t, r in enumerate(kept, 1)]
+            if held <= set(kept) and all(k < n and k not in live for k in path):
+                return True
+        return False
+
+    known: dict[frozenset, int] = {}
+
+    def fewest(live: frozenset) -> int:
+        if live not in known:
+            known[live] = min([len(live)] + [
+                fewest(live - {a, b}) for a, b in itertools.combinations(sorted(live), 2)
+                if pairing_class(board.cells[a]) == pairing_class(board.cells[b]) and sees(live, a, b)])
+        return known[live]
+
+    return fewest(frozenset(cells))
+
+
+def reference_pairs_floor(board: Board) -> int:
+    """A floor on the live numbers pairs alone can leave (the readable twin of the kernel's
+    ``pairs_floor``): a number for each pairing class with an odd count, and more for the best
+    choice of disjoint groups of two or three classes that ``reference_group_floor`` shows to
+    leave more than their odd classes."""
+    counts = [0] * 5
+    for v in board.cells:
+        if v:
+            counts[pairing_class(v)] += 1
+    odd = [c % 2 for c in counts]
+    gains = {}
+    for size in (2, 3):
+        for group in itertools.combinations(range(5), size):
+            if all(counts[c] for c in group):
+                gains[group] = reference_group_floor(board, set(group)) - sum(odd[c] for c in group)
+    best = max([0] + list(gains.values()) + [
+        gains[g] + gains[h] for g in gains for h in gains if not set(g) & set(h)])
+    return sum(odd) + best
+
+
 # -- the compiled search -----------------------------------------------------------------------
 
 _ZOBRIST: tuple[np.ndarray, np.ndarray] | None = None
@@ -192,6 +254,14 @@ def _stacks(role: str, size: int) -> tuple[np.ndarray, ...]:
         held = _STACKS[role] = (np.empty((size, 2), np.int32), np.empty(size, np.int64),
                                 np.empty((size, 2), np.int32))
     return tuple(a[:size] for a in held)
+
+
+# positions one group of pairing classes may search for its floor (``Kernel.pairs_floor``): enough
+# to prove the locks of most groups of three on a 42-number board, a few ms at most
+GROUP_POSITIONS = 20_000
+# seconds into the fewest-moves search before the floor on what pairs alone leave is taken (a
+# few ms; most boards are settled sooner by a line at the floor the counts give)
+PAIRS_FLOOR_AFTER = 0.005
 
 
 def grown_size(board: Board) -> int:
@@ -342,6 +412,14 @@ class Kernel:
 
     def score(self) -> int:
         return int(self.ctl[self.K.SCORE]) - self.board.score
+
+    def pairs_floor(self, budget: int = GROUP_POSITIONS) -> int:
+        """A floor on the live numbers pairs alone can leave on the start board (``pairs_floor``
+        in the kernel): what the first add copies at least."""
+        m = len(self.root)
+        memo = np.zeros((1 << 16, 3), np.int64)  # the groups' positions known (the floor below them)
+        scratch, stack = np.zeros((4, max(m + 1, 64)), np.int64), np.zeros((40, 4), np.int64)
+        return int(self.K.pairs_floor(self.root, m, self.board.rules.columns, budget, memo, scratch, stack))
 
     # -- the kernel's rules, one move at a time (for the tests that hold them to the reference)
 
@@ -549,9 +627,15 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
     kernel.reset(adds, K.MOVES, bound=bound())
     floor = int(K.cost_floor(kernel.ctl, adds))
     racer = kernel.helper()
+    t0, floored = time.perf_counter(), False
     while time.perf_counter() < deadline:
         if bound() < floor:
             return Solution(start, "solved", best, adds_optimal=True, moves_optimal=True)
+        # the first add copies at least what pairs alone leave, and every later one 4 or more
+        if not floored and time.perf_counter() - t0 >= PAIRS_FLOOR_AFTER and adds > 0:
+            floored = True
+            floor = max(floor, kernel.pairs_floor() + 4 * (adds - 1))
+            continue
         # short slices: restarts find the short lines sooner than the systematic pass
         code = kernel.run(min(deadline, time.perf_counter() + 0.001))
         if code == K.EXHAUSTED:

@@ -95,6 +95,71 @@ def test_fast_presses_add_when_few_numbers_are_live(text, most_pairs):
     assert solution.pairs <= most_pairs
 
 
+# -- the floor on what pairs alone leave -----------------------------------------------------------
+
+# up to four rows, half of the cells crossed out: rows between two numbers, for the diagonals
+floor_boards = st.lists(st.sampled_from([0] * 9 + list(range(1, 10))), min_size=9, max_size=36).map(
+    lambda cells: search.without_empty_rows(Board(cells, 1)))
+
+
+def fewest_left_by_pairs(board: Board) -> int:
+    """The fewest live numbers pairs alone can leave, by trying every line (the reference rules)."""
+    work, known = board.copy(), {}
+
+    def fewest() -> int:
+        key = tuple(work.cells)
+        if key not in known:
+            best = work.live_count()
+            for pair in list(work.pairs()):
+                work.push(pair)
+                best = min(best, fewest())
+                work.pop()
+            known[key] = best
+        return known[key]
+
+    return fewest()
+
+
+@settings(max_examples=150, deadline=None)
+@given(floor_boards)
+def test_the_pairs_floor_never_exceeds_what_pairs_alone_can_leave(board):
+    # the fewest-moves search proves a line on this floor: above the truth it would "prove" a line
+    # that is not the shortest
+    assert search.reference_pairs_floor(board) <= fewest_left_by_pairs(board)
+
+
+# about 25 s: the readable floor tries every group of three classes (in the whole suite, not the
+# fast set)
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(floor_boards)
+def test_the_compiled_pairs_floor_equals_the_readable_one(board):
+    kernel = search.Kernel(board, tt_bits=4)
+    assert kernel.pairs_floor(budget=10**7) == search.reference_pairs_floor(board)
+
+
+def test_two_classes_that_lock_each_other_are_seen():
+    # 5 1 5 1 in reading order, nothing of theirs in a column or on a diagonal: pairs alone leave
+    # all four, though each class is even
+    board = Board.parse("51512", adds_left=1)
+    assert search.reference_pairs_floor(board) == fewest_left_by_pairs(board) == 5
+    assert search.Kernel(board, tt_bits=4).pairs_floor() == 5
+
+
+@pytest.mark.parametrize("text, pairs", [
+    # bench numbermatch --size 42 --adds 4 --seed 1, boards 85, 54 and 127: the fewest moves
+    # went unproved within 30 s without the floor; pairs alone cannot leave fewer than 6, 6, 4
+    ("363712528485156187776847752236677271742487", 24),
+    ("532838382929668966986879434944161671666745", 24),
+    ("418337131564744747713142153976333938283556", 23),
+])
+def test_fewest_moves_are_proved_where_pairs_alone_lock_numbers(text, pairs):
+    solution = search.solve(Board.parse(text, adds_left=4), "fast", budget=20)
+    assert solution.status == "solved" and solution.moves_optimal
+    assert solution.adds_used == 1 and solution.pairs == pairs
+    assert_clears(solution)
+
+
 @settings(max_examples=40, deadline=None)
 @given(small_boards())
 def test_score_lines_clear_and_score_at_least_the_fast_line(board):
