@@ -55,7 +55,7 @@ def test_fast_finds_the_fewest_adds_then_moves_the_reference_search_finds(board)
 
 
 # 50 boards: each needs a proved reference line with an add, the slowest kind of reference search
-# (about 25 s: in the whole suite, not the fast set)
+# (25-65 s by the boards drawn: in the whole suite, not the fast set)
 @pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(small_boards())
