@@ -185,7 +185,7 @@ class Link:
         """One capture once this kind of touch's animation time has passed, not proved settled:
         for a caller that accepts it only when it shows just what was predicted (``accept``).
         Until that time is learned, a settled capture."""
-        moving, seen_still = self.animation.get(self._kind, (0.0, None))
+        moving, seen_still = self._learned()
         if not self._touched or self._touched_at is None or seen_still is None:
             return self.capture()
         learning = self._learning_pays(moving, seen_still)
@@ -206,11 +206,10 @@ class Link:
         of the screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score):
         the frame when it shows every part fading (``part_change``) and the rest as on the last
         settled screen (``still``: the parts of moves judged so since and what ticks left out
-        too), else None: the move is
-        then judged after its animation (``early_result`` says how that went). The next touch
-        is held back so that it cannot land before the animation ends."""
+        too), else None: the move is then judged after its animation (``early_result`` says how
+        that went). The next touch is held back so that it cannot land before the animation ends."""
         kind = self._kind
-        seen_still = self.animation.get(kind, (0.0, None))[1]
+        seen_still = self._learned()[1]
         self._early_verdict = None
         share = self._early_part.setdefault(kind, EARLY_PART)
         if (not self._touched or self._touched_at is None or self._still is None or seen_still is None
@@ -261,7 +260,7 @@ class Link:
             first, times = at, [at, at2]
             at = at2
         else:
-            moving, seen_still = self.animation.get(self._kind, (0.0, None))
+            moving, seen_still = self._learned()
             if self._touched and self._touched_at is not None and seen_still is not None and not learning:
                 first_at = (moving + seen_still) / 2 if self._learning_pays(moving, seen_still) else seen_still
                 self._sleep(first_at - (time.monotonic() - self._touched_at))
@@ -315,8 +314,13 @@ class Link:
     def _seen_still_by(self, at: float) -> bool:
         """Whether a frame asked for at ``at`` comes after the time this kind of touch's
         animation was learned still by (so no animation easing in can still be unseen)."""
-        seen_still = self.animation.get(self._kind, (0.0, None))[1]
+        seen_still = self._learned()[1]
         return seen_still is not None and at - self._touched_at >= seen_still
+
+    def _learned(self) -> tuple[float, float | None]:
+        """The last touch's kind as learned: (latest seen moving, earliest seen still or None)."""
+        moving, seen_still = self.animation.get(self._kind, (0.0, None))  # stored as a list
+        return moving, seen_still
 
     def look(self, game: str = "auto", glance: bool = False):
         """Capture and read the screen: (image, reading). The first read builds or loads the

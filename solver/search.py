@@ -457,7 +457,7 @@ class Kernel:
         for k, v in enumerate(cells):
             if v:
                 rows[k // cols] += 1
-                classes[min(v, 10 - v) - 1] += 1
+                classes[pairing_class(v)] += 1
         return (int(ctl[K.HASH]) == int(K.full_hash(self.cells, ctl[K.N], self.zob, self.zn))
                 and rows == self.rl.tolist() and classes == ctl[K.CNT:K.CNT + 5].tolist()
                 and int(ctl[K.LIVE]) == sum(classes) and not any(self.cells[ctl[K.N]:]))
