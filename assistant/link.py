@@ -48,9 +48,10 @@ BANNER_PART = 1 / 12
 # A move that changes parts of the screen in place (a pair fading) is judged on one frame taken
 # early in its animation, EARLY_PART of the time it was learned still by: the frame must show
 # each part changing as a fade does and nothing else changed. A frame too early to show it moves
-# that part halfway to the still time, and past EARLY_LATEST no early frame pays; a kind whose
-# early frames showed something else EARLY_MISSES times in a row (a game that draws more than a
-# fade as a pair goes) is judged after its animation, as before.
+# that part halfway to the still time (unless it came after that time: the time is then wrong,
+# and learned again), and past EARLY_LATEST no early frame pays; a kind whose early frames
+# showed something else EARLY_MISSES times in a row (a game that draws more than a fade as a
+# pair goes) is judged after its animation, as before.
 EARLY_PART = 1 / 4
 EARLY_LATEST = 0.9
 EARLY_MISSES = 3
@@ -147,7 +148,7 @@ class Link:
         self._early_misses: dict[str, int] = {}
         self._changed_since: list[tuple[int, int, int, int]] = []
         self._animating_until = 0.0
-        self._early_verdict: tuple[str, str] | None = None
+        self._early_verdict: tuple[str, str, float] | None = None
         self._animations_from = None  # the profile whose stored animation times were taken ...
         self._touched_before: dict[str, int] = {}  # ... and its count of earlier games' touches
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
@@ -216,13 +217,13 @@ class Link:
                 or share > EARLY_LATEST or self._early_misses.get(kind, 0) >= EARLY_MISSES):
             return None
         self._sleep(seen_still * share - (time.monotonic() - self._touched_at))
-        image, _ = self._grab()
+        image, at = self._grab()
         before = self._still
         verdicts = {part_change(before, image, part) for part in changing}
         if not still(before, image, [*changing, *aside, *self._changed_since, *self.ticking]):
             verdicts.add("other")
         if verdicts != {"fading"}:
-            self._early_verdict = kind, "too soon" if verdicts == {"unchanged"} else "other"
+            self._early_verdict = kind, "too soon" if verdicts == {"unchanged"} else "other", at - self._touched_at
             return None
         self.early_judged += 1
         self._early_misses[kind] = 0
@@ -233,13 +234,21 @@ class Link:
 
     def early_result(self, made: bool) -> None:
         """How the move whose early frame was refused turned out: ``made`` (judged after its
-        animation) means the frame missed it, and a frame that came too soon is taken later."""
+        animation) means the frame missed it, and a frame that came too soon is taken later.
+        A frame that showed nothing yet though it came after the time this kind was learned
+        still by shows that time wrong (learned on this phone with its animations off, say):
+        it is forgotten, to be learned again by the next settled capture."""
         if self._early_verdict is None or not made:
             return
-        kind, verdict = self._early_verdict
+        kind, verdict, after = self._early_verdict
         self._early_verdict = None
         if verdict == "too soon":
-            self._early_part[kind] = (self._early_part[kind] + 1) / 2
+            bracket = self.animation[kind]
+            if after >= bracket[1] - CLOCK_SLACK:
+                bracket[:] = [min(after, ANIMATION_MAX), None]
+                self._early_part[kind] = EARLY_PART
+            else:
+                self._early_part[kind] = (self._early_part[kind] + 1) / 2
         else:
             self._early_misses[kind] = self._early_misses.get(kind, 0) + 1
 

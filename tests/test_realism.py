@@ -541,6 +541,29 @@ def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_
 
 
 @pytest.mark.slow
+def test_animation_times_learned_with_animations_off_are_learned_again(harness, tmp_path, monkeypatch):
+    """A game played with the phone's animations off stores times of next to nothing; in the
+    next game, with them on, the first early frame comes too soon though after that time: the
+    time is learned again, and the later pairs are judged early (before, three such frames
+    moved the early frame past EARLY_LATEST and none was taken for the rest of the game)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, "720x1600", realism="fast")
+    assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
+    off = loop.link.animation["pair"][1]
+    assert off < 0.01
+    vp.stop()
+    vp, phone, loop = start(harness, "720x1600", scale=0.3)
+    assert loop.link.animation == {}  # (taken from the stored profile at the first read)
+    assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
+    link = loop.link
+    fade = REALISM["real"].durations()["fade"] * 0.3
+    assert link.animation["pair"][1] > max(off, fade / 2)
+    assert link.early_judged > 0 and link._early_part["pair"] == link_module.EARLY_PART
+    assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
+    vp.stop()
+
+
+@pytest.mark.slow
 def test_an_early_frame_too_soon_for_a_slow_starting_fade_is_taken_later(harness, tmp_path, monkeypatch):
     """A fade that starts slowly (ease-in) shows nothing a quarter of the way in: that frame is
     refused, and the next pair's early frame is taken halfway from there to the fade's end."""
