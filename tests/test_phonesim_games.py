@@ -120,9 +120,10 @@ def test_flip9_buttons_swap_cards_by_the_rules(harness):
 
 
 def test_tapsolve_phone_runs_in_the_foreground_until_ctrl_c(harness):
+    # (faulthandler: a phone that does not stop is made to print where each thread is)
     proc = subprocess.Popen([sys.executable, "-m", "assistant", "phone", "--preset", "720x1600",
                              "--seed", "7", "--theme", "dark"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     try:
         lines = [proc.stdout.readline() for _ in range(3)]
         serial = lines[1].split()[-1]
@@ -135,8 +136,14 @@ def test_tapsolve_phone_runs_in_the_foreground_until_ctrl_c(harness):
         link = device.connect(serial, client=harness.client)
         assert link.capture().shape == (1600, 720, 3)
         proc.send_signal(signal.SIGINT)
-        # generous: a loaded CI machine was seen to take over 10 s to wind the server down
-        out, err = proc.communicate(timeout=30)
+        # generous: a loaded CI machine was seen to take over 10 s to wind the server down, and
+        # once over 30 s (the threads' stacks are shown if it happens again)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            err = proc.communicate(timeout=10)[1]
+            pytest.fail(f"the phone did not stop within 30 s of Ctrl-C; its threads:\n{err[-4000:]}")
         assert proc.returncode == 0, err
         assert "stopped" in out and "Traceback" not in err
         with pytest.raises(device.PhoneLost):
