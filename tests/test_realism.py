@@ -547,17 +547,17 @@ def test_animation_times_learned_with_animations_off_are_learned_again(harness, 
     time is learned again, and the later pairs are judged early (before, three such frames
     moved the early frame past EARLY_LATEST and none was taken for the rest of the game)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    fade = REALISM["real"].durations()["fade"] * 0.3
     vp, phone, loop = start(harness, "720x1600", realism="fast")
     assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
     off = loop.link.animation["pair"][1]
-    assert off < 0.01
+    assert off < fade / 2  # (what a first frame after the touch took: well under a millisecond)
     vp.stop()
     vp, phone, loop = start(harness, "720x1600", scale=0.3)
     assert loop.link.animation == {}  # (taken from the stored profile at the first read)
     assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
     link = loop.link
-    fade = REALISM["real"].durations()["fade"] * 0.3
-    assert link.animation["pair"][1] > max(off, fade / 2)
+    assert link.animation["pair"][1] > fade / 2
     assert link.early_judged > 0 and link._early_part["pair"] <= link_module.EARLY_LATEST
     assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()
