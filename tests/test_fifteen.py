@@ -7,7 +7,7 @@ from collections import deque
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import tapsolve
@@ -116,13 +116,20 @@ def test_4x4_lines_replay_and_equal_plain_ida_star(seed):
     assert len(solution.moves) == len(plain)
 
 
+PLAIN_NODES = 50_000_000
+
+
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10**6))
+@example(667)  # (past the 5 M positions this test once gave Manhattan alone)
 def test_4x4_manhattan_kernel_equals_the_table_kernel(seed):
     board = scramble(4, 40, random.Random(seed))
     with_tables, _, found = fifteen.search(board)
-    plain, _, plain_found = fifteen.search(board, tables=False, node_budget=5_000_000)
-    assert found and plain_found
+    assert found
+    # Manhattan alone needs up to tens of millions of positions on a 40-slide board (seed 667:
+    # 7.3 M, 0.8 s); a board past this budget says nothing of either kernel and is drawn again
+    plain, _, plain_found = fifteen.search(board, tables=False, node_budget=PLAIN_NODES)
+    assume(plain_found)
     assert replays_to_goal(board, with_tables) and replays_to_goal(board, plain)
     assert len(plain) == len(with_tables)
 
