@@ -48,8 +48,9 @@ BANNER_PART = 1 / 12
 # A move that changes parts of the screen in place (a pair fading) is judged on one frame taken
 # early in its animation, EARLY_PART of the time it was learned still by: the frame must show
 # each part changing as a fade does and nothing else changed. A frame too early to show it moves
-# that part halfway to the still time (unless it came after that time: the time is then wrong,
-# and learned again), and past EARLY_LATEST no early frame pays; a kind whose early frames
+# that part halfway to the still time, and past EARLY_LATEST no early frame pays (unless it came
+# after that time, or is the first to pass EARLY_LATEST: the time is then taken to be wrong, a
+# stored one learned with faster animations, and learned again); a kind whose early frames
 # showed something else EARLY_MISSES times in a row (a game that draws more than a fade as a
 # pair goes) is judged after its animation, as before.
 EARLY_PART = 1 / 4
@@ -146,6 +147,7 @@ class Link:
         self.early_judged = 0
         self._early_part: dict[str, float] = {}
         self._early_misses: dict[str, int] = {}
+        self._early_doubted: set[str] = set()  # kinds whose learned time early frames showed wrong
         self._changed_since: list[tuple[int, int, int, int]] = []
         self._animating_until = 0.0
         self._early_verdict: tuple[str, str, float] | None = None
@@ -237,18 +239,22 @@ class Link:
         animation) means the frame missed it, and a frame that came too soon is taken later.
         A frame that showed nothing yet though it came after the time this kind was learned
         still by shows that time wrong (learned on this phone with its animations off, say):
-        it is forgotten, to be learned again by the next settled capture."""
+        it is forgotten, to be learned again by the next settled capture. So is a time whose
+        early frames came too soon until the next would pass EARLY_LATEST (learned with faster
+        animations), once: if the time learned again does the same, no early frame pays."""
         if self._early_verdict is None or not made:
             return
         kind, verdict, after = self._early_verdict
         self._early_verdict = None
         if verdict == "too soon":
             bracket = self.animation[kind]
-            if after >= bracket[1] - CLOCK_SLACK:
+            share = (self._early_part[kind] + 1) / 2
+            if after >= bracket[1] - CLOCK_SLACK or (share > EARLY_LATEST and kind not in self._early_doubted):
+                self._early_doubted.add(kind)
                 bracket[:] = [min(after, ANIMATION_MAX), None]
                 self._early_part[kind] = EARLY_PART
             else:
-                self._early_part[kind] = (self._early_part[kind] + 1) / 2
+                self._early_part[kind] = share
         else:
             self._early_misses[kind] = self._early_misses.get(kind, 0) + 1
 
