@@ -353,16 +353,36 @@ def drop_sleeping(mv, s, e, sl, a, b, mark):
 def sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur):
     """The sleep set of the child reached by move mv[cur] at depth d (partial-order reduction).
 
-    Two pairs on different cells, neither emptying a row, commute: either order reaches the
-    same position with the same points. So a pair already tried at this node (or asleep here),
-    independent of the move taken, need not be tried again below it: that position was reached
-    from the earlier branch. A move that empties a row, or an add, wakes every pair."""
+    Two pairs on different cells commute when the first to go empties no row: either order
+    crosses out the same cells and removes the same rows, so reaches the same cells (pairing
+    only opens lines, so the other stays legal). A pair already tried at this node (or asleep
+    here), independent of the move taken and emptying no row, need not be tried again below
+    it: that position was reached from the earlier branch. When the move taken empties rows,
+    the sleepers move up with the rows below (a sleeper never sits in an emptied row: its
+    numbers are live). The score is not the same both ways (a pair's points depend on where
+    it stands when taken), so in SCORE mode a move that empties a row wakes every pair, and an
+    add always does."""
     cols = ctl[COLS]
     a = lsl[d, 1]
     e = a
     cap = sl.shape[0]
     ti, tj = mv[cur, 0], mv[cur, 1]
-    if ti >= 0 and not removes_row(rl, cols, ti, tj):
+    if ti >= 0:
+        # the rows the move empties (-1: none), top first
+        ra, rb = -1, -1
+        ri, rj = ti // cols, tj // cols
+        if ri == rj:
+            if rl[ri] == 2:
+                ra = ri
+        else:
+            if rl[ri] == 1:
+                ra = ri
+            if rl[rj] == 1:
+                rb = rj
+        if ra >= 0 and ctl[MODE] == SCORE_MODE:
+            lsl[d + 1, 0] = a
+            lsl[d + 1, 1] = a
+            return
         for src in range(2):
             lo = lsl[d, 0] if src == 0 else lvl[d, 0]
             hi = lsl[d, 1] if src == 0 else cur
@@ -373,6 +393,10 @@ def sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur):
                     continue
                 if e >= cap or removes_row(rl, cols, mi, mj):
                     continue
+                if ra >= 0 or rb >= 0:
+                    qi, qj = mi // cols, mj // cols
+                    mi -= cols * ((0 <= ra < qi) + (0 <= rb < qi))
+                    mj -= cols * ((0 <= ra < qj) + (0 <= rb < qj))
                 sl[e, 0] = mi
                 sl[e, 1] = mj
                 e += 1
