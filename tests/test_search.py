@@ -102,22 +102,26 @@ floor_boards = st.lists(st.sampled_from([0] * 9 + list(range(1, 10))), min_size=
     lambda cells: search.without_empty_rows(Board(cells, 1)))
 
 
-def fewest_left_by_pairs(board: Board) -> int:
-    """The fewest live numbers pairs alone can leave, by trying every line (the reference rules)."""
-    work, known = board.copy(), {}
+def positions_pairs_reach(board: Board) -> set:
+    """Every position pairs alone reach from the board (the reference rules), the board too."""
+    work, seen = board.copy(), set()
 
-    def fewest() -> int:
+    def visit():
         key = tuple(work.cells)
-        if key not in known:
-            best = work.live_count()
+        if key not in seen:
+            seen.add(key)
             for pair in list(work.pairs()):
                 work.push(pair)
-                best = min(best, fewest())
+                visit()
                 work.pop()
-            known[key] = best
-        return known[key]
 
-    return fewest()
+    visit()
+    return seen
+
+
+def fewest_left_by_pairs(board: Board) -> int:
+    """The fewest live numbers pairs alone can leave, by trying every line (the reference rules)."""
+    return min(sum(1 for v in cells if v) for cells in positions_pairs_reach(board))
 
 
 @settings(max_examples=150, deadline=None)
@@ -146,23 +150,6 @@ def even_boards(draw):
                for v in (v, draw(st.sampled_from([v, 10 - v])))]
     cells = draw(st.permutations(numbers + [0] * draw(st.integers(0, 36 - 2 * len(numbers)))))
     return search.without_empty_rows(Board(list(cells), 0))
-
-
-def positions_pairs_reach(board: Board) -> set:
-    """Every position pairs alone reach from the board (the reference rules), the board too."""
-    work, seen = board.copy(), set()
-
-    def visit():
-        key = tuple(work.cells)
-        if key not in seen:
-            seen.add(key)
-            for pair in list(work.pairs()):
-                work.push(pair)
-                visit()
-                work.pop()
-
-    visit()
-    return seen
 
 
 @settings(max_examples=200, deadline=None)
