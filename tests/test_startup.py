@@ -118,3 +118,27 @@ program()
     bad = subprocess.run([sys.executable, "-c", script, "solve", "numbermatch", "1x9"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("tapsolve: error:") and mark.exists()
+
+
+def test_the_warm_up_loads_every_kernel_a_solve_calls_before_its_clock_starts():
+    # a kernel loaded (or, after an install, compiled) inside solve's budget overran it by a second
+    run = subprocess.run([sys.executable, "-c", """
+from solver import search
+from solver import _numbermatch_kernel as K
+from solver.numbermatch import Board
+
+def loaded():
+    return {name for name, f in vars(K).items() if getattr(f, "signatures", None)}
+
+search.warm_up()
+warm = loaded()
+# 42 numbers whose fewest moves take seconds to prove: the search reaches the pairs floor
+board = Board.parse("119713399257335733569785958511653777889194", adds_left=4)
+search.solve(board, "fast", budget=0.3)
+import json
+print(json.dumps([sorted(warm), sorted(loaded() - warm)]))
+"""], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    warm, later = json.loads(run.stdout.splitlines()[-1])
+    assert {"run", "cost_floor", "pairs_floor"} <= set(warm)
+    assert later == []
