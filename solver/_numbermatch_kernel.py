@@ -315,12 +315,19 @@ def pairs_into(cells, n, cols, mv, s, cap):
 
 
 @njit(cache=True)
-def removes_row(rl, cols, i, j):
-    """Whether crossing out i and j now empties a row."""
+def emptied_rows(rl, cols, i, j):
+    """The rows crossing out i < j now empties, top first, -1 for none: (upper, lower)."""
     ri, rj = i // cols, j // cols
     if ri == rj:
-        return rl[ri] == 2
-    return rl[ri] == 1 or rl[rj] == 1
+        return (ri if rl[ri] == 2 else -1), -1
+    return (ri if rl[ri] == 1 else -1), (rj if rl[rj] == 1 else -1)
+
+
+@njit(cache=True)
+def removes_row(rl, cols, i, j):
+    """Whether crossing out i and j now empties a row."""
+    ra, rb = emptied_rows(rl, cols, i, j)
+    return ra >= 0 or rb >= 0
 
 
 @njit(cache=True)
@@ -368,18 +375,8 @@ def sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur):
     cap = sl.shape[0]
     ti, tj = mv[cur, 0], mv[cur, 1]
     if ti >= 0:
-        # the rows the move empties (-1: none), top first
-        ra, rb = -1, -1
-        ri, rj = ti // cols, tj // cols
-        if ri == rj:
-            if rl[ri] == 2:
-                ra = ri
-        else:
-            if rl[ri] == 1:
-                ra = ri
-            if rl[rj] == 1:
-                rb = rj
-        if ra >= 0 and ctl[MODE] == SCORE_MODE:
+        ra, rb = emptied_rows(rl, cols, ti, tj)
+        if (ra >= 0 or rb >= 0) and ctl[MODE] == SCORE_MODE:
             lsl[d + 1, 0] = a
             lsl[d + 1, 1] = a
             return
@@ -433,16 +430,8 @@ def order_moves(cells, rl, ctl, mv, prio, s, e, pts, deg):
     score_mode = ctl[MODE] == SCORE_MODE
     for t in range(s, e):
         i, j = mv[t, 0], mv[t, 1]
-        ri, rj = i // cols, j // cols
-        emptied = 0
-        if ri == rj:
-            if rl[ri] == 2:
-                emptied = 1
-        else:
-            if rl[ri] == 1:
-                emptied += 1
-            if rl[rj] == 1:
-                emptied += 1
+        ra, rb = emptied_rows(rl, cols, i, j)
+        emptied = (ra >= 0) + (rb >= 0)
         if score_mode:
             p = emptied * 64 + pair_points(i, j, cols, pts) * 8 + (xorshift(ctl) & 15)
         else:

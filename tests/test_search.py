@@ -2,6 +2,7 @@
 
 import time
 
+import numpy as np
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
@@ -169,6 +170,21 @@ def test_the_compiled_search_visits_every_position_pairs_alone_reach(board):
         code = kernel.run(time.perf_counter() + 60, node_cap=1)
         visited.add(tuple(kernel.position()[0]))
     assert visited == positions_pairs_reach(board)
+
+
+@pytest.mark.parametrize("mode, asleep", [("FAST", [(12, 13)]), ("MOVES", [(12, 13)]), ("SCORE_MODE", [])])
+def test_a_pair_tried_before_a_move_that_empties_a_row_sleeps_below_it_moved_up(mode, asleep):
+    # row 0 holds cells 0 and 1, row 1 cell 9 alone, row 2 cells 20-22: the pair (21, 22) was
+    # tried, then (0, 9) empties row 1. Either order reaches the same cells, so the pair sleeps
+    # below, a row higher; not in SCORE, where its points depend on the rows above it
+    K = search.Kernel(Board.parse("11", adds_left=0), tt_bits=4).K
+    ctl = np.zeros(K.SLOTS, np.int64)
+    ctl[K.COLS], ctl[K.MODE] = 9, getattr(K, mode)
+    rl = np.array([2, 1, 3, 0], np.int64)
+    mv = np.array([[21, 22], [0, 9]], np.int32)
+    lvl, lsl, sl = np.array([[0, 2, 2]], np.int64), np.zeros((2, 2), np.int64), np.zeros((4, 2), np.int32)
+    K.sleep_for_child(rl, ctl, mv, lvl, sl, lsl, 0, 1)
+    assert [tuple(p) for p in sl[lsl[1, 0]:lsl[1, 1]].tolist()] == asleep
 
 
 def test_two_classes_that_lock_each_other_are_seen():
