@@ -123,6 +123,7 @@ program()
 def test_the_warm_up_loads_every_kernel_a_solve_calls_before_its_clock_starts():
     # a kernel loaded (or, after an install, compiled) inside solve's budget overran it by a second
     run = subprocess.run([sys.executable, "-c", """
+import json
 from solver import search
 from solver import _numbermatch_kernel as K
 from solver.numbermatch import Board
@@ -135,7 +136,6 @@ warm = loaded()
 # 42 numbers whose fewest moves take seconds to prove: the search reaches the pairs floor
 board = Board.parse("119713399257335733569785958511653777889194", adds_left=4)
 search.solve(board, "fast", budget=0.3)
-import json
 print(json.dumps([sorted(warm), sorted(loaded() - warm)]))
 """], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
