@@ -119,7 +119,7 @@ def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTART
     while done < restarts:
         n = min(chunk, restarts - done)
         cleared += K.playouts(kernel.cells, kernel.rl, ctl, kernel.undo, kernel.mv, kernel.zob, kernel.zn,
-                              kernel.pts, kernel.root, len(kernel.root), board.adds_left, n, kernel.best)
+                              kernel.pts, kernel.root, len(kernel.root), board.adds_left, n, kernel.best, kernel.lg)
         done += n
         if time.perf_counter() - t0 >= budget:
             break

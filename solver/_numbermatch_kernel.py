@@ -20,13 +20,19 @@ The state of one search lives in a few arrays (see ``solver.search.Kernel``):
 - ``tt_key``/``tt_val`` the transposition table: positions (cells and their count) known not
   to clear with ``tt_val - 1`` adds left to use, hence with any fewer;
 - ``mt_key``/``mt_val`` the table of the fewest-moves search: positions with r adds left to use
-  (mixed into the key) known not to clear within ``mt_val`` more add cost (see ``MOVES``).
+  (mixed into the key) known not to clear within ``mt_val`` more add cost (see ``MOVES``);
+- ``lg``, ``memo``, ``gstack``, ``gains`` the fewest-moves search's lock floors: what the bits
+  of ``ctl[LMASK]`` mean, the floors of the groups of pairing classes settled so far, scratch,
+  each depth's gains (see ``lock_floor``).
 
 Fewest moves: with the adds fixed, a line's pairs are (live numbers at the start + the live
 numbers copied by each add) / 2, so the fewest pairs is the least ``COST``, the sum of the live
 counts at the moments "+" is pressed. ``MOVES`` mode searches for a line with the adds allowed
 whose cost stays within ``BOUND``.
 """
+
+# the lowest set bit's index in one instruction (LLVM's cttz; 0 has none, never asked)
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solver.jit import njit
 
@@ -60,15 +66,20 @@ ADD_AT = 26     # try "+" first once the live numbers are this few or fewer (-1:
 COST = 27       # live numbers copied by the adds on the current line
 BOUND = 28      # MOVES mode: the most COST a line may reach
 SALT = 29       # mixed into every table key: the tables outlive one search (see search.Kernel)
-SLOTS = 30
+LOCKS = 30      # 1: LMASK is kept (the board has few enough live numbers), and in MOVES mode a
+                # position before the first press is cut when groups of pairing classes lock
+                # each other past what its bound allows (``lock_floor``)
+LMASK = 31      # the start board's live numbers still live, a bit each (kept before the first press)
+LOCK_BUDGET = 32  # positions ``mask_floor`` may search for one group's floor not yet known
+SLOTS = 33
 
 ENTER, ITERATE = 0, 1
 FAST, SCORE_MODE, MOVES = 0, 1, 2
 R_MIX = 0x5DEECE66D1F3A7B  # mixes the adds left into a MOVES table key
 
 # undo columns
-U_KIND, U_I, U_J, U_VI, U_VJ, U_ROWA, U_LENA, U_ROWB, U_LENB, U_N, U_SCORE, U_HASH = range(12)
-UNDO_COLS = 12
+U_KIND, U_I, U_J, U_VI, U_VJ, U_ROWA, U_LENA, U_ROWB, U_LENB, U_N, U_SCORE, U_HASH, U_MASK = range(13)
+UNDO_COLS = 13
 
 
 @njit(cache=True)
@@ -143,7 +154,7 @@ def pair_points(i, j, cols, pts):
 
 
 @njit(cache=True)
-def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn):
+def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
     d = ctl[DEPTH]
     n = ctl[N]
     cols = ctl[COLS]
@@ -159,6 +170,10 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn):
     u[U_N] = n
     u[U_SCORE] = ctl[SCORE]
     u[U_HASH] = ctl[HASH]
+    u[U_MASK] = ctl[LMASK]
+    if ctl[LOCKS] and ctl[ADDS] == ctl[ADDS0]:
+        mask = ctl[LMASK]
+        ctl[LMASK] = mask & ~(1 << root_bit(lg, mask, i)) & ~(1 << root_bit(lg, mask, j))
     score = ctl[SCORE] + pair_points(i, j, cols, pts)
     h = ctl[HASH] ^ zob[i, vi] ^ zob[j, vj]
     cells[i] = 0
@@ -216,6 +231,7 @@ def push_add(cells, rl, ctl, undo, zob, zn):
     u[U_N] = n
     u[U_SCORE] = ctl[SCORE]
     u[U_HASH] = ctl[HASH]
+    u[U_MASK] = ctl[LMASK]
     h = ctl[HASH] ^ zn[n]
     k = start
     cols = ctl[COLS]
@@ -267,6 +283,7 @@ def pop_move(cells, rl, ctl, undo):
     ctl[N] = u[U_N]
     ctl[SCORE] = u[U_SCORE]
     ctl[HASH] = u[U_HASH]
+    ctl[LMASK] = u[U_MASK]
     ctl[DEPTH] = d
 
 
@@ -513,13 +530,14 @@ def save_best(ctl, undo, best):
 
 @njit(cache=True)
 def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob, zn, pts, deg, best, sl,
-        lsl, mark):
+        lsl, mark, lg, memo, gstack, gains):
     """Search until a line clears the board (FOUND, the line is in ``undo``), the tree of this
     pass is exhausted (EXHAUSTED), or ``ctl[NODES]`` reaches ``ctl[LIMIT_AT]`` (LIMIT; call
     again to go on). A node fails when it is a known failure (transposition tables), when its
     live numbers can no longer all pair (a pairing class with an odd count and no add left to
     use), in MOVES mode when the adds still to press must cost more than ``BOUND`` allows
-    (``cost_floor``), or when none of its moves leads to a clear. Pairs asleep at a node
+    (``cost_floor``, and before the first press ``lock_floor``), or when none of its moves
+    leads to a clear. Pairs asleep at a node
     (``sl``, see ``sleep_for_child``) are skipped there."""
     cap = mv.shape[0]
     maxdepth = undo.shape[0] - 1
@@ -537,6 +555,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
             lvl[d, 2] = s
             lvl[d, 1] = s
             ctl[STATE] = ITERATE
+            gains[d, len(LOCK_GROUPS)] = 0  # not whole until ``lock_floor`` fills it
             live = ctl[LIVE]
             if live < ctl[BEST_LIVE]:
                 ctl[BEST_LIVE] = live
@@ -553,7 +572,12 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
                 continue
             if moves_mode:
                 room = ctl[BOUND] - ctl[COST]
-                if cost_floor(ctl, r) > room or moves_probe(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), room):
+                floor = cost_floor(ctl, r)
+                if floor > room or moves_probe(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), room):
+                    continue
+                # the first press copies what pairs leave, and every later one 4 or more
+                if (ctl[LOCKS] and ctl[ADDS] == ctl[ADDS0] and r > 0 and room - floor < LOCK_SLACK
+                        and lock_floor(lg, memo, gstack, gains, ctl, undo, room - 4 * (r - 1)) + 4 * (r - 1) > room):
                     continue
             if d >= maxdepth:
                 ctl[CAPPED] = 1
@@ -593,7 +617,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
                 if mv[cur, 0] < 0:
                     push_add(cells, rl, ctl, undo, zob, zn)
                 else:
-                    push_pair(cells, rl, ctl, undo, mv[cur, 0], mv[cur, 1], pts, zob, zn)
+                    push_pair(cells, rl, ctl, undo, mv[cur, 0], mv[cur, 1], pts, zob, zn, lg)
                 ctl[STATE] = ENTER
             else:
                 if d >= ctl[FORCED]:
@@ -613,7 +637,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
 
 
 @njit(cache=True)
-def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, count, best):
+def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, count, best, lg):
     """The baseline: ``count`` random playouts from the root, as the public random solvers
     play: a random legal pair until none is left, then "+", until stuck. Keeps the
     best-scoring line that clears in ``best`` (ctl[BEST_LEN], score in ctl[BEST_LIVE]);
@@ -625,6 +649,7 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
             cells[k] = root[k] if k < root_n else 0
         ctl[N] = root_n
         ctl[ADDS] = root_adds
+        ctl[LMASK] = (1 << lg[LG_SIZE, 2]) - 1 if ctl[LOCKS] else 0
         ctl[SCORE] = 0
         ctl[DEPTH] = 0
         live = 0
@@ -639,7 +664,7 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
             e = pairs_into(cells, ctl[N], ctl[COLS], mv, 0, cap)
             if e > 0:
                 t = xorshift(ctl) % e
-                push_pair(cells, rl, ctl, undo, mv[t, 0], mv[t, 1], pts, zob, zn)
+                push_pair(cells, rl, ctl, undo, mv[t, 0], mv[t, 1], pts, zob, zn, lg)
             elif ctl[ADDS] > 0 and ctl[LIVE] > 0 and add_room(cells, ctl) + ctl[LIVE] <= ctl[MAXN]:
                 push_add(cells, rl, ctl, undo, zob, zn)
             else:
@@ -653,132 +678,166 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
     return cleared
 
 
-# -- the floor on what pairs alone can leave -------------------------------------------------------
+# -- groups of pairing classes locking each other -------------------------------------------------
+#
+# Two 5s either side of a 1 and two 1s either side of a 5 never pair: pairs alone leave more
+# than one number per odd class. To see such locks, a group of two to four classes is played
+# alone, every other number free to vanish at any moment: the real game's lines project onto
+# lines of this one, so what it cannot clear, the game cannot either.
+#
+# The start board's live numbers are bits in reading order (at most MASK_BITS of them); a
+# position before the first press is the set still live (``ctl[LMASK]``), and the rows gone are
+# those with no live bit left. ``lg`` says what the bits mean, made once per board
+# (``search._lock_geometry``); its rows:
+LG_CLASS, LG_ROW, LG_COL, LG_AT, LG_SEL, LG_SIZE, LG_POS = range(7)
+# the pairing class of each bit; the bits in each row; in each column; the bit at each cell (-1
+# for none); the bits of each group of classes (by the group's class bits); (columns, cells,
+# bits); the cell of each bit
+MASK_BITS = 56  # a memo key holds the group above the bits
+# groups of three, then of two, classes (by their class bits): the ones looked at in every
+# position; a group of four only on the start board (``pairs_floor``), its floor costs too much
+LOCK_GROUPS = (7, 11, 13, 14, 19, 21, 22, 25, 26, 28, 3, 5, 6, 9, 10, 12, 17, 18, 20, 24)
+FIRST_PAIR = 10
+FOURS = (15, 23, 27, 29, 30)
+# a position is looked at only when its bound leaves less than this over what its odd classes
+# leave: more is more than locks gain
+LOCK_SLACK = 8
+UNKNOWN = 127  # memo value: the group's floor was not settled within the budget
+KEY_MIX = 0x2545F4914F6CDD1D  # odd: spreads memo keys over the slots
+
 
 @njit(cache=True)
-def group_sees(mask, a, b, pos, at, n, cols):
-    """Whether numbers a < b of a group (indices into ``pos``, in reading order) may pair when
-    the group's live numbers are ``mask`` and every other number may be gone: no live number of
-    the group between them in reading order, or in their column, or on a diagonal that some
-    choice of the rows between (those holding a live number of the group stay) would form."""
-    between = (mask >> (a + 1)) & ((1 << (b - a - 1)) - 1)
+def root_bit(lg, mask, i):
+    """The start board's bit of cell i of the current board (before the first press): its row
+    is the start board's row that many rows still there down."""
+    cols = lg[LG_SIZE, 0]
+    q, c = i // cols, i % cols
+    r = 0
+    while True:
+        bits = lg[LG_ROW, r]
+        if bits == 0 or mask & bits:  # a row still there (one empty at the start never goes)
+            if q == 0:
+                return lg[LG_AT, r * cols + c]
+            q -= 1
+        r += 1
+
+
+@njit(cache=True)
+def mask_sees(lg, mask, a, b):
+    """Whether bits a < b may pair when ``mask`` is what is live of their group and every other
+    number may be gone: no live bit of the group between them in reading order, or in their
+    column, or on a diagonal that some choice of the start board's rows between them would form
+    (a row holding a live bit of the group stays; a row gone since is one the choice drops)."""
+    between = mask & ((1 << b) - (1 << (a + 1)))
     if between == 0:
         return True
-    ra, ca = pos[a] // cols, pos[a] % cols
-    rb, cb = pos[b] // cols, pos[b] % cols
+    cols, n = lg[LG_SIZE, 0], lg[LG_SIZE, 1]
+    pa, pb = lg[LG_POS, a], lg[LG_POS, b]
+    ra, ca = pa // cols, pa % cols
+    rb, cb = pb // cols, pb % cols
     if ca == cb:
-        for k in range(a + 1, b):
-            if (mask >> k) & 1 and pos[k] % cols == ca:
-                return False
-        return True
+        return (between & lg[LG_COL, ca]) == 0
     d = abs(cb - ca)
     if rb - ra < d:
         return False
     sign = 1 if cb > ca else -1
     reach = 1  # bit t: t rows between kept so far, the diagonal open through them
     for r in range(ra + 1, rb):
-        keep = False
-        for c in range(cols):
-            k = r * cols + c
-            if k < n and at[k] >= 0 and (mask >> at[k]) & 1:
-                keep = True
-                break
-        nxt = 0 if keep else reach
+        nxt = 0 if (mask & lg[LG_ROW, r]) != 0 else reach
         for t in range(d - 1):
             if (reach >> t) & 1:
                 k = r * cols + ca + sign * (t + 1)
-                if k < n and not (at[k] >= 0 and (mask >> at[k]) & 1):
-                    nxt |= 1 << (t + 1)
+                if k < n:
+                    at = lg[LG_AT, k]
+                    if at < 0 or ((mask >> at) & 1) == 0:
+                        nxt |= 1 << (t + 1)
         reach = nxt
     return (reach >> (d - 1)) & 1 == 1
 
 
 @njit(cache=True)
-def group_floor(cells, n, cols, group, budget, memo, gs, stack):
-    """The fewest live numbers of the pairing classes in ``group`` (a bit per class) that pairs
-    can leave if every other number could vanish at any moment: a floor on what they leave in
-    the real game, whose lines all project onto lines of this one. -1 when it is not known
-    within ``budget`` positions, or the group has more than 62 live numbers.
+def memo_get(memo, key):
+    """A group position's floor remembered in ``memo`` (rows: key, floor); -1 when not there."""
+    slot = ((key * KEY_MIX) >> 24) & (memo.shape[0] - 1)
+    return memo[slot, 1] if memo[slot, 0] == key else -1
 
-    Scratch: ``memo`` (slots x 3: group mask, fewest left, generation), ``gs`` rows 0-2 (the
-    group's cells, their classes, the group index at each cell) and ``gs[3, 0]`` (generation)."""
-    pos, cls, at = gs[0], gs[1], gs[2]
-    m = 0
-    for k in range(n):
-        v = cells[k]
-        if v and (group >> klass(v)) & 1:
-            if m == 62:
-                return -1
-            pos[m] = k
-            cls[m] = klass(v)
-            m += 1
-    for k in range(n):
-        at[k] = -1
-    for k in range(m):
-        at[pos[k]] = k
-    least = 0  # a class with an odd count always leaves one
-    for c in range(5):
-        if (group >> c) & 1:
-            odd = 0
-            for k in range(m):
-                if cls[k] == c:
-                    odd ^= 1
-            least += odd
-    gs[3, 0] += 1
-    gen = gs[3, 0]
-    slots = memo.shape[0]
-    # stack rows: mask, a, b (the next pair to try), fewest left found below
-    stack[0, 0] = (1 << m) - 1
+
+@njit(cache=True)
+def memo_put(memo, key, value):
+    slot = ((key * KEY_MIX) >> 24) & (memo.shape[0] - 1)
+    memo[slot, 0] = key
+    memo[slot, 1] = value
+
+
+@njit(cache=True)
+def popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def mask_floor(lg, memo, salt, mask, group, least, budget, stack):
+    """The fewest of the live bits ``mask`` of one group that pairs can leave when the group is
+    played alone, remembered in ``memo`` (keys salted with ``salt``) for every group position
+    it settles; UNKNOWN when not settled within ``budget`` positions. ``least``: what the
+    group's odd classes leave, which no line beats (reaching it ends the search)."""
+    tag = (group << MASK_BITS) ^ salt
+    # stack rows: a group position, the first bit of the next pair to try and its second, the
+    # fewest left found below, its own count
+    stack[0, 0] = mask
     stack[0, 1] = 0
     stack[0, 2] = 0
-    stack[0, 3] = m
+    stack[0, 3] = stack[0, 4] = popcount(mask)
     d = 0
     nodes = 0
     while True:
-        mask = stack[d, 0]
+        m = stack[d, 0]
         a, b = stack[d, 1], stack[d, 2]
         child = -1
-        while a < m:
-            if (mask >> a) & 1:
-                b = max(b, a + 1)
-                while b < m:
-                    if (mask >> b) & 1 and cls[b] == cls[a] and group_sees(mask, a, b, pos, at, n, cols):
-                        child = mask & ~(1 << a) & ~(1 << b)
-                        break
-                    b += 1
-                if child >= 0:
+        firsts = (m >> a) << a
+        while firsts:
+            a = trailing_zeros(firsts)
+            seconds = m & lg[LG_SEL, 1 << lg[LG_CLASS, a]] & ~((2 << a) - 1)
+            seconds = (seconds >> b) << b
+            while seconds:
+                b = trailing_zeros(seconds)
+                if mask_sees(lg, m, a, b):
+                    child = m & ~(1 << a) & ~(1 << b)
                     break
-            a += 1
+                seconds &= seconds - 1
+            if child >= 0:
+                break
+            firsts &= firsts - 1
             b = 0
         if child >= 0:
             stack[d, 1] = a
             stack[d, 2] = b + 1
-            slot = child & (slots - 1)
-            if memo[slot, 2] == gen and memo[slot, 0] == child:
-                if memo[slot, 1] < stack[d, 3]:
-                    stack[d, 3] = memo[slot, 1]
+            known = memo_get(memo, child ^ tag)
+            if 0 <= known < UNKNOWN:
+                if known < stack[d, 3]:
+                    stack[d, 3] = known
+                if known > least:
+                    continue
+            else:
+                nodes += 1
+                if nodes > budget:
+                    memo_put(memo, mask ^ tag, UNKNOWN)
+                    return UNKNOWN
+                d += 1
+                stack[d, 0] = child
+                stack[d, 1] = 0
+                stack[d, 2] = 0
+                stack[d, 3] = stack[d, 4] = stack[d - 1, 4] - 2
                 continue
-            nodes += 1
-            if nodes > budget:
-                return -1
-            d += 1
-            stack[d, 0] = child
-            stack[d, 1] = 0
-            stack[d, 2] = 0
-            left = 0
-            x = child
-            while x:
-                x &= x - 1
-                left += 1
-            stack[d, 3] = left
-            continue
         best = stack[d, 3]
-        if best == least:
-            return least  # no line leaves fewer: the floor is reached
-        slot = mask & (slots - 1)
-        memo[slot, 0] = mask
-        memo[slot, 1] = best
-        memo[slot, 2] = gen
+        if best == least:  # no line leaves fewer: so too every position on the way here
+            for t in range(d + 1):
+                memo_put(memo, stack[t, 0] ^ tag, least)
+            return least
+        memo_put(memo, m ^ tag, best)
         if d == 0:
             return best
         d -= 1
@@ -787,42 +846,110 @@ def group_floor(cells, n, cols, group, budget, memo, gs, stack):
 
 
 @njit(cache=True)
-def pairs_floor(cells, n, cols, budget, memo, gs, stack):
-    """A floor on the live numbers pairs alone can leave on this board (so on what the first
-    add copies): each pairing class with an odd count leaves one, and a group of two or three
-    classes may lock each other (two 5s either side of a 1, two 1s either side
-    of a 5) and leave more, which ``group_floor`` finds. Disjoint groups add up; the best choice
-    of them is kept. ``gs[3, 1:6]`` and ``gs[3, 8:40]`` are scratch (class counts, each group's
-    gain over what its odd classes leave, by the group's bits)."""
-    cnt = gs[3, 1:6]
-    gain = gs[3, 8:40]
+def group_gain(lg, memo, stack, salt, mask, group, budget, seen):
+    """How many more of the group's live numbers (of ``mask``) pairs must leave than its odd
+    classes do; 0 when not settled. ``seen``: a floor remembered may be used (else searched
+    again, with this budget)."""
+    least = 0
     for c in range(5):
-        cnt[c] = 0
-    for k in range(n):
-        if cells[k]:
-            cnt[klass(cells[k])] += 1
-    for group in range(32):
-        gain[group] = 0
-        size, odd, empty = 0, 0, False
-        for c in range(5):
-            if (group >> c) & 1:
-                size += 1
-                odd += cnt[c] & 1
-                empty = empty or cnt[c] == 0
-        if size < 2 or size > 3 or empty:
-            continue  # one class alone always pairs down to its odd one
-        f = group_floor(cells, n, cols, group, budget, memo, gs, stack)
-        if f >= 0:
-            gain[group] = f - odd
+        if (group >> c) & 1:
+            least += popcount(mask & lg[LG_SEL, 1 << c]) & 1
+    g = mask & lg[LG_SEL, group]
+    f = memo_get(memo, g ^ (group << MASK_BITS) ^ salt) if seen else -1
+    if f < 0:
+        f = mask_floor(lg, memo, salt, g, group, least, budget, stack)
+    return f - least if f < UNKNOWN else 0
+
+
+@njit(cache=True)
+def best_disjoint(groups, gains, count):
+    """The most two groups of classes with no class in common gain together (or one alone)."""
     best = 0
-    for g1 in range(32):
-        if gain[g1] == 0:
+    for t in range(count):
+        if gains[t] <= 0:
             continue
-        best = max(best, gain[g1])
-        for g2 in range(g1 + 1, 32):
-            if g1 & g2 == 0:
-                best = max(best, gain[g1] + gain[g2])
-    floor = best
+        best = max(best, gains[t])
+        for u in range(t + 1, count):
+            if groups[t] & groups[u] == 0:
+                best = max(best, gains[t] + gains[u])
+    return best
+
+
+@njit(cache=True)
+def odd_classes(ctl):
+    odd = 0
     for c in range(5):
-        floor += cnt[c] & 1
-    return floor
+        odd += ctl[CNT + c] & 1
+    return odd
+
+
+@njit(cache=True)
+def lock_floor(lg, memo, stack, gains, ctl, undo, most):
+    """A floor on the live numbers pairs alone can leave from here (before the first press): a
+    number for each class with an odd count, and more where groups of two or three classes
+    lock each other (disjoint groups add up). Returns once it is above ``most``.
+
+    ``gains[d]`` holds each group's gain at depth d, and in its last column whether the row is
+    whole: a pair leaves the groups without its class as they were, so a child looks up only
+    the groups of its pair's class. A group of two gains no more than a group of three holding
+    it (one class fewer stands in the way), so it is looked up only when all those gain."""
+    d = ctl[DEPTH]
+    mask = ctl[LMASK]
+    odd = odd_classes(ctl)
+    empty = 0
+    for c in range(5):
+        if ctl[CNT + c] == 0:
+            empty |= 1 << c
+    row = gains[d]
+    whole = len(LOCK_GROUPS)
+    moved = -1
+    if d > 0 and gains[d - 1, whole] == 1 and undo[d - 1, U_KIND] == 0:
+        moved = klass(undo[d - 1, U_VI])
+    row[whole] = 0
+    for t in range(len(LOCK_GROUPS)):
+        group = LOCK_GROUPS[t]
+        if moved >= 0 and not (group >> moved) & 1:
+            row[t] = gains[d - 1, t]
+            continue
+        row[t] = 0
+        if group & empty:
+            continue  # the smaller group is one of the others
+        if t >= FIRST_PAIR:
+            held, all_gain = False, True
+            for u in range(FIRST_PAIR):
+                if LOCK_GROUPS[u] & group == group and LOCK_GROUPS[u] & empty == 0:
+                    held = True
+                    all_gain = all_gain and row[u] > 0
+            if held and not all_gain:
+                continue
+        row[t] = group_gain(lg, memo, stack, ctl[SALT], mask, group, ctl[LOCK_BUDGET], True)
+        if odd + row[t] > most:
+            return odd + row[t]
+    row[whole] = 1
+    return odd + best_disjoint(LOCK_GROUPS, row, len(LOCK_GROUPS))
+
+
+@njit(cache=True)
+def pairs_floor(lg, memo, stack, salt, budget):
+    """A floor on the live numbers pairs alone can leave on the start board (so on what the
+    first add copies): a number for each class with an odd count, and more for the best choice
+    of disjoint groups of two to four classes locking each other, each searched afresh within
+    ``budget`` positions. ``stack[40]`` is scratch."""
+    mask = (1 << lg[LG_SIZE, 2]) - 1
+    gains = stack[40]
+    groups = stack[41]
+    count = 0
+    for t in range(len(LOCK_GROUPS) + len(FOURS)):
+        group = LOCK_GROUPS[t] if t < len(LOCK_GROUPS) else FOURS[t - len(LOCK_GROUPS)]
+        empty = False
+        for c in range(5):
+            empty = empty or ((group >> c) & 1 and mask & lg[LG_SEL, 1 << c] == 0)
+        if empty:
+            continue  # the smaller group is one of the others
+        groups[count] = group
+        gains[count] = group_gain(lg, memo, stack, salt, mask, group, budget, False)
+        count += 1
+    odd = 0
+    for c in range(5):
+        odd += popcount(mask & lg[LG_SEL, 1 << c]) & 1
+    return odd + best_disjoint(groups, gains, count)

@@ -9,8 +9,10 @@
   Then, with that many adds, branch and bound on the moves: each pass asks for a line two
   fewer numbers copied by its adds (one pair fewer) than the best so far, until a pass proves
   there is none (``moves_optimal``), or until the best reaches a floor: the first add copies
-  at least what pairs alone can leave, and two or three pairing classes can lock each other
-  (``pairs_floor``). Pressing "+" while few numbers are live is what saves moves.
+  at least what pairs alone can leave, and two to four pairing classes can lock each other
+  (``pairs_floor``; the pass cuts every position before the first add where a lock leaves
+  more than its bound allows, ``lock_floor``). Pressing "+" while few numbers are live is
+  what saves moves.
 - ``objective="score"``: first the fast answer (so every clearable board is cleared), then,
   until the budget ends, attempts that press "+" early (an add copies every live number, so
   early adds make many more pairs and points) and keep the rest in reserve; the best-scoring
@@ -157,14 +159,16 @@ def pairing_class(v: int) -> int:
     return min(v, 10 - v) - 1
 
 
-def reference_group_floor(board: Board, group: set[int]) -> int:
+def reference_group_floor(board: Board, group: set[int], live: frozenset | None = None) -> int:
     """The fewest numbers of the pairing classes in ``group`` that pairs can leave when every
-    other number may vanish at any moment (the readable twin of the kernel's ``group_floor``).
-    Two numbers of the group may pair when no live number of the group lies between them in
-    reading order, or in their column, or on a diagonal some choice of the rows between them
-    would form (a row holding a live number of the group cannot go)."""
+    other number may vanish at any moment (the readable twin of the kernel's ``mask_floor``),
+    ``live`` the cells of ``board`` still live (all its numbers when None). Two numbers of the
+    group may pair when no live number of the group lies between them in reading order, or in
+    their column, or on a diagonal some choice of the rows between them would form (a row
+    holding a live number of the group cannot go)."""
     cols, n = board.rules.columns, len(board.cells)
-    cells = [k for k, v in enumerate(board.cells) if v and pairing_class(v) in group]
+    live = frozenset(k for k, v in enumerate(board.cells) if v) if live is None else live
+    cells = [k for k in live if pairing_class(board.cells[k]) in group]
 
     def sees(live: frozenset, a: int, b: int) -> bool:
         if not any(a < k < b for k in live):
@@ -192,24 +196,31 @@ def reference_group_floor(board: Board, group: set[int]) -> int:
     return fewest(frozenset(cells))
 
 
-def reference_pairs_floor(board: Board) -> int:
-    """A floor on the live numbers pairs alone can leave (the readable twin of the kernel's
-    ``pairs_floor``): a number for each pairing class with an odd count, and more for the best
-    choice of disjoint groups of two or three classes that ``reference_group_floor`` shows to
-    leave more than their odd classes."""
+def reference_lock_floor(board: Board, live: frozenset | None = None, sizes: tuple = (2, 3)) -> int:
+    """A floor on the live numbers pairs alone can leave from the position where ``live`` of the
+    cells of ``board`` are still live, ``board`` before any add (the readable twin of the
+    kernel's ``lock_floor``): a number for each pairing class with an odd count, and more for
+    the best choice of disjoint groups of classes (of ``sizes``) that ``reference_group_floor``
+    shows to leave more than their odd classes."""
+    live = frozenset(k for k, v in enumerate(board.cells) if v) if live is None else live
     counts = [0] * 5
-    for v in board.cells:
-        if v:
-            counts[pairing_class(v)] += 1
+    for k in live:
+        counts[pairing_class(board.cells[k])] += 1
     odd = [c % 2 for c in counts]
     gains = {}
-    for size in (2, 3):
+    for size in sizes:
         for group in itertools.combinations(range(5), size):
             if all(counts[c] for c in group):
-                gains[group] = reference_group_floor(board, set(group)) - sum(odd[c] for c in group)
+                gains[group] = reference_group_floor(board, set(group), live) - sum(odd[c] for c in group)
     best = max([0] + list(gains.values()) + [
         gains[g] + gains[h] for g in gains for h in gains if not set(g) & set(h)])
     return sum(odd) + best
+
+
+def reference_pairs_floor(board: Board) -> int:
+    """The floor on what pairs alone can leave on the start board (the readable twin of the
+    kernel's ``pairs_floor``): ``reference_lock_floor`` with groups of four classes too."""
+    return reference_lock_floor(board, sizes=(2, 3, 4))
 
 
 # -- the compiled search -----------------------------------------------------------------------
@@ -268,6 +279,45 @@ PAIRS_FLOOR_AFTER = 0.005
 # steers away from it: on the 41 boards of 42 numbers that 1 s left unproved, restarts at random
 # proved 19, restarts mixing 15 to 65535 random bits 14
 MOVES_NOISE = (1 << 20) - 1
+
+
+# positions ``mask_floor`` may search for one group's floor in one position of the search; a group
+# position it did not settle is not tried again
+LOCK_POSITIONS = 2000
+LOCK_TABLE_BITS = 20
+
+
+def _lock_geometry(root: np.ndarray, cols: int, K) -> np.ndarray | None:
+    """What the bits of the kernel's lock masks mean on this start board (its ``lg``): None
+    when it has more live numbers than a mask holds."""
+    live = np.flatnonzero(root)
+    if len(live) > K.MASK_BITS:
+        return None
+    n = len(root)
+    lg = np.zeros((7, max(n, cols, 32) + 1), np.int64)
+    values = root[live].astype(np.int64)
+    classes = np.minimum(values, 10 - values) - 1
+    bits = np.left_shift(1, np.arange(len(live), dtype=np.int64))
+    lg[K.LG_CLASS, :len(live)] = classes
+    np.bitwise_or.at(lg[K.LG_ROW], live // cols, bits)
+    np.bitwise_or.at(lg[K.LG_COL], live % cols, bits)
+    lg[K.LG_AT, :] = -1
+    lg[K.LG_AT, live] = np.arange(len(live))
+    lg[K.LG_POS, :len(live)] = live
+    of_class = [int(bits[classes == c].sum()) for c in range(5)]
+    lg[K.LG_SEL, :32] = [sum(of_class[c] for c in range(5) if group >> c & 1) for group in range(32)]
+    lg[K.LG_SIZE, :3] = cols, n, len(live)
+    return lg
+
+
+_LOCK_TABLE: np.ndarray | None = None
+
+
+def _lock_table() -> np.ndarray:
+    global _LOCK_TABLE
+    if _LOCK_TABLE is None:
+        _LOCK_TABLE = np.zeros((1 << LOCK_TABLE_BITS, 2), np.int64)
+    return _LOCK_TABLE
 
 
 def grown_size(board: Board) -> int:
@@ -334,6 +384,20 @@ class Kernel:
         self.root_hash = int(self.zn[len(self.root)] ^ np.bitwise_xor.reduce(self.zob[live, values]))
         self.root_classes = np.bincount(np.minimum(values, 10 - values) - 1, minlength=5)
         self.root_rows = np.bincount(live // board.rules.columns, minlength=len(self.rl))
+        # the fewest-moves pass's lock floors (``lock_floor``), made at its first reset
+        self.lg, self.locks = np.zeros((7, 1), np.int64), None
+        self.memo = share.memo if share is not None else _lock_table()
+        self.gstack = np.zeros((48, 32), np.int64)  # ``mask_floor``'s stack; rows 40, 41 scratch
+        self.gains = np.zeros((depth + 1, len(K.LOCK_GROUPS) + 1), np.int64)
+
+    def _lock_geometry(self) -> bool:
+        """Whether the lock floors can be taken on this board (``_lock_geometry``, made once)."""
+        if self.locks is None:
+            lg = _lock_geometry(self.root, self.board.rules.columns, self.K)
+            self.locks = lg is not None
+            if self.locks:
+                self.lg = lg
+        return self.locks
 
     def helper(self) -> "Kernel":
         """A second search over the same board sharing this one's tables (made once): the
@@ -368,6 +432,9 @@ class Kernel:
         ctl[K.CNT:K.CNT + 5] = self.root_classes
         ctl[K.HASH] = self.root_hash
         self.rl[:] = self.root_rows
+        ctl[K.LOCKS] = mode == K.MOVES and self._lock_geometry()
+        ctl[K.LMASK] = (1 << self.live) - 1 if ctl[K.LOCKS] else 0
+        ctl[K.LOCK_BUDGET] = LOCK_POSITIONS
 
     def run(self, deadline: float, node_cap: int | None = None) -> int:
         """Run the pass until it ends, the deadline passes (LIMIT) or node_cap more nodes."""
@@ -381,7 +448,7 @@ class Kernel:
             ctl[K.LIMIT_AT] = limit
             code = K.run(self.cells, self.rl, ctl, self.undo, self.mv, self.prio, self.lvl, self.tt_key,
                          self.tt_val, self.mt_key, self.mt_val, self.zob, self.zn, self.pts, self.deg,
-                         self.best, self.sl, self.lsl, self.mark)
+                         self.best, self.sl, self.lsl, self.mark, self.lg, self.memo, self.gstack, self.gains)
             if code != K.LIMIT:
                 return code
             now = time.perf_counter()
@@ -421,11 +488,11 @@ class Kernel:
 
     def pairs_floor(self, budget: int = GROUP_POSITIONS) -> int:
         """A floor on the live numbers pairs alone can leave on the start board (``pairs_floor``
-        in the kernel): what the first add copies at least."""
-        m = len(self.root)
-        memo = np.zeros((1 << 16, 3), np.int64)  # the groups' positions known (the floor below them)
-        scratch, stack = np.zeros((4, max(m + 1, 64)), np.int64), np.zeros((40, 4), np.int64)
-        return int(self.K.pairs_floor(self.root, m, self.board.rules.columns, budget, memo, scratch, stack))
+        in the kernel): what the first add copies at least. On a board with more live numbers
+        than the kernel's masks hold, only what the odd classes leave."""
+        if not self._lock_geometry():
+            return int(sum(self.root_classes % 2))
+        return int(self.K.pairs_floor(self.lg, self.memo, self.gstack, self.salt, budget))
 
     # -- the kernel's rules, one move at a time (for the tests that hold them to the reference)
 
@@ -447,7 +514,8 @@ class Kernel:
         if isinstance(move, Add):
             K.push_add(self.cells, self.rl, self.ctl, self.undo, self.zob, self.zn)
         else:
-            K.push_pair(self.cells, self.rl, self.ctl, self.undo, move.i, move.j, self.pts, self.zob, self.zn)
+            K.push_pair(self.cells, self.rl, self.ctl, self.undo, move.i, move.j, self.pts, self.zob, self.zn,
+                        self.lg)
 
     def pop(self) -> None:
         self.K.pop_move(self.cells, self.rl, self.ctl, self.undo)

@@ -133,14 +133,44 @@ def test_the_pairs_floor_never_exceeds_what_pairs_alone_can_leave(board):
     assert search.reference_pairs_floor(board) <= fewest_left_by_pairs(board)
 
 
-# about 25 s: the readable floor tries every group of three classes (in the whole suite, not the
-# fast set)
+# about 25 s: the readable floor tries every group of three and four classes (in the whole suite,
+# not the fast set)
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(floor_boards)
 def test_the_compiled_pairs_floor_equals_the_readable_one(board):
     kernel = search.Kernel(board, tt_bits=4)
     assert kernel.pairs_floor(budget=10**7) == search.reference_pairs_floor(board)
+
+
+@settings(max_examples=60, deadline=None)
+@given(floor_boards, st.randoms(use_true_random=False))
+def test_the_lock_floor_along_a_line_equals_the_readable_one_and_never_exceeds_what_pairs_leave(board, rnd):
+    # the fewest-moves pass cuts every position before the first add whose lock floor leaves more
+    # than its bound: above the truth, it would cut the line it must find. The kernel keeps the
+    # start board's live numbers as bits move by move (rows gone too), and each position's
+    # groups from its parent's: check both along a random line of pairs
+    kernel = search.Kernel(board, tt_bits=4)
+    K = kernel.K
+    kernel.reset(board.adds_left, K.MOVES)
+    kernel.ctl[K.LOCK_BUDGET] = 10**7
+    work, origin = board.copy(), list(range(len(board.cells)))  # origin: each cell's start index
+    while True:
+        live = frozenset(origin[k] for k, v in enumerate(work.cells) if v)
+        bits = int(kernel.ctl[K.LMASK])
+        assert {int(kernel.lg[K.LG_POS, b]) for b in range(int(kernel.lg[K.LG_SIZE, 2])) if bits >> b & 1} == live
+        floor = K.lock_floor(kernel.lg, kernel.memo, kernel.gstack, kernel.gains, kernel.ctl, kernel.undo, 10**6)
+        assert floor == search.reference_lock_floor(board, live)
+        assert floor <= fewest_left_by_pairs(work)
+        pairs = list(work.pairs())
+        if not pairs:
+            break
+        pair = rnd.choice(pairs)
+        cols = board.rules.columns
+        crossed = [v if k not in (pair.i, pair.j) else 0 for k, v in enumerate(work.cells)]
+        origin = [o for k, o in enumerate(origin) if any(crossed[k - k % cols:k - k % cols + cols])]
+        work.push(pair)
+        kernel.push(pair)
 
 
 @st.composite
