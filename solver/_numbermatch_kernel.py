@@ -19,8 +19,8 @@ The state of one search lives in a few arrays (see ``solver.search.Kernel``):
   reduction, see ``sleep_for_child``), ``mark`` a scratch array to look them up;
 - ``tt_key``/``tt_val`` the transposition table: positions (cells and their count) known not
   to clear with ``tt_val - 1`` adds left to use, hence with any fewer;
-- ``mt_key``/``mt_val`` the table of the fewest-moves search: positions with r adds left to use
-  (mixed into the key) known not to clear within ``mt_val`` more add cost (see ``MOVES``);
+- ``mt`` the table of the fewest-moves search: positions with r adds left to use (mixed into
+  the key) known not to clear within so much more add cost (see ``MOVES`` and ``ROOM_BITS``);
 - ``lg``, ``memo``, ``gstack``, ``gains`` the fewest-moves search's lock floors: what the bits
   of ``ctl[LMASK]`` mean, the floors of the groups of pairing classes settled so far, scratch,
   each depth's gains (see ``lock_floor``).
@@ -501,21 +501,26 @@ def cost_floor(ctl, r):
     return first + 4 * (r - 1)
 
 
-@njit(cache=True)
-def moves_probe(mt_key, mt_val, key, b):
-    slot = key & (mt_key.shape[0] - 1)
-    return mt_key[slot] == key and mt_val[slot] >= b
+# the fewest-moves table is written by two threads at once (the pass and its racer), so an entry
+# is one word, written whole: the key's bits above ROOM_BITS and the room below them (two words
+# written apart could pair one thread's key with the other's room)
+ROOM_BITS = 16
+ROOM_MASK = (1 << ROOM_BITS) - 1
 
 
 @njit(cache=True)
-def moves_store(mt_key, mt_val, key, b):
-    slot = key & (mt_key.shape[0] - 1)
-    if mt_key[slot] == key:
-        if mt_val[slot] < b:
-            mt_val[slot] = b
-    else:
-        mt_key[slot] = key
-        mt_val[slot] = b
+def moves_probe(mt, key, b):
+    e = mt[key & (mt.shape[0] - 1)]
+    return (e & ~ROOM_MASK) == (key & ~ROOM_MASK) and (e & ROOM_MASK) >= b
+
+
+@njit(cache=True)
+def moves_store(mt, key, b):
+    slot = key & (mt.shape[0] - 1)
+    e = mt[slot]
+    b = min(b, ROOM_MASK)
+    if (e & ~ROOM_MASK) != (key & ~ROOM_MASK) or (e & ROOM_MASK) < b:
+        mt[slot] = (key & ~ROOM_MASK) | b
 
 
 @njit(cache=True)
@@ -528,8 +533,8 @@ def save_best(ctl, undo, best):
     ctl[BEST_LEN] = d
 
 
-@njit(cache=True)
-def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob, zn, pts, deg, best, sl,
+@njit(cache=True, nogil=True)  # the fewest-moves racer runs beside the pass, in a thread of its own
+def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, deg, best, sl,
         lsl, mark, lg, memo, gstack, gains):
     """Search until a line clears the board (FOUND, the line is in ``undo``), the tree of this
     pass is exhausted (EXHAUSTED), or ``ctl[NODES]`` reaches ``ctl[LIMIT_AT]`` (LIMIT; call
@@ -573,7 +578,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
             if moves_mode:
                 room = ctl[BOUND] - ctl[COST]
                 floor = cost_floor(ctl, r)
-                if floor > room or moves_probe(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), room):
+                if floor > room or moves_probe(mt, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), room):
                     continue
                 # the first press copies what pairs leave, and every later one 4 or more
                 if (ctl[LOCKS] and ctl[ADDS] == ctl[ADDS0] and r > 0 and room - floor < LOCK_SLACK
@@ -623,7 +628,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt_key, mt_val, zob
                 if d >= ctl[FORCED]:
                     r = ctl[ALLOWED] - (ctl[ADDS0] - ctl[ADDS])
                     if moves_mode:
-                        moves_store(mt_key, mt_val, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), ctl[BOUND] - ctl[COST])
+                        moves_store(mt, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), ctl[BOUND] - ctl[COST])
                     else:
                         store(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r)
                 if d == 0:
@@ -757,16 +762,17 @@ def mask_sees(lg, mask, a, b):
 
 @njit(cache=True)
 def memo_get(memo, key):
-    """A group position's floor remembered in ``memo`` (rows: key, floor); -1 when not there."""
-    slot = ((key * KEY_MIX) >> 24) & (memo.shape[0] - 1)
-    return memo[slot, 1] if memo[slot, 0] == key else -1
+    """A group position's floor remembered in ``memo``; -1 when not there. An entry is one word
+    (two threads write the memo, see ROOM_BITS): the mixed key's bits above 7, the floor below."""
+    h = key * KEY_MIX
+    e = memo[(h >> 24) & (memo.shape[0] - 1)]
+    return e & 127 if (e & ~127) == (h & ~127) else -1
 
 
 @njit(cache=True)
 def memo_put(memo, key, value):
-    slot = ((key * KEY_MIX) >> 24) & (memo.shape[0] - 1)
-    memo[slot, 0] = key
-    memo[slot, 1] = value
+    h = key * KEY_MIX
+    memo[(h >> 24) & (memo.shape[0] - 1)] = (h & ~127) | value
 
 
 @njit(cache=True)

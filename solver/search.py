@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -245,11 +246,12 @@ _SALTS = itertools.count(1)
 
 
 def _tables(bits: int) -> tuple[np.ndarray, ...]:
-    """The transposition tables of ``1 << bits`` entries, made once per process: a fresh 8 MB
-    table costs a page fault on each first touch, more than a whole small search."""
+    """The transposition tables of ``1 << bits`` entries (and the lock floors' memo), made once
+    per process: a fresh 8 MB table costs a page fault on each first touch, more than a whole
+    small search."""
     if bits not in _TABLES:
-        _TABLES[bits] = (np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int8),
-                         np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int32))
+        _TABLES[bits] = (np.zeros(1 << bits, np.int64), np.zeros(1 << bits, np.int8), np.zeros(1 << bits, np.int64),
+                         np.zeros(1 << LOCK_TABLE_BITS, np.int64))
     return _TABLES[bits]
 
 
@@ -310,16 +312,6 @@ def _lock_geometry(root: np.ndarray, cols: int, K) -> np.ndarray | None:
     return lg
 
 
-_LOCK_TABLE: np.ndarray | None = None
-
-
-def _lock_table() -> np.ndarray:
-    global _LOCK_TABLE
-    if _LOCK_TABLE is None:
-        _LOCK_TABLE = np.zeros((1 << LOCK_TABLE_BITS, 2), np.int64)
-    return _LOCK_TABLE
-
-
 def grown_size(board: Board) -> int:
     """The most cells the board can reach: every add pressed before any pair."""
     live, n = board.live_count(), len(board.cells)
@@ -360,12 +352,14 @@ class Kernel:
             self.mv, self.prio, self.sl = _stacks(role, buf)
         self.lvl = np.zeros((depth + 1, 3), np.int64)
         self.lsl = np.zeros((depth + 2, 2), np.int64)
-        if share is not None:  # facts in the tables hold for every search of the same board
-            self.tt_key, self.tt_val = share.tt_key, share.tt_val
-            self.mt_key, self.mt_val = share.mt_key, share.mt_val
+        if share is not None:
+            # facts in the tables hold for every search of the same board. The fewest-moves
+            # racer runs in a thread of its own: it only reads the fewest-adds table (written
+            # in FAST mode, before), and the tables it writes hold an entry in one word
+            self.tt_key, self.tt_val, self.mt, self.memo = share.tt_key, share.tt_val, share.mt, share.memo
             self.salt = share.salt
         else:
-            self.tt_key, self.tt_val, self.mt_key, self.mt_val = _tables(tt_bits)
+            self.tt_key, self.tt_val, self.mt, self.memo = _tables(tt_bits)
             # a new salt in every key makes the entries of earlier searches match nothing (what
             # failed there may have failed for lack of room that this board has)
             self.salt = next(_SALTS) * 0x9E3779B97F4A7C15 & ((1 << 62) - 1)
@@ -386,7 +380,6 @@ class Kernel:
         self.root_rows = np.bincount(live // board.rules.columns, minlength=len(self.rl))
         # the fewest-moves pass's lock floors (``lock_floor``), made at its first reset
         self.lg, self.locks = np.zeros((7, 1), np.int64), None
-        self.memo = share.memo if share is not None else _lock_table()
         self.gstack = np.zeros((48, 32), np.int64)  # ``mask_floor``'s stack; rows 40, 41 scratch
         self.gains = np.zeros((depth + 1, len(K.LOCK_GROUPS) + 1), np.int64)
 
@@ -436,8 +429,9 @@ class Kernel:
         ctl[K.LMASK] = (1 << self.live) - 1 if ctl[K.LOCKS] else 0
         ctl[K.LOCK_BUDGET] = LOCK_POSITIONS
 
-    def run(self, deadline: float, node_cap: int | None = None) -> int:
-        """Run the pass until it ends, the deadline passes (LIMIT) or node_cap more nodes."""
+    def run(self, deadline: float, node_cap: int | None = None, stop: threading.Event | None = None) -> int:
+        """Run the pass until it ends, the deadline passes (LIMIT), node_cap more nodes, or
+        ``stop`` is set (looked at between slices)."""
         K, ctl = self.K, self.ctl
         stop_at = None if node_cap is None else ctl[K.NODES] + node_cap
         while True:
@@ -447,7 +441,7 @@ class Kernel:
                 limit = min(limit, stop_at)
             ctl[K.LIMIT_AT] = limit
             code = K.run(self.cells, self.rl, ctl, self.undo, self.mv, self.prio, self.lvl, self.tt_key,
-                         self.tt_val, self.mt_key, self.mt_val, self.zob, self.zn, self.pts, self.deg,
+                         self.tt_val, self.mt, self.zob, self.zn, self.pts, self.deg,
                          self.best, self.sl, self.lsl, self.mark, self.lg, self.memo, self.gstack, self.gains)
             if code != K.LIMIT:
                 return code
@@ -458,7 +452,7 @@ class Kernel:
                 self.chunk = min(self.chunk * 2, 1 << 22)
             elif spent > 0.01:
                 self.chunk = max(self.chunk // 2, 256)
-            if now >= deadline or (stop_at is not None and ctl[K.NODES] >= stop_at):
+            if now >= deadline or (stop_at is not None and ctl[K.NODES] >= stop_at) or (stop and stop.is_set()):
                 return K.LIMIT
 
     @property
@@ -691,52 +685,105 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
     Tightening a bound mid-pass is sound: a position that fails within some add cost fails
     within any smaller one, which is all the tables record.
 
-    Finding the short lines is the hard part (the floor usually is the answer), so the pass is
-    raced, as in ``_fewest_adds``, by restarts that try moves in random order (``MOVES_NOISE``),
-    every other one aiming straight at the floor. A restart sharing the pass's tables that ends
-    its tree within its node cap has proved its aim out of reach: the best, or the floor raised
-    past it."""
+    Finding the short lines is the hard part (the floor usually is the answer), so once the
+    pass has had a slice it is raced by restarts in a thread of their own (``_MovesRacer``)
+    sharing its tables: the pass keeps its whole thread, and on a machine with a second core
+    the racer takes it."""
     K = kernel.K
     best, adds = found.moves, found.adds_used
-    rng = random.Random(hash((tuple(start.cells), adds, 2)) & 0xFFFFFFFF)  # ints: the same every run
-    restart = 0
+    racer = _MovesRacer(kernel.helper(), start, adds, deadline)
 
     def bound() -> int:
         return add_cost(start, len(best) - adds - 1)
 
     kernel.reset(adds, K.MOVES, bound=bound())
     floor = int(K.cost_floor(kernel.ctl, adds))
-    racer = kernel.helper()
     t0, floored = time.perf_counter(), False
-    while time.perf_counter() < deadline:
-        if bound() < floor:
-            return Solution(start, "solved", best, adds_optimal=True, moves_optimal=True)
-        # the first add copies at least what pairs alone leave, and every later one 4 or more
-        if not floored and time.perf_counter() - t0 >= PAIRS_FLOOR_AFTER and adds > 0:
-            floored = True
-            floor = max(floor, kernel.pairs_floor() + 4 * (adds - 1))
-            continue
-        # short slices: restarts find the short lines sooner than the systematic pass
-        code = kernel.run(min(deadline, time.perf_counter() + 0.001))
-        if code == K.EXHAUSTED:
-            return Solution(start, "solved", best, adds_optimal=True, moves_optimal=not kernel.capped)
-        if code == K.FOUND:
-            best = kernel.line()
-        else:
-            restart += 1
-            target = floor if restart % 2 else bound()
-            racer.reset(adds, K.MOVES, bound=target, seed=rng.getrandbits(62), noise=MOVES_NOISE)
-            code = racer.run(deadline, node_cap=500 * luby(restart))
-            if code == K.EXHAUSTED and not racer.capped:
-                # its tree is the pass's in another order, and the tables it shares with the
-                # pass made it small: no line copies ``target`` or fewer, so two more at least
-                floor = max(floor, target + 2)
+    try:
+        while time.perf_counter() < deadline:
+            line, raised = racer.news()
+            if line is not None and len(line) < len(best):
+                best = line
+                kernel.ctl[K.BOUND] = bound()
+            floor = max(floor, raised)
+            if bound() < floor:
+                return Solution(start, "solved", best, adds_optimal=True, moves_optimal=True)
+            # the first add copies at least what pairs alone leave, and every later one 4 or more
+            if not floored and time.perf_counter() - t0 >= PAIRS_FLOOR_AFTER and adds > 0:
+                floored = True
+                floor = max(floor, kernel.pairs_floor() + 4 * (adds - 1))
                 continue
-            if code != K.FOUND:
-                continue
-            best = racer.line()
-        kernel.ctl[K.BOUND] = bound()
+            code = kernel.run(min(deadline, time.perf_counter() + 0.001))
+            if code == K.EXHAUSTED:
+                return Solution(start, "solved", best, adds_optimal=True, moves_optimal=not kernel.capped)
+            if code == K.FOUND:
+                best = kernel.line()
+                kernel.ctl[K.BOUND] = bound()
+            racer.aim(bound(), floor)
+    finally:
+        racer.stop()
     return Solution(start, "solved", best, adds_optimal=True)
+
+
+class _MovesRacer:
+    """Restarts racing the fewest-moves pass, in a thread started at the first ``aim``: each
+    tries moves in random order (``MOVES_NOISE``) up to a node cap, every other one aiming
+    straight at the floor. A restart that ends its tree within its cap has proved its aim out
+    of reach (its tree is the pass's in another order, made small by the tables it shares with
+    the pass): the best, or the floor raised past it. What it finds, the pass takes up between
+    its slices (``news``)."""
+
+    def __init__(self, kernel: Kernel, start: Board, adds: int, deadline: float):
+        self.kernel, self.adds, self.deadline = kernel, adds, deadline
+        self.rng = random.Random(hash((tuple(start.cells), adds, 2)) & 0xFFFFFFFF)  # ints: the same every run
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.target = self.floor = 0
+        self.line: list[Move] | None = None
+        self.raised = 0
+        self.error: BaseException | None = None  # raised again in the caller's thread by ``stop``
+
+    def aim(self, bound: int, floor: int) -> None:
+        with self.lock:
+            self.target, self.floor = bound, floor
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._race, name="moves-racer", daemon=True)
+            self.thread.start()
+
+    def news(self) -> tuple[list[Move] | None, int]:
+        """The shortest line found so far (None for none), and the floor it has proved."""
+        with self.lock:
+            return self.line, self.raised
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.thread is not None:
+            self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+    def _race(self) -> None:
+        try:
+            self._restarts()
+        except BaseException as error:  # noqa: BLE001 (handed to the caller's thread)
+            self.error = error
+
+    def _restarts(self) -> None:
+        K, kernel = self.kernel.K, self.kernel
+        restart = 0
+        while not self.stopped.is_set() and time.perf_counter() < self.deadline:
+            restart += 1
+            with self.lock:
+                target = max(self.floor, self.raised) if restart % 2 else self.target
+            kernel.reset(self.adds, K.MOVES, bound=target, seed=self.rng.getrandbits(62), noise=MOVES_NOISE)
+            code = kernel.run(self.deadline, node_cap=500 * luby(restart), stop=self.stopped)
+            with self.lock:
+                if code == K.EXHAUSTED and not kernel.capped:
+                    # no line copies ``target`` or fewer, so two more at least
+                    self.raised = max(self.raised, target + 2)
+                elif code == K.FOUND and (self.line is None or kernel.ctl[K.DEPTH] < len(self.line)):
+                    self.line = kernel.line()
 
 
 def add_cost(start: Board, pairs: int) -> int:

@@ -1,5 +1,6 @@
 """The compiled search against the readable one, and the answers it gives on any position."""
 
+import threading
 import time
 
 import numpy as np
@@ -231,12 +232,41 @@ def test_two_classes_that_lock_each_other_are_seen():
     ("363712528485156187776847752236677271742487", 24),
     ("532838382929668966986879434944161671666745", 24),
     ("418337131564744747713142153976333938283556", 23),
+    # board 402 of the same bench: the classes {1,9} {3,7} {4,6} {5} lock 4 numbers where their odd
+    # counts leave 2; no group of two or three shows it, and the proof took more than 10 s
+    ("599662872198824478429691514283888427163212", 23),
 ])
 def test_fewest_moves_are_proved_where_pairs_alone_lock_numbers(text, pairs):
     solution = search.solve(Board.parse(text, adds_left=4), "fast", budget=20)
     assert solution.status == "solved" and solution.moves_optimal
     assert solution.adds_used == 1 and solution.pairs == pairs
     assert_clears(solution)
+
+
+def test_a_table_entry_is_one_word_that_keeps_the_most_room_known_for_its_own_position():
+    # the fewest-moves pass and its racer thread write the same tables: an entry must be written
+    # whole, and a probe must never take another position's entry in the same slot for its own
+    K = search.Kernel(Board.parse("11", adds_left=0), tt_bits=4).K
+    mt = np.zeros(16, np.int64)
+    key, other = 0x5DEECE66D1F3A7B0 + 3, 0x5DEECE66D1F3A7B0 + 3 + (1 << 20)  # one slot, two positions
+    K.moves_store(mt, key, 5)
+    K.moves_store(mt, key, 3)                      # a smaller room known later keeps the larger
+    assert K.moves_probe(mt, key, 5) and not K.moves_probe(mt, key, 6)
+    assert not K.moves_probe(mt, other, 0)
+    assert np.count_nonzero(mt) == 1
+    memo = np.zeros(16, np.int64)
+    K.memo_put(memo, key, 7)
+    assert K.memo_get(memo, key) == 7 and K.memo_get(memo, other) == -1 and np.count_nonzero(memo) == 1
+
+
+def test_the_fewest_moves_racer_thread_has_stopped_when_solve_returns():
+    # it shares the search's stacks and tables: one left running would write them under the
+    # next solve. Board 44 of the bench: the pass is raced before a line at the floor is found
+    board = Board.parse("559954347149816672139234435216328341561284", adds_left=4)
+    solution = search.solve(board, "fast", budget=0.3)
+    assert solution.status == "solved" and solution.adds_used == 1
+    assert_clears(solution)
+    assert not [t for t in threading.enumerate() if t.name == "moves-racer"]
 
 
 @settings(max_examples=40, deadline=None)
