@@ -66,9 +66,9 @@ ADD_AT = 26     # try "+" first once the live numbers are this few or fewer (-1:
 COST = 27       # live numbers copied by the adds on the current line
 BOUND = 28      # MOVES mode: the most COST a line may reach
 SALT = 29       # mixed into every table key: the tables outlive one search (see search.Kernel)
-LOCKS = 30      # 1: LMASK is kept (the board has few enough live numbers), and in MOVES mode a
-                # position before the first press is cut when groups of pairing classes lock
-                # each other past what its bound allows (``lock_floor``)
+LOCKS = 30      # 1: LMASK is kept (the board has few enough live numbers); 2: in MOVES mode a
+                # position before the first press is cut, too, when groups of pairing classes
+                # lock each other past what its bound allows (``lock_floor``)
 LMASK = 31      # the start board's live numbers still live, a bit each (kept before the first press)
 LOCK_BUDGET = 32  # positions ``mask_floor`` may search for one group's floor not yet known
 SLOTS = 33
@@ -581,7 +581,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
                 if floor > room or moves_probe(mt, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), room):
                     continue
                 # the first press copies what pairs leave, and every later one 4 or more
-                if (ctl[LOCKS] and ctl[ADDS] == ctl[ADDS0] and r > 0 and room - floor < LOCK_SLACK
+                if (ctl[LOCKS] == 2 and ctl[ADDS] == ctl[ADDS0] and r > 0 and room - floor < LOCK_SLACK
                         and lock_floor(lg, memo, gstack, gains, ctl, undo, room - 4 * (r - 1)) + 4 * (r - 1) > room):
                     continue
             if d >= maxdepth:

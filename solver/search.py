@@ -380,6 +380,7 @@ class Kernel:
         self.root_rows = np.bincount(live // board.rules.columns, minlength=len(self.rl))
         # the fewest-moves pass's lock floors (``lock_floor``), made at its first reset
         self.lg, self.locks = np.zeros((7, 1), np.int64), None
+        self.lock_cuts = True  # MOVES passes cut by lock floors (``_fewest_moves`` starts without)
         self.gstack = np.zeros((48, 32), np.int64)  # ``mask_floor``'s stack; rows 40, 41 scratch
         self.gains = np.zeros((depth + 1, len(K.LOCK_GROUPS) + 1), np.int64)
 
@@ -425,7 +426,7 @@ class Kernel:
         ctl[K.CNT:K.CNT + 5] = self.root_classes
         ctl[K.HASH] = self.root_hash
         self.rl[:] = self.root_rows
-        ctl[K.LOCKS] = mode == K.MOVES and self._lock_geometry()
+        ctl[K.LOCKS] = (2 if self.lock_cuts else 1) if mode == K.MOVES and self._lock_geometry() else 0
         ctl[K.LMASK] = (1 << self.live) - 1 if ctl[K.LOCKS] else 0
         ctl[K.LOCK_BUDGET] = LOCK_POSITIONS
 
@@ -692,6 +693,9 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
     K = kernel.K
     best, adds = found.moves, found.adds_used
     racer = _MovesRacer(kernel.helper(), start, adds, deadline)
+    # most boards are settled within PAIRS_FLOOR_AFTER, before the lock floors would have paid
+    # for their first look at each group (a cold memo)
+    kernel.lock_cuts = racer.kernel.lock_cuts = False
 
     def bound() -> int:
         return add_cost(start, len(best) - adds - 1)
@@ -712,6 +716,11 @@ def _fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float
             if not floored and time.perf_counter() - t0 >= PAIRS_FLOOR_AFTER and adds > 0:
                 floored = True
                 floor = max(floor, kernel.pairs_floor() + 4 * (adds - 1))
+                # and from now on, in every position before the first add (the pass goes on
+                # where it is: the rows of gains it has are not whole, so none is taken up)
+                kernel.lock_cuts = racer.kernel.lock_cuts = True
+                if kernel.ctl[K.LOCKS]:
+                    kernel.ctl[K.LOCKS] = 2
                 continue
             code = kernel.run(min(deadline, time.perf_counter() + 0.001))
             if code == K.EXHAUSTED:
