@@ -286,7 +286,7 @@ MOVES_NOISE = (1 << 20) - 1
 # positions ``mask_floor`` may search for one group's floor in one position of the search; a group
 # position it did not settle is not tried again
 LOCK_POSITIONS = 2000
-LOCK_TABLE_BITS = 20
+LOCK_TABLE_BITS = 20  # the lock floors' memo, a word an entry (8 MB): 4 times more missed 15-25 % fewer, no faster
 
 
 def _lock_geometry(root: np.ndarray, cols: int, K) -> np.ndarray | None:
