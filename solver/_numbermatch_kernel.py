@@ -479,6 +479,15 @@ def store(ctl, tt_key, tt_val, key, r):
 
 
 @njit(cache=True)
+def odd_classes(ctl):
+    """The pairing classes with an odd count of live numbers: each leaves one that pairs miss."""
+    odd = 0
+    for c in range(5):
+        odd += ctl[CNT + c] & 1
+    return odd
+
+
+@njit(cache=True)
 def cost_floor(ctl, r):
     """The least add cost still to come with r adds left to press, all of them: MOVES mode runs
     once the fewest adds are proved, so a line that clears presses every one, and a position
@@ -490,9 +499,7 @@ def cost_floor(ctl, r):
     a press every class is even, so each later one copies 4 or more too."""
     if r == 0:
         return 0
-    odd = 0
-    for c in range(5):
-        odd += ctl[CNT + c] & 1
+    odd = odd_classes(ctl)
     first = odd
     if odd == 0:
         first = 4
@@ -566,13 +573,8 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
                 ctl[BEST_LIVE] = live
                 save_best(ctl, undo, best)
             r = ctl[ALLOWED] - (ctl[ADDS0] - ctl[ADDS])
-            if r == 0:
-                odd = False
-                for c in range(5):
-                    if ctl[CNT + c] & 1:
-                        odd = True
-                if odd:
-                    continue
+            if r == 0 and odd_classes(ctl):
+                continue
             if d >= ctl[FORCED] and probe(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r):
                 continue
             if moves_mode:
@@ -852,14 +854,11 @@ def mask_floor(lg, memo, salt, mask, group, least, budget, stack):
 
 
 @njit(cache=True)
-def group_gain(lg, memo, stack, salt, mask, group, budget, seen):
+def group_gain(lg, memo, stack, salt, mask, group, odd, budget, seen):
     """How many more of the group's live numbers (of ``mask``) pairs must leave than its odd
-    classes do; 0 when not settled. ``seen``: a floor remembered may be used (else searched
-    again, with this budget)."""
-    least = 0
-    for c in range(5):
-        if (group >> c) & 1:
-            least += popcount(mask & lg[LG_SEL, 1 << c]) & 1
+    classes do (``odd``: a bit per class with an odd count); 0 when not settled. ``seen``: a
+    floor remembered may be used (else searched again, with this budget)."""
+    least = popcount(odd & group)
     g = mask & lg[LG_SEL, group]
     f = memo_get(memo, g ^ (group << MASK_BITS) ^ salt) if seen else -1
     if f < 0:
@@ -882,14 +881,6 @@ def best_disjoint(groups, gains, count):
 
 
 @njit(cache=True)
-def odd_classes(ctl):
-    odd = 0
-    for c in range(5):
-        odd += ctl[CNT + c] & 1
-    return odd
-
-
-@njit(cache=True)
 def lock_floor(lg, memo, stack, gains, ctl, undo, most):
     """A floor on the live numbers pairs alone can leave from here (before the first press): a
     number for each class with an odd count, and more where groups of two or three classes
@@ -902,8 +893,9 @@ def lock_floor(lg, memo, stack, gains, ctl, undo, most):
     d = ctl[DEPTH]
     mask = ctl[LMASK]
     odd = odd_classes(ctl)
-    empty = 0
+    odd_bits, empty = 0, 0
     for c in range(5):
+        odd_bits |= (ctl[CNT + c] & 1) << c
         if ctl[CNT + c] == 0:
             empty |= 1 << c
     row = gains[d]
@@ -928,7 +920,7 @@ def lock_floor(lg, memo, stack, gains, ctl, undo, most):
                     all_gain = all_gain and row[u] > 0
             if held and not all_gain:
                 continue
-        row[t] = group_gain(lg, memo, stack, ctl[SALT], mask, group, ctl[LOCK_BUDGET], True)
+        row[t] = group_gain(lg, memo, stack, ctl[SALT], mask, group, odd_bits, ctl[LOCK_BUDGET], True)
         if odd + row[t] > most:
             return odd + row[t]
     row[whole] = 1
@@ -942,6 +934,9 @@ def pairs_floor(lg, memo, stack, salt, budget):
     of disjoint groups of two to four classes locking each other, each searched afresh within
     ``budget`` positions. ``stack[40]`` is scratch."""
     mask = (1 << lg[LG_SIZE, 2]) - 1
+    odd_bits = 0
+    for c in range(5):
+        odd_bits |= (popcount(lg[LG_SEL, 1 << c]) & 1) << c
     gains = stack[40]
     groups = stack[41]
     count = 0
@@ -953,9 +948,6 @@ def pairs_floor(lg, memo, stack, salt, budget):
         if empty:
             continue  # the smaller group is one of the others
         groups[count] = group
-        gains[count] = group_gain(lg, memo, stack, salt, mask, group, budget, False)
+        gains[count] = group_gain(lg, memo, stack, salt, mask, group, odd_bits, budget, False)
         count += 1
-    odd = 0
-    for c in range(5):
-        odd += popcount(mask & lg[LG_SEL, 1 << c]) & 1
-    return odd + best_disjoint(groups, gains, count)
+    return popcount(odd_bits) + best_disjoint(groups, gains, count)

@@ -160,15 +160,14 @@ def pairing_class(v: int) -> int:
     return min(v, 10 - v) - 1
 
 
-def reference_group_floor(board: Board, group: set[int], live: frozenset | None = None) -> int:
+def reference_group_floor(board: Board, group: set[int], live: frozenset) -> int:
     """The fewest numbers of the pairing classes in ``group`` that pairs can leave when every
     other number may vanish at any moment (the readable twin of the kernel's ``mask_floor``),
-    ``live`` the cells of ``board`` still live (all its numbers when None). Two numbers of the
-    group may pair when no live number of the group lies between them in reading order, or in
-    their column, or on a diagonal some choice of the rows between them would form (a row
-    holding a live number of the group cannot go)."""
+    ``live`` the cells of ``board`` still live. Two numbers of the group may pair when no live
+    number of the group lies between them in reading order, or in their column, or on a
+    diagonal some choice of the rows between them would form (a row holding a live number of
+    the group cannot go)."""
     cols, n = board.rules.columns, len(board.cells)
-    live = frozenset(k for k, v in enumerate(board.cells) if v) if live is None else live
     cells = [k for k in live if pairing_class(board.cells[k]) in group]
 
     def sees(live: frozenset, a: int, b: int) -> bool:
@@ -384,7 +383,7 @@ class Kernel:
         self.gstack = np.zeros((48, 32), np.int64)  # ``mask_floor``'s stack; rows 40, 41 scratch
         self.gains = np.zeros((depth + 1, len(K.LOCK_GROUPS) + 1), np.int64)
 
-    def _lock_geometry(self) -> bool:
+    def _can_take_locks(self) -> bool:
         """Whether the lock floors can be taken on this board (``_lock_geometry``, made once)."""
         if self.locks is None:
             lg = _lock_geometry(self.root, self.board.rules.columns, self.K)
@@ -426,7 +425,7 @@ class Kernel:
         ctl[K.CNT:K.CNT + 5] = self.root_classes
         ctl[K.HASH] = self.root_hash
         self.rl[:] = self.root_rows
-        ctl[K.LOCKS] = (2 if self.lock_cuts else 1) if mode == K.MOVES and self._lock_geometry() else 0
+        ctl[K.LOCKS] = (2 if self.lock_cuts else 1) if mode == K.MOVES and self._can_take_locks() else 0
         ctl[K.LMASK] = (1 << self.live) - 1 if ctl[K.LOCKS] else 0
         ctl[K.LOCK_BUDGET] = LOCK_POSITIONS
 
@@ -485,7 +484,7 @@ class Kernel:
         """A floor on the live numbers pairs alone can leave on the start board (``pairs_floor``
         in the kernel): what the first add copies at least. On a board with more live numbers
         than the kernel's masks hold, only what the odd classes leave."""
-        if not self._lock_geometry():
+        if not self._can_take_locks():
             return int(sum(self.root_classes % 2))
         return int(self.K.pairs_floor(self.lg, self.memo, self.gstack, self.salt, budget))
 
