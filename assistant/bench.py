@@ -112,14 +112,11 @@ def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTART
 
     t0 = time.perf_counter()
     kernel = search.Kernel(board, tt_bits=4)
-    K, ctl = kernel.K, kernel.ctl
-    kernel.reset(board.adds_left, K.FAST, seed=seed)
-    ctl[K.BEST_LIVE] = -1  # the best clearing score so far
+    kernel.start_playouts(seed)
     done, chunk, cleared = 0, 16, 0
     while done < restarts:
         n = min(chunk, restarts - done)
-        cleared += K.playouts(kernel.cells, kernel.rl, ctl, kernel.undo, kernel.mv, kernel.zob, kernel.zn,
-                              kernel.pts, kernel.root, len(kernel.root), board.adds_left, n, kernel.best, kernel.lg)
+        cleared += kernel.playouts(n)
         done += n
         if time.perf_counter() - t0 >= budget:
             break
@@ -129,7 +126,7 @@ def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTART
         return Result("gave_up", 0, 0, seconds)
     line = kernel.best_line()
     adds = sum(1 for m in line if not hasattr(m, "i"))
-    return Result("solved", int(ctl[K.BEST_LIVE]), adds, seconds, pairs=len(line) - adds)
+    return Result("solved", kernel.best_playout_score, adds, seconds, pairs=len(line) - adds)
 
 
 def ours(board, objective: str, budget: float) -> Result:

@@ -3,9 +3,9 @@
 The readable rules are ``solver.numbermatch.Board``; this module plays the same rules on a
 ``cells`` array (0 crossed out, 1-9 live) so the search runs in compiled code. The search keeps
 its whole stack in preallocated arrays, so it stops after a node limit and resumes where it was:
-the Python side (``solver.search``) calls it in slices and watches the clock between them.
+the Python side (``solver.search.binding``) calls it in slices and watches the clock between them.
 
-The state of one search lives in a few arrays (see ``solver.search.Kernel``):
+The state of one search lives in a few arrays (``solver.search.binding.SearchArrays``):
 
 - ``cells``  the board, ``ctl[N]`` cells long, zeros after it;
 - ``rl``     the live numbers in each row, kept with the cells (a row empties at 0);
@@ -65,7 +65,7 @@ NOISE = 25      # random bits mixed into the fast ordering (0: none; restarts us
 ADD_AT = 26     # try "+" first once the live numbers are this few or fewer (-1: "+" last)
 COST = 27       # live numbers copied by the adds on the current line
 BOUND = 28      # MOVES mode: the most COST a line may reach
-SALT = 29       # mixed into every table key: the tables outlive one search (see search.Kernel)
+SALT = 29       # mixed into every table key: the tables outlive one search (see search.binding.Kernel)
 LOCKS = 30      # 1: LMASK is kept (the board has few enough live numbers); 2: in MOVES mode a
                 # position before the first press is cut, too, when groups of pairing classes
                 # lock each other past what its bound allows (``lock_floor``)
@@ -695,7 +695,7 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
 # The start board's live numbers are bits in reading order (at most MASK_BITS of them); a
 # position before the first press is the set still live (``ctl[LMASK]``), and the rows gone are
 # those with no live bit left. ``lg`` says what the bits mean, made once per board
-# (``search._lock_geometry``); its rows:
+# (``search.binding._lock_geometry``); its rows:
 LG_CLASS, LG_ROW, LG_COL, LG_AT, LG_SEL, LG_SIZE, LG_POS = range(7)
 # the pairing class of each bit; the bits in each row; in each column; the bit at each cell (-1
 # for none); the bits of each group of classes (by the group's class bits); (columns, cells,

@@ -3,8 +3,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.numbermatch import Add, Board, Rules
+from solver.numbermatch import Add, Board, Pair, Rules
 from solver.search import Kernel
+from solver.search.reference import pairing_class
 
 # Boards with many crossed-out cells (0), any length (so partial last rows), a few widths and
 # both add rules: the mid-game positions the solver is handed.
@@ -21,16 +22,54 @@ def boards(draw):
                  stage=draw(st.integers(1, 9)), rules=rules)
 
 
-def kernel_at_start(board):
-    kernel = Kernel(board, tt_bits=4)
-    kernel.reset(board.adds_left, kernel.K.FAST)
-    return kernel
+class Stepper:
+    """The kernel's rules one move at a time, on the arrays of a search at the start board."""
+
+    def __init__(self, board):
+        self.kernel = Kernel(board, tt_bits=4)
+        self.kernel.reset(board.adds_left, self.kernel.K.FAST)
+        self.K, self.a, self.board = self.kernel.K, self.kernel.arrays, board
+
+    def position(self):
+        """The current cells, adds left and score."""
+        K, a = self.K, self.a
+        return a.cells[:a.ctl[K.N]].tolist(), int(a.ctl[K.ADDS]), int(a.ctl[K.SCORE])
+
+    def legal_moves(self):
+        K, a = self.K, self.a
+        end = K.pairs_into(a.cells, a.ctl[K.N], a.ctl[K.COLS], a.mv, 0, len(a.mv))
+        moves = [Pair(int(i), int(j)) for i, j in a.mv[:end].tolist()]
+        return moves + [Add()] if a.ctl[K.ADDS] > 0 and a.ctl[K.LIVE] > 0 else moves
+
+    def push(self, move):
+        K, a = self.K, self.a
+        if isinstance(move, Add):
+            K.push_add(a.cells, a.rl, a.ctl, a.undo, a.zob, a.zn)
+        else:
+            K.push_pair(a.cells, a.rl, a.ctl, a.undo, move.i, move.j, a.pts, a.zob, a.zn, a.lg)
+
+    def pop(self):
+        self.K.pop_move(self.a.cells, self.a.rl, self.a.ctl, self.a.undo)
+
+    def bookkeeping_is_current(self):
+        """Whether what the kernel keeps up to date move by move (the hash, the live numbers
+        in each row and each pairing class) equals what it would count afresh."""
+        K, a, cols = self.K, self.a, self.board.rules.columns
+        ctl, cells = a.ctl, a.cells[:a.ctl[self.K.N]].tolist()
+        rows, classes = [0] * len(a.rl), [0] * 5
+        for k, v in enumerate(cells):
+            if v:
+                rows[k // cols] += 1
+                classes[pairing_class(v)] += 1
+        return (int(ctl[K.HASH]) == int(K.full_hash(a.cells, ctl[K.N], a.zob, a.zn))
+                and rows == a.rl.tolist() and classes == ctl[K.CNT:K.CNT + 5].tolist()
+                and int(ctl[K.LIVE]) == sum(classes) and not any(a.cells[ctl[K.N]:]))
 
 
 @settings(max_examples=300, deadline=None)
 @given(boards())
 def test_kernel_lists_exactly_the_reference_legal_moves(board):
-    kernel = kernel_at_start(board)
+    kernel = Stepper(board)
     listed = kernel.legal_moves()
     assert len(listed) == len(set(listed))                                  # each pair once
     assert set(listed) == set(board.legal_moves())
@@ -39,7 +78,7 @@ def test_kernel_lists_exactly_the_reference_legal_moves(board):
 @settings(max_examples=200, deadline=None)
 @given(boards(), st.lists(st.integers(0, 10_000), max_size=40))
 def test_kernel_positions_follow_the_reference_move_by_move(board, choices):
-    kernel = kernel_at_start(board)
+    kernel = Stepper(board)
     start = kernel.position()
     assert start == (board.cells, board.adds_left, board.score)
     reference = board.copy()
@@ -65,11 +104,11 @@ def test_kernel_positions_follow_the_reference_move_by_move(board, choices):
 
 def test_kernel_removes_the_emptied_partial_last_row_and_scores_the_clear():
     board = Board.parse("123456789 .46", adds_left=0)
-    kernel = kernel_at_start(board)
+    kernel = Stepper(board)
     kernel.push(next(m for m in board.legal_moves() if (m.i, m.j) == (10, 11)))
     assert kernel.position() == ([1, 2, 3, 4, 5, 6, 7, 8, 9], 0, 1 + 10)
     board = Board.parse("19", adds_left=0)
-    kernel = kernel_at_start(board)
+    kernel = Stepper(board)
     kernel.push(board.legal_moves()[0])
     assert kernel.position() == ([], 0, 1 + 10 + 150)
 
@@ -77,6 +116,6 @@ def test_kernel_removes_the_emptied_partial_last_row_and_scores_the_clear():
 def test_kernel_add_follows_the_rule_option():
     for add_after, grown in (("cell", [1, 0, 0, 1]), ("live", [1, 1])):
         board = Board([1, 0, 0], 1, rules=Rules(add_after=add_after))
-        kernel = kernel_at_start(board)
+        kernel = Stepper(board)
         kernel.push(Add())
         assert kernel.position()[0] == grown

@@ -69,7 +69,7 @@ def test_the_floor_on_what_the_adds_copy_never_exceeds_the_reference_optimum(boa
     assume(reference.status == "solved" and reference.optimal and reference.adds_used > 0)
     kernel = search.Kernel(start, tt_bits=4)
     kernel.reset(reference.adds_used, kernel.K.MOVES)
-    floor = kernel.K.cost_floor(kernel.ctl, reference.adds_used)
+    floor = kernel.cost_floor(reference.adds_used)
     assert floor <= search.add_cost(start, reference.pairs)
 
 
@@ -154,13 +154,14 @@ def test_the_lock_floor_along_a_line_equals_the_readable_one_and_never_exceeds_w
     kernel = search.Kernel(board, tt_bits=4)
     K = kernel.K
     kernel.reset(board.adds_left, K.MOVES)
-    kernel.ctl[K.LOCK_BUDGET] = 10**7
+    a = kernel.arrays
+    a.ctl[K.LOCK_BUDGET] = 10**7
     work, origin = board.copy(), list(range(len(board.cells)))  # origin: each cell's start index
     while True:
         live = frozenset(origin[k] for k, v in enumerate(work.cells) if v)
-        bits = int(kernel.ctl[K.LMASK])
-        assert {int(kernel.lg[K.LG_POS, b]) for b in range(int(kernel.lg[K.LG_SIZE, 2])) if bits >> b & 1} == live
-        floor = K.lock_floor(kernel.lg, kernel.memo, kernel.gstack, kernel.gains, kernel.ctl, kernel.undo, 10**6)
+        bits = int(a.ctl[K.LMASK])
+        assert {int(a.lg[K.LG_POS, b]) for b in range(int(a.lg[K.LG_SIZE, 2])) if bits >> b & 1} == live
+        floor = K.lock_floor(a.lg, a.memo, a.gstack, a.gains, a.ctl, a.undo, 10**6)
         assert floor == search.reference_lock_floor(board, live)
         assert floor <= fewest_left_by_pairs(work)
         pairs = list(work.pairs())
@@ -171,7 +172,7 @@ def test_the_lock_floor_along_a_line_equals_the_readable_one_and_never_exceeds_w
         crossed = [v if k not in (pair.i, pair.j) else 0 for k, v in enumerate(work.cells)]
         origin = [o for k, o in enumerate(origin) if any(crossed[k - k % cols:k - k % cols + cols])]
         work.push(pair)
-        kernel.push(pair)
+        K.push_pair(a.cells, a.rl, a.ctl, a.undo, pair.i, pair.j, a.pts, a.zob, a.zn, a.lg)
 
 
 @st.composite
@@ -195,11 +196,12 @@ def test_the_compiled_search_visits_every_position_pairs_alone_reach(board):
     kernel = search.Kernel(board, tt_bits=12)
     K = kernel.K
     kernel.reset(0, K.FAST)
+    cells, ctl = kernel.arrays.cells, kernel.arrays.ctl
     visited = set()
     code = K.LIMIT
     while code != K.EXHAUSTED:                   # one position at a time, on past a clear
         code = kernel.run(time.perf_counter() + 60, node_cap=1)
-        visited.add(tuple(kernel.position()[0]))
+        visited.add(tuple(cells[:ctl[K.N]].tolist()))
     assert visited == positions_pairs_reach(board)
 
 
@@ -339,7 +341,7 @@ def test_out_of_time_gives_the_best_line_so_far():
     start = Board([rng.randint(1, 9) for _ in range(42)], 5)
     kernel = search.Kernel(start)
     kernel.chunk = 50
-    solution = search._fewest_adds(kernel, start, time.perf_counter(), time.perf_counter())
+    solution = search.fewest_adds(kernel, start, time.perf_counter())
     assert solution.status == "gave_up" and not solution.optimal
     after = solution.replay()                                # legal, and closer to clearing
     assert 0 < after.live_count() <= start.live_count()
