@@ -8,7 +8,7 @@ cell, which is why exactly half of all arrangements can be solved.
 >>> board = Board.parse("1 2 3, 4 5 6, 7 _ 8")
 >>> board.legal_moves()
 [5, 7, 8]
->>> board.push(8); board.is_solved(), board.format()
+>>> board.push(8); board.is_won(), board.format()
 (True, '1 2 3, 4 5 6, 7 8 _')
 >>> board.pop()
 8
@@ -26,6 +26,7 @@ import numpy as np
 
 from solver.cache import cache_dir, keep
 from solver.errors import InputError
+from solver.rules import Position
 
 WIDTHS = (3, 4, 5)
 # The 4x4 pattern groups: Korf and Felner's 6-6-3 split, turned for the blank at the bottom
@@ -93,11 +94,13 @@ def parity_solvable(tiles, width: int) -> bool:
 
 
 @dataclass
-class Board:
-    """A sliding-puzzle position: tiles in reading order, 0 the blank."""
+class Board(Position):
+    """A sliding-puzzle position: tiles in reading order, 0 the blank; a move is the tile slid."""
 
     tiles: list[int]
-    history: list = field(default_factory=list, repr=False, compare=False)
+    _undo: list = field(default_factory=list, init=False, repr=False, compare=False)
+
+    Error = BoardError
 
     def __post_init__(self):
         self.tiles = list(self.tiles)
@@ -128,19 +131,16 @@ class Board:
         w = self.width
         return ", ".join(" ".join(str(t) if t else "_" for t in self.tiles[r * w:(r + 1) * w]) for r in range(w))
 
-    def copy(self) -> "Board":
+    def _fresh(self) -> "Board":
         return Board(self.tiles)
 
     @property
     def blank(self) -> int:
         return self.tiles.index(0)
 
-    def is_solved(self) -> bool:
+    def is_won(self) -> bool:
+        """Solved: the tiles in order, the blank last."""
         return self.tiles[-1] == 0 and all(t == k + 1 for k, t in enumerate(self.tiles[:-1]))
-
-    def is_cleared(self) -> bool:
-        """Solved, under the name the assistant's loop asks a finished position by."""
-        return self.is_solved()
 
     def neighbours(self, cell: int) -> list[int]:
         """The cells next to `cell` (sharing a side)."""
@@ -153,20 +153,20 @@ class Board:
         """The tiles that can slide: those next to the blank, in increasing order."""
         return sorted(self.tiles[c] for c in self.neighbours(self.blank))
 
-    def push(self, tile: int) -> None:
-        """Slide `tile` into the blank."""
-        if tile not in self.legal_moves():
-            raise BoardError(f"tile {tile} does not touch the blank: it cannot slide")
-        cell, blank = self.tiles.index(tile), self.blank
-        self.history.append(tile)
-        self.tiles[blank], self.tiles[cell] = tile, 0
+    def _illegal(self, tile: int) -> str:
+        return f"tile {tile} does not touch the blank: it cannot slide"
 
-    def pop(self) -> int:
-        """Take back the last slide (the tile slides back) and return its tile."""
-        tile = self.history.pop()
+    def _snapshot(self) -> int:
+        return self.blank
+
+    def _restore(self, blank: int) -> None:
+        """The tile slid last slides back: the blank returns to ``blank``, where it was."""
+        self.tiles[self.blank], self.tiles[blank] = self.tiles[blank], 0
+
+    def _play(self, tile: int) -> None:
+        """Slide ``tile`` into the blank."""
         cell, blank = self.tiles.index(tile), self.blank
         self.tiles[blank], self.tiles[cell] = tile, 0
-        return tile
 
     def describe(self, tile: int) -> str:
         """Which way `tile` slides, in words: ``slide 12 left``."""
@@ -233,7 +233,7 @@ def solve_plain(board: Board, node_budget: int = 10**6) -> list[int] | None:
         if found is None:
             return None
         if found == -1:
-            return list(work.history)
+            return work.move_stack
         bound = found
 
 

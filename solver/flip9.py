@@ -8,7 +8,7 @@ every answer is provably shortest.
 >>> state = State.parse("213456789")
 >>> solve(state)
 [(1, 2)]
->>> state.push((1, 2)); state.cards, state.must, state.is_sorted()
+>>> state.push((1, 2)); state.cards, state.must, state.is_won()
 ((1, 2, 3, 4, 5, 6, 7, 8, 9), 3, True)
 """
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from solver.cache import cache_dir, keep
 from solver.errors import InputError
+from solver.rules import Position
 
 GOAL = tuple(range(1, 10))
 
@@ -66,12 +67,14 @@ def check_cards(cards) -> None:
 
 
 @dataclass
-class State:
+class State(Position):
     """A Flip 9 position: the cards in order and the card the next swap must include."""
 
     cards: tuple[int, ...]
     must: int | None = None
-    history: list = field(default_factory=list, repr=False, compare=False)
+    _undo: list = field(default_factory=list, init=False, repr=False, compare=False)
+
+    Error = StateError
 
     def __post_init__(self):
         self.cards = tuple(self.cards)
@@ -98,10 +101,11 @@ class State:
     def format(self) -> str:
         return "".join(map(str, self.cards))
 
-    def is_sorted(self) -> bool:
+    def is_won(self) -> bool:
+        """The cards are sorted."""
         return self.cards == GOAL
 
-    def legal_swaps(self) -> list[tuple[int, int]]:
+    def legal_moves(self) -> list[tuple[int, int]]:
         """Every legal swap as (a, b) by card values; a is the card that must move, if any."""
         if self.must is None:
             return [(a, b) for a in range(1, 10) for b in range(a + 1, 10)]
@@ -113,20 +117,26 @@ class State:
             return False
         return self.must is None or self.must in (a, b)
 
-    def push(self, swap) -> None:
+    def _illegal(self, swap) -> str:
+        return f"swap {swap} is not legal now (must include {self.must})"
+
+    def _snapshot(self):
+        return self.cards, self.must
+
+    def _restore(self, snapshot) -> None:
+        self.cards, self.must = snapshot
+
+    def _fresh(self) -> "State":
+        return State(self.cards, self.must)
+
+    def _play(self, swap) -> None:
         """Swap the two cards (by value) and set the card the next swap must include."""
-        if not self.is_legal(swap):
-            raise StateError(f"swap {swap} is not legal now (must include {self.must})")
         a, b = swap
-        self.history.append((self.cards, self.must))
         cards = list(self.cards)
         pa, pb = cards.index(a), cards.index(b)
         cards[pa], cards[pb] = b, a
         self.cards = tuple(cards)
         self.must = forced_card(a, b)
-
-    def pop(self) -> None:
-        self.cards, self.must = self.history.pop()
 
 
 # -- the distance table --------------------------------------------------------------------
@@ -159,7 +169,7 @@ def table_is_sound(table: np.ndarray) -> bool:
         kernel.unrank(s // 10, order)
         state = State(tuple(int(v) + 1 for v in order), int(s % 10) or None)
         after = []
-        for swap in state.legal_swaps():
+        for swap in state.legal_moves():
             state.push(swap)
             after.append(table[kernel.index_of(np.array(state.cards, np.int64) - 1, state.must)])
             state.pop()

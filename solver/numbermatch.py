@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator, Union
 
 from solver.errors import InputError
+from solver.rules import Position
 
 
 class BoardError(InputError):
@@ -195,12 +196,14 @@ def matches(a: int, b: int) -> bool:
 
 
 @dataclass
-class Board:
+class Board(Position):
     """A Number Match position: its cells, the adds left, the score and the stage.
 
     ``push`` plays a move (crossing out, removing emptied rows, scoring) and ``pop`` takes the
     last one back, so a search can walk the game tree on one board.
     """
+
+    Error = BoardError
 
     cells: list[int]
     # None only on a board read off a screen where the value was not read for sure (the
@@ -209,7 +212,7 @@ class Board:
     score: int | None = 0
     stage: int | None = 1
     rules: Rules = field(default_factory=Rules)
-    move_stack: list = field(default_factory=list, repr=False, compare=False)
+    _undo: list = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.adds_left is not None and self.adds_left < 0:
@@ -255,8 +258,7 @@ class Board:
         return {"game": "numbermatch", "cells": list(self.cells), "adds_left": self.adds_left,
                 "stage": self.stage, "score": self.score}
 
-    def copy(self) -> "Board":
-        """An independent board at the same position, with an empty move stack."""
+    def _fresh(self) -> "Board":
         return Board(list(self.cells), self.adds_left, self.score, self.stage, self.rules)
 
     # -- geometry --------------------------------------------------------------------------
@@ -272,8 +274,8 @@ class Board:
     def live_count(self) -> int:
         return sum(1 for c in self.cells if c)
 
-    def is_cleared(self) -> bool:
-        """No cell is left: the stage is won."""
+    def is_won(self) -> bool:
+        """No cell is left: the board is cleared, the stage won."""
         return not self.cells
 
     # -- seeing and pairing ----------------------------------------------------------------
@@ -387,11 +389,18 @@ class Board:
         after.push(move)
         return after.score - self.score
 
-    def push(self, move: Move) -> None:
-        """Play a legal move; raises BoardError for an illegal one."""
-        if not self.is_legal(move):
-            raise BoardError(f"illegal move {move} on {self.format()}")
-        self.move_stack.append((move, list(self.cells), self.adds_left, self.score))
+    def _illegal(self, move: Move) -> str:
+        return f"illegal move {move} on {self.format()}"
+
+    def _snapshot(self):
+        return tuple(self.cells), self.adds_left, self.score
+
+    def _restore(self, snapshot) -> None:
+        cells, self.adds_left, self.score = snapshot
+        self.cells = list(cells)
+
+    def _play(self, move: Move) -> None:
+        """Cross out a pair (removing the rows it empties, scoring it) or press "+"."""
         if isinstance(move, Add):
             self._add()
             return
@@ -409,13 +418,6 @@ class Board:
             del self.cells[last + 1:]
         self.cells.extend(live)
         self.adds_left -= 1
-
-    def pop(self) -> Move:
-        """Take back the last move and return it."""
-        if not self.move_stack:
-            raise BoardError("no move to take back")
-        move, self.cells, self.adds_left, self.score = self.move_stack.pop()
-        return move
 
     def describe(self, move: Move) -> str:
         """A line for a person: the pair's values and (row, column) positions from 1, or the add."""

@@ -43,7 +43,7 @@ def test_autoplay_solves_with_dropped_taps(harness, preset, options):
     first = fifteen.Board(phone.app.board.tiles)
     shortest = len(fifteen.solve(first).moves)
     assert autoplay.play(loop, say=loop.said.append) == 0
-    assert phone.app.board.is_solved() and phone.app.truth()["screen"] == "stage_complete"
+    assert phone.app.board.is_won() and phone.app.truth()["screen"] == "stage_complete"
     assert phone.app.moves == shortest == loop.tally.moves  # the optimal line, every slide once
     assert phone.taps_dropped > 0 and loop.tally.repeats == phone.taps_dropped
     assert loop.tally.replans == 0
@@ -60,7 +60,7 @@ def test_autoplay_waits_out_every_glide_and_taps_no_tile_while_one_moves(harness
     vp, phone, loop = start(harness, "1080x2400", seed=8, look="tiles", width=3, slides=12)
     phone.app.animate({"tile": 0.6})
     assert autoplay.play(loop, say=loop.said.append) == 0
-    assert phone.app.board.is_solved()
+    assert phone.app.board.is_won()
     assert "tile" in {motion for _, motion in phone.capture_log}
     assert loop.link.unsettled > 0 and loop.link.animation["move"][0] > 0  # it saw tiles moving ...
     assert loop.tally.repeats == 0 and loop.tally.replans == 0  # ... and judged none of them
@@ -82,7 +82,7 @@ def test_guide_follows_a_player_who_slides_another_tile(harness):
     line = fifteen.Board(loop.position.tiles)
     for tile in loop.plan.moves:
         line.push(tile)
-    assert line.is_solved()
+    assert line.is_won()
     # the player now follows the plan's first tile: the guide moves one step on
     tile = loop.next_move
     x, y, w, h = phone.app.cell_rects()[phone.app.board.tiles.index(tile)]
@@ -156,5 +156,5 @@ def test_dry_run_taps_each_tile_where_it_will_be(harness):
         x, y, w, h = rects[board.tiles.index(tile)]
         assert x <= tap[0] < x + w and y <= tap[1] < y + h, line
         board.push(tile)
-    assert board.is_solved()
+    assert board.is_won()
     vp.stop()

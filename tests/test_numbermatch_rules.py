@@ -129,9 +129,9 @@ def test_points_for_each_kind_of_move(text, move, scored):
 def test_board_cleared_when_no_cell_is_left():
     b = board("55....... 1.9")
     b.push(Pair(0, 1))
-    assert not b.is_cleared()
+    assert not b.is_won()
     b.push(Pair(0, 2))
-    assert b.is_cleared() and b.cells == []
+    assert b.is_won() and b.cells == []
 
 
 # -- parse, format, JSON ---------------------------------------------------------------------

@@ -49,4 +49,4 @@ def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbe
         assert position.is_legal(move)
         position.push(move)
         moves = ordered[1:]
-    assert position.is_cleared()
+    assert position.is_won()

@@ -327,14 +327,14 @@ def test_flip9_winner_stops_the_clock_and_new_deals_again(layout):
     press(app, 2)
     app.clock = lambda: 163.0
     press(app, 1)
-    assert app.truth()["comment"] == "Winner!" and app.state.is_sorted()
+    assert app.truth()["comment"] == "Winner!" and app.state.is_won()
     app.clock = lambda: 500.0
     assert app.elapsed() == 63
     press(app, 5)
     assert app.truth()["comment"] == "Winner!"
     press(app, "new")
     truth = app.truth()
-    assert truth["moves"] == 0 and truth["comment"] == "" and not app.state.is_sorted()
+    assert truth["moves"] == 0 and truth["comment"] == "" and not app.state.is_won()
     assert truth["state"]["must"] is None
 
 

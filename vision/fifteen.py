@@ -60,7 +60,7 @@ class FifteenReading(Reading):
         if self.board is None:
             cells = ", ".join(f"cell {c} (row {c // self.size + 1}, column {c % self.size + 1})" for c in self.unsure)
             return f"15-puzzle {self.size}x{self.size}: unsure {cells}"
-        head = f"15-puzzle {self.size}x{self.size}" + (", solved" if self.board.is_solved() else "")
+        head = f"15-puzzle {self.size}x{self.size}" + (", solved" if self.board.is_won() else "")
         return "\n".join([head, *self.board.format().split(", ")])
 
     def cell_words(self, i: int) -> str:
@@ -214,7 +214,7 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
         except BoardError as exc:  # a permutation the rules cannot reach: some tile misread
             unsure = tiled
             notes.append(f"the tiles read cannot be a real board ({exc}): not trusted")
-    screen = "stage_complete" if board is not None and board.is_solved() else "board"
+    screen = "stage_complete" if board is not None and board.is_won() else "board"
     reading = FifteenReading("fifteen", screen, board=board, cells=centres, unsure=unsure, theme=theme,
                              pitch=float(pitch), rows_visible=n, profile=profile, profile_stale=stale)
     reading.notes.extend(notes)

@@ -41,7 +41,7 @@ class Fifteen(Game):
         return seen.tiles == expected.tiles
 
     def ends(self, board) -> bool:
-        return board.is_solved()  # the phone shows its solved screen (read as stage_complete)
+        return board.is_won()  # the phone shows its solved screen (read as stage_complete)
 
     def taps(self, move, reading) -> list[tuple[int, int]]:
         """The tile's centre: tapping a tile next to the gap slides it in."""

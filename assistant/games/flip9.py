@@ -32,10 +32,10 @@ class Flip9(Game):
         return expected
 
     def same(self, seen: flip9.State, expected: flip9.State) -> bool:
-        return seen.cards == expected.cards and (seen.must == expected.must or seen.is_sorted())
+        return seen.cards == expected.cards and (seen.must == expected.must or seen.is_won())
 
     def finished(self, state: flip9.State | None, reading) -> bool:
-        return reading.screen == "stage_complete" or (state is not None and state.is_sorted())
+        return reading.screen == "stage_complete" or (state is not None and state.is_won())
 
     def taps(self, move, reading) -> list[tuple[int, int]]:
         a, b = move

@@ -115,7 +115,7 @@ class NumberMatch(Game):
                  and set(last_scored(expected)) <= self.confirmed | set(self.stored))
         if shown:  # the loop takes the glance as the position
             counts, points = self.since_settled(expected)
-            score = expected.move_stack[-1][3]
+            score = before_last(expected)[0].score
             self.glanced = (add_counts(counts, last_scored(expected)), points + expected.score - score,
                             (seen.cells, seen.score)) if self.score_read and score is not None else None
         return shown
@@ -123,7 +123,8 @@ class NumberMatch(Game):
     def since_settled(self, board: Board) -> tuple[dict[str, int], int]:
         """The moves taken on a glance just before the last move of ``board``, since the last
         score read on a settled screen: how many of each kind they score, and their points."""
-        if self.glanced is None or self.glanced[2] != tuple(board.move_stack[-1][1:4:2]):
+        before = before_last(board)[0]
+        if self.glanced is None or self.glanced[2] != (before.cells, before.score):
             return {}, 0
         return self.glanced[0], self.glanced[1]
 
@@ -140,7 +141,7 @@ class NumberMatch(Game):
         it and from the moves glanced before it, and start counting from it."""
         counts, points = self.since_settled(expected)
         self.glanced = None
-        before = expected.move_stack[-1][3]
+        before = before_last(expected)[0].score
         if before is None or score is None:
             return False
         counts = add_counts(counts, last_scored(expected))
@@ -327,7 +328,7 @@ class NumberMatch(Game):
         return board.score
 
     def ends(self, board: Board) -> bool:
-        return board.is_cleared()
+        return board.is_won()
 
     def where(self, cell: int, reading) -> str:
         cols = self.rules.columns
@@ -379,10 +380,16 @@ class NumberMatch(Game):
         return board_diagram(board, move)
 
 
+def before_last(board: Board) -> tuple[Board, object]:
+    """The board before its last move, and that move."""
+    before = board.copy(stack=True)
+    return before, before.pop()
+
+
 def last_scored(board: Board) -> dict[str, int]:
     """What the last move of ``board`` scores, by kind (``Board.scored``; an add: nothing)."""
-    move, cells, adds, score = board.move_stack[-1]
-    return {} if isinstance(move, Add) else Board(list(cells), adds, score, rules=board.rules).scored(move)
+    before, move = before_last(board)
+    return {} if isinstance(move, Add) else before.scored(move)
 
 
 def add_counts(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:

@@ -47,7 +47,7 @@ def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
             if not parity_solvable(tiles, width):
                 a, b = [k for k, t in enumerate(tiles) if t][:2]
                 tiles[a], tiles[b] = tiles[b], tiles[a]
-        if not Board(tiles).is_solved():
+        if not Board(tiles).is_won():
             return tiles
 
 
@@ -84,7 +84,7 @@ class FifteenApp:
         if bx <= x < bx + bw and by <= y < by + bh:
             self.new_deal()
             return
-        if self.board.is_solved():
+        if self.board.is_won():
             return
         for cell, (cx, cy, cw, ch) in self.cell_rects().items():
             if cx <= x < cx + cw and cy <= y < cy + ch:
@@ -125,7 +125,7 @@ class FifteenApp:
                 if self._gliding() is not None:
                     return "animating"
                 tile = self.board.tiles[cell]
-                if self.board.is_solved():
+                if self.board.is_won():
                     return "nothing"
                 return "empty" if tile == 0 else "live" if tile in self.board.legal_moves() else "nothing"
         return "nothing"
@@ -163,7 +163,7 @@ class FifteenApp:
         return {"new": [(W - bw) // 2, y0 + side + round(1.7 * u), bw, bh]}
 
     def truth(self) -> dict:
-        solved = self.board.is_solved()
+        solved = self.board.is_won()
         return {
             "game": "fifteen", "preset": self.preset.name, "theme": self.theme.name, "look": self.look,
             "screen": "stage_complete" if solved else "board", "board": self.board.to_json(),
@@ -205,7 +205,7 @@ class FifteenApp:
             w, h = rects[cell][2:]
             self._draw_cell(screen, x, y, w, h, self.board.tiles[cell], family)
         size = cap_size(family, 0.34 * u)
-        words = f"Solved in {self.moves} moves!" if self.board.is_solved() else f"Moves: {self.moves}"
+        words = f"Solved in {self.moves} moves!" if self.board.is_won() else f"Moves: {self.moves}"
         draw.put_text_centered(screen, family, "regular", size, words, W // 2, y0 + side + round(0.8 * u), text)
         bx, by, bw, bh = self.buttons()["new"]
         draw.put_rounded_rect(screen, bx, by, bw, bh, max(3, round(0.1 * u)), t.rgb("key"))

@@ -55,7 +55,7 @@ class Flip9App:
     def press(self, value: int) -> None:
         """Button ``value``: pick card 1 of the first swap, or swap with the card that must move."""
         state = self.state
-        if state.is_sorted():
+        if state.is_won():
             return
         first = state.must if state.must is not None else self.picked
         if first is None:
@@ -68,7 +68,7 @@ class Flip9App:
         state.push((first, value))
         self.picked = None
         self.moves += 1
-        if state.is_sorted():
+        if state.is_won():
             self.comment = "Winner!"
             self.stopped = self.clock()
         else:
@@ -219,7 +219,7 @@ class Flip9App:
         screen = self._static_layer().copy()
         text = t.rgb("text")
         chosen = self.state.must if self.state.must is not None else self.picked
-        if self.state.is_sorted():
+        if self.state.is_won():
             chosen = None  # the game is won: no card waits for a swap
         if self.layout == "buttons":
             draw.put_text(screen, family, "regular", self._line_font(), self.line_text(), W / 2,

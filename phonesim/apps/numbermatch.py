@@ -278,7 +278,7 @@ class NumberMatchApp:
 
     def check_end(self) -> None:
         """Show stage complete when the board is cleared, game over when nothing can be played."""
-        if self.board.is_cleared():
+        if self.board.is_won():
             self.screen = "stage_complete"
             m = self._motion  # the screen slides in once the last pair's animation is over
             self._ended_at = m["t0"] + m["fade"] + m["collapse"] + m["write"] if m else self.clock()

@@ -26,7 +26,7 @@ def reference_solve(board: Board, budget: float = 2.0) -> Solution:
 
     def fewest_pairs(r: int) -> int | None:
         nonlocal nodes
-        if work.is_cleared():
+        if work.is_won():
             return 0
         key = (tuple(work.cells), r)
         if key in known:
@@ -50,7 +50,7 @@ def reference_solve(board: Board, budget: float = 2.0) -> Solution:
 
     def line(r: int) -> list[Move]:
         moves = []
-        while not work.is_cleared():
+        while not work.is_won():
             want = fewest_pairs(r)
             for move in work.legal_moves():
                 is_add = isinstance(move, Add)
