@@ -14,7 +14,7 @@ import pytest
 import vision
 from assistant import trust
 from calibration import schema, store
-from conftest import tapsolve
+from helpers import tapsolve
 from phonesim import apps
 from phonesim.apps.dialog import Dialog
 from phonesim.phone import PRESETS, Faults, Phone
