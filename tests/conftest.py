@@ -1,20 +1,15 @@
 """Test-wide set-up: a private config folder, no spare tesseract processes or profiles in use
-carried between tests, the shared virtual-phone harness, the `tapsolve` subprocess helper, and
-the markers that split the fast set from the end-to-end phone tests.
+carried between tests, the shared virtual-phone harness, and the markers that split the fast
+set from the end-to-end phone tests. Helpers that are not fixtures are in helpers.py.
 
 Fast inner loop:  python -m pytest -n auto -m "not phone and not slow"   (about a minute)
 Everything (CI):  python -m pytest -n auto
 """
 
 import os
-import subprocess
-import sys
 import tempfile
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # Modules whose tests each start a virtual phone and a private adb server (or a whole demo):
 # end to end, so they are the `phone` marker's; everything else is in the fast set.
@@ -69,12 +64,3 @@ def harness():
 
     with Harness() as h:
         yield h
-
-
-def tapsolve(*args, port: int | None = None, env: dict | None = None, timeout: float = 120):
-    """Run `tapsolve ARGS` as a user would (a new process), against the adb server at ``port``."""
-    env = dict(env if env is not None else os.environ)
-    if port is not None:
-        env["ANDROID_ADB_SERVER_PORT"] = str(port)
-    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=timeout)

@@ -17,6 +17,7 @@ from assistant.device import PhoneLost, connect
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.overlay import HIGHLIGHT
+from helpers import centre
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import TapsolveError
@@ -198,11 +199,6 @@ def test_an_ad_nobody_closes_stops_with_a_message(harness):
         autoplay.play(loop, stages=2, say=loop.said.append)
     assert truth(phone)["screen"] == "ad"                            # never tapped outside the board
     vp.stop()
-
-
-def centre(rect):
-    x, y, w, h = rect
-    return x + w // 2, y + h // 2
 
 
 def test_window_under_xvfb_shows_the_highlighted_move(harness, tmp_path):

@@ -1,16 +1,12 @@
 """`tapsolve solve` as a person runs it: answers, the Solution JSON, and one-line errors."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-from conftest import tapsolve
+from helpers import replayed, tapsolve
 
 from solver.flip9 import State
-from solver.numbermatch import Board, move_from_json
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_numbermatch_json_follows_the_contract_and_replays():
@@ -21,9 +17,7 @@ def test_numbermatch_json_follows_the_contract_and_replays():
             "adds_optimal", "moves_optimal", "nodes"} <= set(out)
     assert out["optimal"] == (out["adds_optimal"] and out["moves_optimal"])
     assert out["status"] == "solved" and out["start"]["adds_left"] == 4
-    board = Board.from_json(out["start"])
-    for move in out["moves"]:
-        board.push(move_from_json(move))
+    board = replayed(out)
     assert board.is_won()
     assert board.score == out["score"]
     assert out["adds_used"] == sum(m["type"] == "add" for m in out["moves"])

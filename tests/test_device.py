@@ -1,25 +1,17 @@
 """The assistant's ADB link on phonesim through the real adb server: choosing a phone, capture, taps, errors."""
 
 import struct
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from conftest import tapsolve
+from helpers import standin_phone, tapsolve
 
 from assistant import device
 from phonesim.harness import Harness, free_port
-from phonesim.phone import PRESETS, Faults, Phone
+from phonesim.phone import PRESETS, Phone
 from standin_app import COLOURS, StandInApp
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def standin_phone(preset="1080x2400", **faults):
-    p = PRESETS[preset]
-    return Phone(p, StandInApp(p), Faults(**faults))
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import tapsolve
+from helpers import tapsolve
 from solver import _fifteen_kernel as kernel
 from solver import fifteen
 from solver.fifteen import Board, BoardError

@@ -101,7 +101,7 @@ def test_two_tiles_swapped_on_screen_are_not_trusted():
 
 
 def test_read_command_prints_the_board(tmp_path):
-    from conftest import tapsolve
+    from helpers import tapsolve
 
     run = tapsolve("read", str(FIXTURES / "1440x3200/light/fifteen_grid_midgame.png"), "--json")
     assert run.returncode == 0, run.stderr

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from assistant.games import Game, kind
-from conftest import ROOT
+from helpers import ROOT
 from solver import games as registry
 
 # modules that serve every game alike: a game's specifics live in its own modules

@@ -11,15 +11,10 @@ import adbutils
 import numpy as np
 import pytest
 
+from helpers import standin_phone
 from phonesim.adb import A_CNXN, A_OKAY, A_OPEN, HEADER, MAX_PAYLOAD, pack
 from phonesim.harness import Harness, adb_binary
-from phonesim.phone import PRESETS, Phone
-from standin_app import COLOURS, StandInApp
-
-
-def standin_phone(preset="1080x2400"):
-    p = PRESETS[preset]
-    return Phone(p, StandInApp(p))
+from standin_app import COLOURS
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import centre
 from phonesim import fixtures
 from phonesim.apps import create
 from phonesim.apps.numbermatch import start_cells
@@ -31,11 +32,6 @@ def numbermatch(text=None, adds=5, **options):
 
 def tap_cell(app, index):
     fixtures.tap_cell(app, index)
-
-
-def center(rect):
-    x, y, w, h = rect
-    return x + w // 2, y + h // 2
 
 
 def dark_pixels(image, rect, inset=0.15):
@@ -105,7 +101,7 @@ def test_plus_adds_as_the_rules_say_and_the_badge_counts_down():
     expected = app.board.copy()
     expected.push(Add())
     before = app.render()
-    app.tap(*center(app.truth()["add_button"]))
+    app.tap(*centre(app.truth()["add_button"]))
     truth = app.truth()
     assert truth["board"]["cells"] == expected.cells
     assert truth["board"]["adds_left"] == 4
@@ -144,7 +140,7 @@ def test_clearing_the_board_shows_stage_complete_then_continue_starts_the_next_s
     truth = app.truth()
     assert truth["screen"] == "stage_complete" and truth["cells"] == {}
     assert truth["board"]["score"] == 1 + 10 + 150
-    app.tap(*center(truth["buttons"]["continue"]))
+    app.tap(*centre(truth["buttons"]["continue"]))
     truth = app.truth()
     assert truth["screen"] == "board"
     assert truth["board"]["stage"] == 2 and truth["board"]["adds_left"] == 4
@@ -156,19 +152,19 @@ def test_with_ads_an_interstitial_comes_between_stages_and_closes():
     app = numbermatch("55", ads=True)
     tap_cell(app, 0)
     tap_cell(app, 1)
-    app.tap(*center(app.truth()["buttons"]["continue"]))
+    app.tap(*centre(app.truth()["buttons"]["continue"]))
     truth = app.truth()
     assert truth["screen"] == "ad" and set(truth["buttons"]) == {"close"}
     app.tap(10, SMALL.height // 2)  # the ad itself does nothing
     assert app.truth()["screen"] == "ad"
-    app.tap(*center(truth["buttons"]["close"]))
+    app.tap(*centre(truth["buttons"]["close"]))
     assert app.truth()["screen"] == "board" and app.board.stage == 2
 
 
 def test_the_hint_button_shows_a_legal_pair_until_the_next_tap():
     app = numbermatch("467956239 385113145 967616278")
     before = app.render()
-    app.tap(*center(app.truth()["hint_button"]))
+    app.tap(*centre(app.truth()["hint_button"]))
     i, j = app.hinted
     assert app.board.is_pair(i, j)
     changed = np.any(before != app.render(), axis=2)
@@ -183,7 +179,7 @@ def test_the_back_key_closes_the_ad():
     app = numbermatch("55", ads=True)
     tap_cell(app, 0)
     tap_cell(app, 1)
-    app.tap(*center(app.truth()["buttons"]["continue"]))
+    app.tap(*centre(app.truth()["buttons"]["continue"]))
     app.keyevent("KEYCODE_BACK")
     assert app.truth()["screen"] == "board" and app.board.stage == 2
 
@@ -194,7 +190,7 @@ def test_no_pair_and_no_add_left_is_game_over_and_new_game_starts_again():
     tap_cell(app, 1)
     truth = app.truth()
     assert truth["screen"] == "game_over" and truth["add_button"] is None
-    app.tap(*center(truth["buttons"]["new_game"]))
+    app.tap(*centre(truth["buttons"]["new_game"]))
     assert app.truth()["screen"] == "board" and app.board.stage == 1 and app.board.score == 0
     assert app.board.cells == start_cells(7, 1, 27)
 
@@ -298,7 +294,7 @@ def flip9(layout="buttons", cards=None):
 
 
 def press(app, name):
-    app.tap(*center(app.truth()["buttons"][str(name)]))
+    app.tap(*centre(app.truth()["buttons"][str(name)]))
 
 
 @pytest.mark.parametrize("layout", ["buttons", "cards"])
@@ -397,7 +393,7 @@ def test_any_pokes_keep_the_app_consistent(events, seed, free):
         elif kind == "swipe":
             app.swipe(300, 800, 300, 800 - a, 200)
         elif kind == "add" and app.screen == "board":
-            app.tap(*center(app.truth()["add_button"]))
+            app.tap(*centre(app.truth()["add_button"]))
         elif kind == "key":
             app.keyevent("KEYCODE_BACK")
         truth = json.loads(json.dumps(app.truth()))

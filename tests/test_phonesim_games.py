@@ -1,6 +1,5 @@
 """The games on phonesim, played through the real adb server: pairs, adds, a stage, Flip 9, `tapsolve phone`."""
 
-import json
 import os
 import signal
 import subprocess
@@ -12,6 +11,7 @@ import numpy as np
 import pytest
 
 from assistant import device
+from helpers import centre, truth
 from phonesim.phone import PRESETS, Phone
 from solver import flip9, search
 from solver.numbermatch import Add, Board, Pair
@@ -19,16 +19,6 @@ from solver.numbermatch import Add, Board, Pair
 from phonesim import apps
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def centre(rect):
-    x, y, w, h = rect
-    return x + w // 2, y + h // 2
-
-
-def truth(vp) -> dict:
-    """The app's ground truth, asked through adb like everything else."""
-    return json.loads(vp.device.shell("phonesim truth"))
 
 
 def changed(before, after, rect) -> bool:

@@ -18,7 +18,7 @@ from assistant import autoplay
 from assistant.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
-from conftest import ROOT, tapsolve
+from helpers import ROOT, tapsolve
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from test_scroll import quiet, sparse_tall_board, truth

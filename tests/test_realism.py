@@ -12,7 +12,7 @@ from assistant.device import connect
 import assistant.link as link_module
 from assistant.link import Link, ScreenNotSettling, part_change
 from assistant.loop import Loop
-from conftest import tapsolve
+from helpers import tapsolve
 from phonesim import apps
 from phonesim.phone import PNG_S, PRESETS, REALISM, TAP_S, Faults, Phone
 from solver.numbermatch import Board

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import tapsolve
+from helpers import tapsolve
 
 import vision
 from calibration import schema, store

@@ -1,8 +1,6 @@
 """Boards taller than the screen, through the real adb server: the whole board read by scrolling,
 rows brought on screen, a pair split across screens, and autoplay clearing a tall board."""
 
-import json
-
 import numpy as np
 import pytest
 
@@ -12,6 +10,7 @@ from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.scroll import BoardView, ScrollError
+from helpers import centre, truth
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import Add, Board, Pair
@@ -21,15 +20,6 @@ COLUMNS = 9
 
 def quiet(*_):
     pass
-
-
-def truth(vp) -> dict:
-    return json.loads(vp.device.shell("phonesim truth"))
-
-
-def centre(rect):
-    x, y, w, h = rect
-    return x + w // 2, y + h // 2
 
 
 def phone_with(harness, preset="720x1600", board=None, snap_rows=True, faults=None, **options):

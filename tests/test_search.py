@@ -126,6 +126,9 @@ def fewest_left_by_pairs(board: Board) -> int:
     return min(sum(1 for v in cells if v) for cells in positions_pairs_reach(board))
 
 
+# seconds to over a minute of a core, by the boards drawn: every line of pairs is tried (in the whole
+# suite, not the fast set)
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(floor_boards)
 def test_the_pairs_floor_never_exceeds_what_pairs_alone_can_leave(board):

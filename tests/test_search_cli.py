@@ -1,22 +1,10 @@
 """`tapsolve solve numbermatch --objective` and `tapsolve bench numbermatch` as a person runs them."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-from conftest import tapsolve
-
-from solver.numbermatch import Board, move_from_json
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def replayed(out):
-    board = Board.from_json(out["start"])
-    for move in out["moves"]:
-        board.push(move_from_json(move))
-    return board
+from helpers import replayed, tapsolve
 
 
 def test_score_objective_clears_with_more_points_than_fast():

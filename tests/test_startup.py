@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT
+from helpers import ROOT
 
 FIXTURES = ROOT / "fixtures" / "1080x2400" / "light"
 

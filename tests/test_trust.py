@@ -14,7 +14,7 @@ import pytest
 import vision
 from assistant import trust
 from calibration import schema, store
-from conftest import tapsolve
+from helpers import tapsolve
 from phonesim import apps
 from phonesim.apps.dialog import Dialog
 from phonesim.phone import PRESETS, Faults, Phone
@@ -179,6 +179,9 @@ def test_bad_images_get_one_line(tmp_path):
         vision.load_image(tmp_path / "huge.png")
 
 
+# the trust benchmark's samples read each screenshot once per perturbation: 10-15 s of a core
+# each (in the whole suite, not the fast set)
+@pytest.mark.slow
 def test_a_fixed_sample_of_the_trust_benchmark_has_no_silent_misread():
     cases = [c for c in trust.load_cases() if c.name in (
         "1080x2400/dark/numbermatch_midgame.png", "720x1600/light/numbermatch_tall_partial.png",
@@ -192,6 +195,7 @@ def test_a_fixed_sample_of_the_trust_benchmark_has_no_silent_misread():
     assert tally.total(perturbations=["banner", "gamma1.4"])["exact"] >= 5
 
 
+@pytest.mark.slow
 def test_the_fifteen_puzzle_under_the_trust_benchmark_has_no_silent_misread():
     cases = [c for c in trust.load_cases() if c.name in (
         "1080x2400/light/fifteen_tiles_midgame.png", "720x1600/dark/fifteen_grid_fresh.png")]
@@ -365,6 +369,7 @@ def test_flip9_cards_under_a_notification_are_covered_and_the_rest_read():
     assert set(reading.cells) == set(range(9))  # the covered cards keep their place over their keys
 
 
+@pytest.mark.slow
 def test_flip9_cards_cut_by_the_screenshots_edge_are_never_claimed():
     cases = [c for c in trust.load_cases() if c.name in (
         "1080x2400/dark/flip9_cards_fresh.png", "1440x3200/dark/flip9_cards_notvalid.png")]

@@ -2,8 +2,6 @@
 score, the geometry taps use, Flip 9, the screens between boards, profiles and bad input."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import cv2
@@ -12,6 +10,7 @@ import pytest
 
 import vision
 from calibration import store
+from helpers import tapsolve
 from vision.glyphs import Templates
 from vision.profile import Profile
 
@@ -219,20 +218,15 @@ def test_not_a_board_and_black_screens():
         vision.read("screen.png")
 
 
-def run(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, capture_output=True, text=True,
-                          env=env, timeout=120)
-
-
 def test_read_command(tmp_path):
     png = str(FIXTURES / "1080x2400/light/numbermatch_midgame.png")
     truth = json.loads(Path(png.replace(".png", ".json")).read_text())
-    out = run("read", png, "--json")
+    out = tapsolve("read", png, "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["board"] == truth["board"] | {"cells": truth["board"]["cells"][:len(data["board"]["cells"])]}
     assert data["selected"] == truth["selected"] and near(data["add_button"], truth["add_button"])
-    text = run("read", str(REAL / "phone_216x475_stage10.jpg"))
+    text = tapsolve("read", str(REAL / "phone_216x475_stage10.jpg"))
     assert text.returncode == 0
     rows = text.stdout.splitlines()[1:4]  # a digit not read for sure shows as "?", never guessed
     assert all(a in (b, "?") for row, want in zip(rows, ["761541629", "587238354", "149416182"])
@@ -249,7 +243,7 @@ def test_bad_input_on_the_command_line(tmp_path):
     cases = [(str(tmp_path / "missing.png"), 2, "no such file"), (str(not_image), 2, "is not an image"),
              (str(black), 1, "the screenshot is black: screen off or a secure window")]
     for path, code, message in cases:
-        out = run("read", path)
+        out = tapsolve("read", path)
         assert out.returncode == code and message in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
 
@@ -260,11 +254,11 @@ def test_corrupt_stored_profile_is_rebuilt_with_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     env = dict(os.environ)
     png = str(FIXTURES / "720x1600/light/numbermatch_fresh.png")
-    assert run("calibrate", "--image", png, "--model", "Galaxy A12", env=env).returncode == 0
+    assert tapsolve("calibrate", "--image", png, "--model", "Galaxy A12", env=env).returncode == 0
     path = tmp_path / "tapsolve/profiles/galaxy-a12_720x1600_numbermatch_light.json"
     assert path.exists()
     path.write_text('{"version": 1, "game": "numbermatch", "fonts": {"cell": {"5": ')
-    out = run("read", png, "--model", "Galaxy A12", env=env)
+    out = tapsolve("read", png, "--model", "Galaxy A12", env=env)
     assert out.returncode == 0, out.stderr
     assert out.stderr.strip() == f"tapsolve: the stored profile {path} is corrupt (not JSON): rebuilding it"
     assert store.load(path) is not None
@@ -327,15 +321,15 @@ def test_read_and_calibrate_from_a_phone(tmp_path):
     with Harness() as harness:
         vp = harness.add(phone)
         env = dict(harness.env, XDG_CONFIG_HOME=str(tmp_path))
-        out = run("calibrate", "--serial", vp.serial, env=env)
+        out = tapsolve("calibrate", "--serial", vp.serial, env=env)
         assert out.returncode == 0, out.stderr
         assert "calibrated Pixel 7 1080x2400 numbermatch (dark theme)" in out.stdout
         assert (tmp_path / "tapsolve/profiles/pixel-7_1080x2400_numbermatch_dark.json").exists()
-        out = run("read", "--serial", vp.serial, "--json", env=env)
+        out = tapsolve("read", "--serial", vp.serial, "--json", env=env)
         assert out.returncode == 0, out.stderr
         truth = phone.app.truth()
         assert json.loads(out.stdout)["board"] == truth["board"]
-        out = run("read", "--serial", "nosuchphone", env=env)
+        out = tapsolve("read", "--serial", "nosuchphone", env=env)
         assert out.returncode != 0 and len(out.stderr.strip().splitlines()) == 1
         vp.stop()
 

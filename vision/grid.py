@@ -38,7 +38,6 @@ class Lattice:
     pitch: float
     top: float  # top of the grid's vertical lines
     bottom: float  # bottom of the grid's vertical lines
-    strength: float = 0.0  # how clearly the lines stood out (for telling boards from noise)
     solid: float | None = None  # where the lines are still at full strength (above a fade)
     rows: list[tuple[float, float]] = field(default_factory=list)  # (y_top, y_bottom) of full rows
 
@@ -47,10 +46,6 @@ class Lattice:
         y0, y1 = self.rows[row]
         return self.xs[col], y0, self.xs[col + 1], y1
 
-    def to_json(self) -> dict:
-        return {"xs": [round(x, 2) for x in self.xs], "ys": [round(y, 2) for y in self.ys],
-                "pitch": round(self.pitch, 3), "top": round(self.top, 1), "bottom": round(self.bottom, 1)}
-
 
 def line_scale(w: int, h: int) -> int:
     """How far to each side of a grid line its background is looked at (farther than half a
@@ -58,36 +53,26 @@ def line_scale(w: int, h: int) -> int:
     return max(2, int(round(max(w, h * 0.45) / 270)))
 
 
-def ridge_masks(dist: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
-    """Masks of thin vertical and thin horizontal line pixels in a colour-distance image: pixels
-    brighter by more than RIDGE than both neighbours ``s`` away across the line (wrapping at the
-    edges)."""
+def vertical_ridges(dist: np.ndarray, scale: float) -> np.ndarray:
+    """A mask of thin vertical line pixels in a colour-distance image: pixels brighter by more
+    than RIDGE than both neighbours ``s`` away across the line (wrapping at the edges)."""
     d = dist.astype(np.float32)
     s = max(2, int(round(scale / 270)))  # farther than half a line's width
     k = max(3, int(round(scale / 200)) | 1)
-    masks = []
-    for axis in (1, 0):  # vertical lines vary across x (axis 1), horizontal across y
-        along = (1, k) if axis == 1 else (k, 1)  # smooth along the line to beat JPEG noise
-        v = cv2.blur(d, along)
-        n = v.shape[axis]
-
-        def span(a: int, b: int) -> tuple[slice, slice]:
-            return (slice(None), slice(a, b)) if axis == 1 else (slice(a, b), slice(None))
-
-        # the brighter of the two neighbours, built in place (np.roll would copy the image twice)
-        near = np.empty_like(v)
-        cv2.max(v[span(0, n - 2 * s)], v[span(2 * s, n)], dst=near[span(s, n - s)])
-        near[span(0, s)] = np.maximum(v[span(n - s, n)], v[span(s, 2 * s)])
-        near[span(n - s, n)] = np.maximum(v[span(n - 2 * s, n - s)], v[span(0, s)])
-        cv2.subtract(v, near, dst=near)
-        masks.append((near > RIDGE).astype(np.uint8))
-    return masks[0], masks[1]
+    v = cv2.blur(d, (1, k))  # smooth along the line to beat JPEG noise
+    n = v.shape[1]
+    # the brighter of the two neighbours, built in place (np.roll would copy the image twice)
+    near = np.empty_like(v)
+    cv2.max(v[:, 0:n - 2 * s], v[:, 2 * s:n], dst=near[:, s:n - s])
+    near[:, 0:s] = np.maximum(v[:, n - s:n], v[:, s:2 * s])
+    near[:, n - s:n] = np.maximum(v[:, n - 2 * s:n - s], v[:, 0:s])
+    cv2.subtract(v, near, dst=near)
+    return (near > RIDGE).astype(np.uint8)
 
 
-def long_runs(mask: np.ndarray, length: int, vertical: bool) -> np.ndarray:
-    """Keep only runs of at least ``length`` pixels along one direction (morphological opening)."""
-    kernel = np.ones((length, 1) if vertical else (1, length), np.uint8)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+def long_runs(mask: np.ndarray, length: int) -> np.ndarray:
+    """Keep only vertical runs of at least ``length`` pixels (morphological opening)."""
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
 
 
 def best_columns(profile: np.ndarray, width: int) -> tuple[float, float, float]:
@@ -122,8 +107,7 @@ def refine(profile: np.ndarray, guess: float, radius: int) -> float:
 def find_lattice(dist: np.ndarray) -> Lattice | None:
     """The grid lattice in a colour-distance-from-background image, or None when there is none."""
     h, w = dist.shape
-    vmask, hmask = ridge_masks(dist, max(w, h * 0.45))
-    vlong = long_runs(vmask, max(6, h // 60), vertical=True)
+    vlong = long_runs(vertical_ridges(dist, max(w, h * 0.45)), max(6, h // 60))
     profile = vlong.sum(axis=0).astype(np.float64)
     f = max(1, w // 400)  # search a block-max profile of ~400 columns, then refine in full
     coarse = profile[:w - w % f].reshape(-1, f).max(axis=1)
@@ -148,8 +132,7 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
     hprof = horizontal_profile(dist, xs, pitch, w, h)
     lo, hi = max(0, int(top) - radius), min(h, int(bottom) + radius + 1)
     ys = line_positions(hprof, lo, hi)
-    lattice = Lattice(xs, ys, pitch, top, bottom, strength=score / pitch,
-                      solid=solid_bottom(dist, xs, top, bottom))
+    lattice = Lattice(xs, ys, pitch, top, bottom, solid=solid_bottom(dist, xs, top, bottom))
     lattice.rows = full_rows(lattice)
     return lattice
 

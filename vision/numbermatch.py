@@ -301,7 +301,7 @@ def cut_above(lattice: Lattice) -> bool:
 
 
 def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profile: Profile | None,
-                     use_tesseract: bool = True, templates: bool = True, first_row: int = 0) -> Reading:
+                     use_tesseract: bool = True, first_row: int = 0) -> Reading:
     """Read a Number Match screen (raises ReadError when there is no grid).
 
     The screen does not show how far the board is scrolled: ``first_row`` (the board row at the
@@ -320,7 +320,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
             dist = distance(image, bg)  # the profile's rows were not enough: look everywhere
         lattice = find_lattice(dist)
         if lattice is None or not lattice.rows:
-            raise ReadError("no Number Match or Flip 9 board found")
+            raise ReadError("no Number Match board found")
         tesseract.found(FIRST_READ)
         if profile is None or stale:
             profile = Profile("numbermatch", w, h, theme)
@@ -349,8 +349,8 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     classify(cells, bg)
     glyph_cells = [c for c in cells if c.glyph is not None]
     if not glyph_cells:
-        raise ReadError("no Number Match or Flip 9 board found")
-    font = profile.font("cell") if templates else glyphs_.Templates()
+        raise ReadError("no Number Match board found")
+    font = profile.font("cell")
     geometry_before = {k: list(v) if isinstance(v, list) else v for k, v in profile.geometry.items()}
     # the numbers around the board are read while the cells are
     with ThreadPoolExecutor(max_workers=3) as pool:
@@ -544,7 +544,7 @@ def read_message_screen(image: np.ndarray, bg) -> Reading:
     close = close_button(image, bg)
     if close is not None:
         return NumberMatchReading("numbermatch", "ad", buttons={"close": close})
-    raise ReadError("no Number Match or Flip 9 board found")
+    raise ReadError("no Number Match screen but its board")
 
 
 read_other_screen = read_message_screen  # vision.read's entry for the screens between boards

@@ -1,0 +1,49 @@
+"""Helpers the test modules share: `tapsolve` as a person runs it, tap points, a phone's truth,
+the stand-in phone and a solve's replay. Fixtures stay in conftest.py."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tapsolve(*args, port: int | None = None, env: dict | None = None, timeout: float = 120):
+    """Run `tapsolve ARGS` as a user would (a new process), against the adb server at ``port``."""
+    env = dict(env if env is not None else os.environ)
+    if port is not None:
+        env["ANDROID_ADB_SERVER_PORT"] = str(port)
+    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def centre(rect):
+    """The whole pixel at the middle of an (x, y, w, h) rect: where a person taps it."""
+    x, y, w, h = rect
+    return x + w // 2, y + h // 2
+
+
+def truth(vp) -> dict:
+    """The app's ground truth, asked through adb like everything else."""
+    return json.loads(vp.device.shell("phonesim truth"))
+
+
+def standin_phone(preset="1080x2400", **faults):
+    """A virtual phone running the stand-in app (tests/standin_app.py), with ``faults``."""
+    from phonesim.phone import PRESETS, Faults, Phone
+    from standin_app import StandInApp
+
+    p = PRESETS[preset]
+    return Phone(p, StandInApp(p), Faults(**faults))
+
+
+def replayed(out):
+    """The Number Match board a `tapsolve solve --json` answer ends on: its moves pushed on its start."""
+    from solver.numbermatch import Board, move_from_json
+
+    board = Board.from_json(out["start"])
+    for move in out["moves"]:
+        board.push(move_from_json(move))
+    return board
