@@ -19,8 +19,8 @@ from typing import Callable
 import numpy as np
 
 import vision
-from calibration import schema
 from solver.errors import TapsolveError
+from vision import schema
 from vision.image import background, check_image
 from vision.profile import Profile
 

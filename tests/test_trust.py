@@ -13,7 +13,8 @@ import pytest
 
 import vision
 from assistant import trust
-from calibration import schema, store
+from calibration import store
+from vision import schema
 from conftest import tapsolve
 from phonesim import apps
 from phonesim.apps.dialog import Dialog
