@@ -137,6 +137,7 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
             if stored is not None:
                 profiles[g] = stored
     reading = vision.read(image, game, profiles=profiles)
+    reading.learn()  # what the read learned goes into the stored profile it read with, then to disk
     new = reading.profile
     if new is None:
         return reading

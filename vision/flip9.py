@@ -256,7 +256,7 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     caller no longer needs the comment (its reads are then not remembered).
     """
     W = image.shape[1]
-    cache = profile.__dict__.setdefault("_text_cache", {})
+    cache = profile.texts
     kind, number, moves = "", None, None
     lines = {}  # the lines to read, by their pixels
     centred_lines = set()  # ... those of them in the middle: the comment's place
