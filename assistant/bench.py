@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assistant.options import adds, bounded_int, non_negative_int, positive_float
+from assistant.options import add_fault_options, adds, bounded_int, non_negative_int, positive_float
 
 if TYPE_CHECKING:
     import random
@@ -62,7 +62,6 @@ def register(commands, parser_class) -> None:
                     help="skip the random playouts (they take the whole budget on every board)")
     nm.add_argument("--json", action="store_true", help="print the figures as JSON")
     nm.set_defaults(run=numbermatch)
-    from assistant.cli import add_fault_options
 
     pl = games.add_parser("play", help="play one Number Match game on the virtual phone through real adb "
                                        "and time it against the phone's own costs")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from assistant.options import (adds, finite_seconds, non_negative_int, port,
-                               positive_float, positive_int, probability)
+from assistant.options import (add_fault_options, adds, non_negative_int, port, positive_float,
+                               positive_int, stop_on_terminate)
 from solver import games as registry
 from solver.errors import TapsolveError
 
@@ -71,20 +71,6 @@ def phone(args) -> int:
     from phonesim.serve import run_phone
 
     return run_phone(args)
-
-
-def add_fault_options(parser, tap_latency: float) -> None:
-    """phonesim's realism profile and faults, on `tapsolve phone` and `tapsolve demo`."""
-    parser.add_argument("--realism", choices=("fast", "real"), default="fast",
-                        help="real: every command costs what it costs on a mid-range phone (a tap "
-                             "0.3-0.6 s, a screenshot 0.3-0.55 s), the game animates, a banner ad "
-                             "shows (default fast)")
-    parser.add_argument("--time-scale", type=positive_float, default=1.0, metavar="K",
-                        help="multiply every cost and animation of --realism by K (default 1)")
-    parser.add_argument("--tap-latency", type=finite_seconds, default=tap_latency, metavar="S",
-                        help=f"seconds more each tap takes (default {tap_latency:g})")
-    parser.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
-                        help="probability that a tap is lost")
 
 
 def add_phone_commands(commands) -> None:
@@ -189,21 +175,6 @@ tapsolve reads number puzzles off an Android phone, solves them, and guides or t
   tapsolve solve flip9 315927486
 
 Every command: tapsolve --help; one command: tapsolve COMMAND --help"""
-
-
-def stop_on_terminate():
-    """`kill` (SIGTERM) stops a command as Ctrl-C does: through KeyboardInterrupt, so that what it
-    started (a private adb server, a virtual phone) is stopped on the way out. Returns the handler
-    it replaced (None off the main thread, where no handler can be set)."""
-    import signal
-    import threading
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, stop)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -346,6 +346,7 @@ class Link:
             reading = store.read(image, self.device.model, game, note=self.say)
         else:
             reading = vision.read(image, game, self.profile)
+            reading.learn()  # into the profile in use (stored below, with what play taught it)
             if reading.profile_stale:
                 reading = store.read(image, self.device.model, game, rebuild=True, note=self.say)
             elif reading.profile is not None and reading.profile.game != self.profile.game:

@@ -1,4 +1,8 @@
-"""Value types for the command line's options: each turns text into a number or a one-line error."""
+"""The command line's shared parts: value types for its options (each turns text into a number or a
+one-line error), the options several commands take, and stopping a command on `kill`.
+
+assistant.cli, assistant.bench and assistant.trust all take them from here, so none imports another
+for them."""
 
 from __future__ import annotations
 
@@ -50,3 +54,32 @@ def adds(text: str) -> int:
 port = bounded_int(0, 65535, "TCP ports")
 finite_seconds = number_type(float, "a number of seconds", 0, 60, too_low="{} is negative: give 0 or more seconds",
                              too_high="{} is not a number of seconds from 0 to 60")
+
+
+def add_fault_options(parser, tap_latency: float) -> None:
+    """phonesim's realism profile and faults, on `tapsolve phone`, `tapsolve demo` and `tapsolve bench play`."""
+    parser.add_argument("--realism", choices=("fast", "real"), default="fast",
+                        help="real: every command costs what it costs on a mid-range phone (a tap "
+                             "0.3-0.6 s, a screenshot 0.3-0.55 s), the game animates, a banner ad "
+                             "shows (default fast)")
+    parser.add_argument("--time-scale", type=positive_float, default=1.0, metavar="K",
+                        help="multiply every cost and animation of --realism by K (default 1)")
+    parser.add_argument("--tap-latency", type=finite_seconds, default=tap_latency, metavar="S",
+                        help=f"seconds more each tap takes (default {tap_latency:g})")
+    parser.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
+                        help="probability that a tap is lost")
+
+
+def stop_on_terminate():
+    """`kill` (SIGTERM) stops a command as Ctrl-C does: through KeyboardInterrupt, so that what it
+    started (a private adb server, a virtual phone) is stopped on the way out. Returns the handler
+    it replaced (None off the main thread, where no handler can be set)."""
+    import signal
+    import threading
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, stop)

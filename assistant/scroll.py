@@ -179,6 +179,7 @@ class BoardView:
             return self._look(link)
         try:
             reading = vision.read(image, "numbermatch", profile)
+            reading.learn()  # into the link's profile, as the link's own reads do
         except ReadError:
             return self._look(link)
         if reading.profile_stale or not reading.sure or reading.screen != "board":

@@ -370,7 +370,7 @@ def main(args, say=print) -> int:
         so_far = "; ".join(f"{m} " + "/".join(str(v) for v in tally.total(m).values()) for m in modes)
         print(f"{text} ({so_far} exact/unsure/misread/crash)", file=sys.stderr, flush=True)
 
-    from assistant.cli import stop_on_terminate
+    from assistant.options import stop_on_terminate
 
     stop_on_terminate()  # `kill` stops a run in the background as Ctrl-C does (benchmarks/ calls in here)
     try:

@@ -106,7 +106,7 @@ def main() -> int:
     image, truth = load(next(e for e in nm if e["state"] == "midgame" and e["theme"] == "light"))
     path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
     profile = store.load(path)
-    vision.read(image, profile=profile)  # what a first read of this screen would learn
+    vision.read(image, profile=profile).learn()  # what a first read of this screen would learn
     times = []
     for _ in range(args.reads):
         reading = vision.read(image, profile=profile)
@@ -142,6 +142,7 @@ def main() -> int:
             try:
                 reading = vision.read(image, profile=profile, first_row=truth.get("first_row", 0))
                 got = ours_cells(reading)
+                reading.learn()
                 profile = reading.profile
             except vision.ReadError:
                 got = []

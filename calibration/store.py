@@ -19,8 +19,8 @@ from typing import Callable
 import numpy as np
 
 import vision
-from calibration import schema
 from solver.errors import TapsolveError
+from vision import schema
 from vision.image import background, check_image
 from vision.profile import Profile
 
@@ -137,6 +137,7 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
             if stored is not None:
                 profiles[g] = stored
     reading = vision.read(image, game, profiles=profiles)
+    reading.learn()  # what the read learned goes into the stored profile it read with, then to disk
     new = reading.profile
     if new is None:
         return reading

@@ -53,6 +53,7 @@ def test_every_fixture_reads_exactly_as_png_jpeg_and_half_size(preset, theme):
             profile = profiles.get(variant)
             reading = vision.read(picture, "auto" if profile is None else "fifteen", profile)
             check(reading, truth, scale)
+            reading.learn()
             profiles[variant] = reading.profile
 
 

@@ -125,7 +125,7 @@ def test_a_stored_profile_of_every_game_is_accepted(name):
     import numpy as np
 
     import vision
-    from calibration import schema
+    from vision import schema
     from vision.cells import GLYPH
 
     shot = {"numbermatch": "numbermatch_fresh", "flip9": "flip9_cards_fresh", "fifteen": "fifteen_tiles_fresh"}[name]

@@ -13,7 +13,8 @@ import pytest
 from helpers import tapsolve
 
 import vision
-from calibration import schema, store
+from calibration import store
+from vision import schema
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "fixtures" / "1080x2400" / "light"

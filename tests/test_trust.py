@@ -13,8 +13,9 @@ import pytest
 
 import vision
 from assistant import trust
-from calibration import schema, store
+from calibration import store
 from helpers import tapsolve
+from vision import schema
 from phonesim import apps
 from phonesim.apps.dialog import Dialog
 from phonesim.phone import PRESETS, Faults, Phone

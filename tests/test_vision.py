@@ -70,6 +70,7 @@ def test_number_match_fixtures_read_exactly(preset, theme):
         reading = vision.read(image, profile=profile, first_row=truth["first_row"])
         check_numbermatch(reading, truth)
         assert not reading.profile_stale
+        reading.learn()
         profile = reading.profile
         if state == "tall_partial":  # a row cut by the top border shows the board goes on above
             assert vision.read(image, profile=profile).more_above
@@ -116,6 +117,7 @@ def test_flip9_fixtures_read_exactly(preset, theme):
             assert near(reading.buttons[name], rect), name
         for position, rect in truth["cards"].items():
             assert near(reading.cells[int(position)], rect), position
+        reading.learn()
         profile = reading.profile
 
 
@@ -170,6 +172,27 @@ def test_a_profile_reads_without_tesseract_and_survives_storing(tmp_path, monkey
     again = vision.read(image, profile=profile, use_tesseract=False)
     check_numbermatch(again, truth)
     assert not again.profile_stale and reading.board.cells == again.board.cells
+
+
+def test_a_read_leaves_its_profile_as_it_was_and_learn_takes_in_what_it_learned():
+    """Reading is a question: what a read learns (here the cells' glyphs, their templates
+    dropped) is given apart, in ``reading.learned``, and only ``reading.learn()`` puts it in
+    the profile the read was given."""
+    fresh, _ = fixture(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_fresh.png"))
+    first = vision.read(fresh)
+    assert first.learned is first.profile  # first contact: the profile built is what it learned
+    data = first.profile.to_json()
+    data["fonts"]["cell"] = {}
+    profile = Profile.from_json(data)
+    image, truth = fixture(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_midgame.png"))
+    reading = vision.read(image, profile=profile)
+    check_numbermatch(reading, truth)
+    assert profile.to_json() == data and not profile.changed  # the read changed nothing
+    assert reading.profile is profile and reading.learned is not profile
+    assert reading.learned.changed and len(reading.learned.font("cell")) > 0
+    reading.learn()
+    assert profile.changed and profile.font("cell").known() == reading.learned.font("cell").known()
+    check_numbermatch(vision.read(image, profile=profile, use_tesseract=False), truth)  # learned for good
 
 
 def test_a_profile_that_no_longer_fits_is_rebuilt():

@@ -77,8 +77,9 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
                 first_row: int = 0) -> Reading:
     """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
 
-    ``profile`` (from calibration) makes a read fast and is extended in place by what this read
-    learns; ``reading.profile`` is the profile to store (a new one when none fitted).
+    ``profile`` (from calibration) makes a read fast; the read leaves it as it was and gives what
+    it learned in ``reading.learned``, which ``reading.learn()`` takes into it. ``reading.profile``
+    is the profile to keep: the one given, or the one built when none fitted.
     ``profiles``: a profile per game, for a screen whose game is not known: each game's reader
     gets only its own, so a stored profile never decides which game is on screen.
     ``first_row``: the board row at the top of the grid when the caller scrolled the board (the
@@ -105,9 +106,13 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
         order = list(registry.NAMES)
     errors = []
     for g in order:
+        draft = profiles[g].draft() if g in profiles else None  # the reader learns into this
         try:
-            reading = registry.module("vision", g).read_board(image, bg, dist, profiles.get(g), use_tesseract,
+            reading = registry.module("vision", g).read_board(image, bg, dist, draft, use_tesseract,
                                                               first_row=first_row)
+            reading.learned = reading.profile
+            if draft is not None and reading.profile is draft:
+                reading.profile = profiles[g]
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError as exc:

@@ -22,6 +22,7 @@ from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
+from vision.schema import no_geometry
 from vision.shapes import fill_holes, split_glyphs
 
 WIDTHS = {8: 3, 9: 3, 15: 4, 16: 4, 24: 5, 25: 5}  # patches seen (gap drawn or not) -> tiles a side
@@ -232,8 +233,6 @@ def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:
 
 def check_geometry(geo: dict, w: int, h: int) -> None:
     """A stored profile holds no geometry for the 15-puzzle (its frame is found on every read)."""
-    from calibration.schema import no_geometry
-
     no_geometry(geo, w, h)
 
 

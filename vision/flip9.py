@@ -23,6 +23,7 @@ from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
+from vision.schema import no_geometry
 from vision.shapes import fill_holes, split_glyphs
 from vision.text import read_texts, text_lines
 
@@ -255,7 +256,7 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     caller no longer needs the comment (its reads are then not remembered).
     """
     W = image.shape[1]
-    cache = profile.__dict__.setdefault("_text_cache", {})
+    cache = profile.texts
     kind, number, moves = "", None, None
     lines = {}  # the lines to read, by their pixels
     centred_lines = set()  # ... those of them in the middle: the comment's place
@@ -410,8 +411,6 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
 
 def check_geometry(geo: dict, w: int, h: int) -> None:
     """A stored profile holds no geometry for Flip 9 (its boxes are found on every read)."""
-    from calibration.schema import no_geometry
-
     no_geometry(geo, w, h)
 
 

@@ -111,6 +111,12 @@ class Templates:
         self.fits = fits or {}
         self._matrix = None
 
+    def copy(self) -> "Templates":
+        """A copy to learn into (``add`` replaces a digit's arrays, never changes them in place)."""
+        out = Templates(dict(self.sums), dict(self.counts), dict(self.fits))
+        out._matrix = self._matrix
+        return out
+
     def add(self, digit: str, glyph: np.ndarray) -> None:
         if digit in self.sums:
             fit = float(centred(glyph) @ centred(self.sums[digit]))

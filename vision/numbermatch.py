@@ -16,6 +16,7 @@ from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_p
 from vision.image import LandmarkError, ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reading import Reading
+from vision.schema import Wrong, check_keys, check_number, check_numbers
 from vision.screens import close_button, pill_buttons
 from vision.shapes import fill_holes
 from vision.text import norm_line, saturation, text_lines
@@ -498,9 +499,7 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
 
 def check_geometry(geo: dict, w: int, h: int) -> None:
     """A stored profile's geometry as this reader writes it (the lattice, where the "+" and the
-    stage and score lines were found); calibration.schema asks, and gets its Wrong when it is not."""
-    from calibration.schema import Wrong, check_keys, check_number, check_numbers
-
+    stage and score lines were found); vision.schema asks, and gets its Wrong when it is not."""
     check_keys("geometry", geo, {"xs", "pitch", "top", "bottom", "solid"}, {"add_area", "stage_band", "score_band"})
     xs = check_numbers("geometry.xs", geo["xs"], COLUMNS + 1, 0, w)
     if any(b <= a for a, b in zip(xs, xs[1:])):

@@ -1,11 +1,13 @@
 """What a reader learns about one device and game: geometry, colours and glyph templates.
 
-``calibration`` stores and loads profiles per device; this module is only the in-memory
-profile the readers use and extend (a template learned on one read speeds up the next).
+``calibration`` stores and loads profiles per device (``vision.schema`` checks them); this module
+is only the in-memory profile. A read learns into a ``draft`` of the profile it is given, and its
+caller takes that in with ``learn`` (a template learned on one read speeds up the next).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from solver.games import NAMES, module
@@ -37,11 +39,29 @@ class Profile:
     touches: dict[str, int] = field(default_factory=dict)
     changed: bool = False  # learned something since loaded (worth storing again)
     counted: bool = False  # only ``touches`` changed since stored (calibration.store keeps them at exit)
+    # lines of text read, by their pixels (a reader's memo, never stored; its drafts share it)
+    texts: dict = field(default_factory=dict, repr=False, compare=False)
 
     def font(self, name: str) -> Templates:
         if name not in self.fonts:
             self.fonts[name] = Templates()
         return self.fonts[name]
+
+    def draft(self) -> "Profile":
+        """A copy for one read to learn into (its geometry, colours and fonts its own; ``changed``
+        says whether the read learned something), leaving this profile as it was."""
+        out = copy.copy(self)  # the same screen, points, times and memo of texts
+        out.geometry = {k: list(v) if isinstance(v, list) else v for k, v in self.geometry.items()}
+        out.colours = dict(self.colours)
+        out.fonts = {k: v.copy() for k, v in self.fonts.items()}
+        out.changed = False
+        return out
+
+    def learn(self, draft: "Profile") -> None:
+        """Take in what a read learned into its ``draft`` of this profile: the geometry, colours
+        and glyph fonts (the one step that changes a profile a read used)."""
+        self.geometry, self.colours, self.fonts = draft.geometry, draft.colours, draft.fonts
+        self.changed = self.changed or draft.changed
 
     def fits(self, image) -> bool:
         """Whether the image has the size this profile was made for."""

@@ -31,12 +31,18 @@ class Reading:
     theme: str = "light"
     pitch: float = 0.0  # cell size in pixels
     rows_visible: int = 0
-    profile: object | None = None  # the vision.profile.Profile used and extended by this read
+    profile: object | None = None  # the vision.profile.Profile to keep: the one given (as it was), or one built
+    learned: object | None = None  # a draft of ``profile`` with what this read learned (or the one built)
     profile_stale: bool = False  # a profile was given but did not fit this screen
     notes: list[str] = field(default_factory=list)
     # (x0, y0, x1, y1) of parts of the screen that change on their own (a clock): a link that
     # compares two frames to see whether an animation is over leaves them out
     ticking: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+    def learn(self) -> None:
+        """Take what this read learned into the profile it read with (the caller's step, never the read's)."""
+        if self.learned is not None and self.learned is not self.profile:
+            self.profile.learn(self.learned)
 
     def doubt(self, part, why: str) -> None:
         """Mark a cell (an index) or a part (a name) as not read for sure, saying why."""

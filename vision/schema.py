@@ -4,9 +4,8 @@ A profile that parses but says something impossible (a pitch of 0, a template un
 "12", a glyph of the wrong size) would be trusted by the readers and mislead them, so
 ``problem`` names the first thing wrong and the store rebuilds the profile instead.
 
->>> problem({"version": 1, "game": "flip9", "width": 1080, "height": 2400, "theme": "light",
-...          "model": "Pixel 7", "geometry": {}, "colours": {}, "fonts": {"card": {"12": {}}}})
-'fonts.card has a glyph under "12": glyph keys are single digits 0-9'
+>>> problem({"version": 1, "width": 1080, "height": 2400, "theme": "light", "model": "Pixel 7"})
+'the profile lacks colours, fonts, game, geometry'
 """
 
 from __future__ import annotations
