@@ -17,7 +17,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import Preset
+from phonesim.phone import App, Preset
 from solver.fifteen import Board, parity_solvable, scramble
 
 # each look's colours per theme: frame, tile face, digits, the gap (grid look)
@@ -51,7 +51,7 @@ def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
             return tiles
 
 
-class FifteenApp:
+class FifteenApp(App):
     """The sliding puzzle on the virtual phone, in the "tiles" or "grid" look."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", look: str = "tiles",
@@ -129,12 +129,6 @@ class FifteenApp:
                     return "nothing"
                 return "empty" if tile == 0 else "live" if tile in self.board.legal_moves() else "nothing"
         return "nothing"
-
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        pass  # tiles slide by taps only
-
-    def keyevent(self, key: str) -> None:
-        pass
 
     # -- geometry --------------------------------------------------------------------------
 

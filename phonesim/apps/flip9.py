@@ -14,7 +14,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import Preset
+from phonesim.phone import App, Preset
 from solver.flip9 import State
 
 
@@ -27,7 +27,7 @@ def deal(seed: int, number: int) -> tuple[int, ...]:
     return tuple(cards)
 
 
-class Flip9App:
+class Flip9App(App):
     """Flip 9 on the virtual phone, in the "buttons" (inventor's) or "cards" layout."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", layout: str = "buttons"):
@@ -93,12 +93,6 @@ class Flip9App:
         """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a button or nothing."""
         hit = any(bx <= x < bx + bw and by <= y < by + bh for bx, by, bw, bh in self.buttons().values())
         return "button" if hit else "nothing"
-
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        pass  # nothing scrolls
-
-    def keyevent(self, key: str) -> None:
-        pass
 
     # -- geometry --------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import Preset
+from phonesim.phone import App, Preset
 from solver.numbermatch import Add, Board, Pair, Rules, points_from
 
 COLUMNS = 9
@@ -111,7 +111,7 @@ def start_cells(seed: int, stage: int, size: int) -> list[int]:
             return cells
 
 
-class NumberMatchApp:
+class NumberMatchApp(App):
     """Number Match on the virtual phone. ``board`` is the live game; tests may set it."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
