@@ -19,9 +19,6 @@ from vision.reading import Reading
 
 __all__ = ["read", "Reading", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
 
-GAMES = ("auto", *registry.NAMES)
-
-
 def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
     """Distance from the background of every pixel; with a profile that knows the rows its grid
     spans (Number Match's) only of those rows (the rest stays 0), all a read with it looks at."""
@@ -85,8 +82,8 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     screen itself does not show it); cell indices count from it.
     """
     t0 = time.perf_counter()
-    if game not in GAMES:
-        raise ReadError(f"unknown game {game!r}: use {', '.join(GAMES[:-1])} or {GAMES[-1]}")
+    if game != "auto" and game not in registry.NAMES:
+        raise ReadError(f"unknown game {game!r}: use auto, {', '.join(registry.NAMES[:-1])} or {registry.NAMES[-1]}")
     image = check_image(image_rgb)
     profiles = dict(profiles or {})
     if profile is not None:
