@@ -49,12 +49,41 @@ BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's
 
 
 class App:
-    """A game app on the virtual phone (phonesim.apps' apps derive from it). Each gives its screen,
-    its taps and its truth; the rest has defaults: an app that plays no animation, ignores swipes
-    and keys, and cannot say what lies under a finger (its taps are logged "unknown", never wrong)."""
+    """A game app on the virtual phone (each game's app module gives one as ``APP``). Each gives
+    its screen, its taps and its truth; the rest has defaults: an app with no options of its own
+    and no fixtures, that plays no animation, ignores swipes and keys, and cannot say what lies
+    under a finger (its taps are logged "unknown", never wrong)."""
 
     theme = None  # the app's colours, a phonesim.apps.draw.Theme (None: the light theme)
     animated_s = 0.0  # the length of every animation the app played so far, in seconds
+    # the game's own options (phonesim.apps.create's keywords, `tapsolve phone`'s flags): defaults
+    OPTIONS: dict = {}
+    # what the fixtures of the game show, for fixtures/README.md ("" when it has none)
+    FIXTURES = ""
+
+    @classmethod
+    def create(cls, preset: Preset, seed: int, theme: str, options: dict) -> "App":
+        """The app for ``preset``, with the game's ``options`` (every one of OPTIONS) checked."""
+        return cls(preset, seed=seed, theme=theme, **options)
+
+    @classmethod
+    def add_options(cls, parser, types) -> None:
+        """Add the game's options to `tapsolve phone` (``types``: the command line's value types,
+        assistant.options); default: it has none."""
+
+    @classmethod
+    def fixture_states(cls, preset: Preset, theme: str, seed: int):
+        """(state name, app) for each screen the fixtures show of the game (default: none)."""
+        return iter(())
+
+    def tap_rect(self, rect) -> None:
+        """Tap the middle of ``rect`` (x, y, w, h), as a finger would."""
+        x, y, w, h = rect
+        self.tap(x + w // 2, y + h // 2)
+
+    def tap_on_cell(self, index: int) -> None:
+        """Tap the middle of cell ``index`` of the truth's cells as a finger would (it must be on screen)."""
+        self.tap_rect(self.truth()["cells"][str(index)])
 
     def render(self) -> np.ndarray:
         """The app's full screen (status bar included) as an H x W x 3 uint8 RGB image."""

@@ -234,13 +234,52 @@ class Flip9App(App):
                       W - round(0.8 * u), info_y, text, align="right", valign="middle")
         return screen
 
+    # -- options and fixtures ----------------------------------------------------------------
+
+    OPTIONS = {"layout": "buttons"}  # "buttons": the inventor's app; "cards": cards drawn in a row
+    FIXTURES = """Flip 9 states, per layout (`buttons`: the inventor's app, `cards`): `fresh`, `midgame` (three
+swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`),
+`winner` (the last swap made: `Winner!`)."""
+
+    @classmethod
+    def create(cls, preset, seed: int, theme: str, options: dict) -> "Flip9App":
+        from phonesim.apps import choose
+
+        choose("layout", options["layout"], LAYOUTS)
+        return cls(preset, seed=seed, theme=theme, layout=options["layout"])
+
+    @classmethod
+    def add_options(cls, parser, types) -> None:
+        parser.add_argument("--layout", choices=LAYOUTS, default=cls.OPTIONS["layout"], help="Flip 9 layout")
+
+    @classmethod
+    def fixture_states(cls, preset, theme: str, seed: int):
+        for layout in LAYOUTS:
+            app = cls(preset, seed=seed, theme=theme, layout=layout)
+            app.clock = lambda: 0.0
+            app.new_deal()
+            yield f"{layout}_fresh", app
+            app = cls(preset, seed=seed, theme=theme, layout=layout)
+            app.clock = lambda: 0.0
+            app.new_deal()
+            app.clock = lambda: 47.0
+            cards = app.state.cards
+            buttons = app.truth()["buttons"]
+            # the first swap takes two taps, then one tap per swap (with any card but the one that must move)
+            app.tap_rect(buttons[str(cards[0])])
+            app.tap_rect(buttons[str(cards[4])])
+            for wanted in (2, 7):
+                app.tap_rect(buttons[str(wanted if wanted != app.state.must else wanted + 1)])
+            yield f"{layout}_midgame", app
+            app.tap_rect(buttons[str(app.state.must)])  # the card that must move: "N not valid."
+            yield f"{layout}_notvalid", app
+            # one swap from sorted: the last tap wins
+            app.state = State.parse("123456798")
+            app.tap_rect(buttons["9"])
+            app.tap_rect(buttons["8"])
+            app.clock = lambda: 95.0
+            yield f"{layout}_winner", app
+
 
 LAYOUTS = ("buttons", "cards")
-
-
-def create(preset, seed: int, theme: str, options: dict) -> Flip9App:
-    """phonesim.apps.create's entry for this game: checks and takes its own options."""
-    from phonesim.apps import choose
-
-    choose("layout", options["layout"], LAYOUTS)
-    return Flip9App(preset, seed=seed, theme=theme, layout=options["layout"])
+APP = Flip9App

@@ -29,7 +29,7 @@ def deal(seed: int) -> list[int]:
 class LightsOutApp(App):
     """The 3x3 board, pressed by taps."""
 
-    def __init__(self, preset: Preset, seed: int = 0, theme: str = "light"):
+    def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light"):
         self.preset, self.seed = preset, seed
         self.theme = draw.THEMES[theme]
         self.unlit = draw.hex_rgb(UNLIT[theme])
@@ -80,6 +80,4 @@ class LightsOutApp(App):
         return screen
 
 
-def create(preset, seed: int, theme: str, options: dict) -> LightsOutApp:
-    """phonesim.apps.create's entry for this game (it takes no options of its own)."""
-    return LightsOutApp(preset, seed, theme)
+APP = LightsOutApp  # no options of its own, no fixtures: App's defaults
