@@ -252,3 +252,23 @@ def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None,
 def read_other_screen(image: np.ndarray, bg) -> Reading:
     """The 15-puzzle's solved screen is its board (read_fifteen says stage_complete)."""
     raise ReadError("no 15-puzzle screen but its board")
+
+
+# -- the trust benchmark's hooks (assistant.trust) --------------------------------------------
+
+def trust_case(truth: dict) -> dict:
+    """What a board fixture's truth holds a read to: the tiles, and where the first row is."""
+    return dict(values={"tiles": truth["board"]["tiles"]},
+                first_row_y=min(r[1] + r[3] / 2 for r in truth["cells"].values()))
+
+
+def trust_outcome(case, perturbation: str, reading: Reading) -> str:
+    """exact / unsure / misread for a board read of this game (assistant.trust.classify)."""
+    if reading.board is None or reading.unsure:  # a tile not read for sure leaves no board
+        return "unsure"
+    return "exact" if list(reading.board.tiles) == case.values["tiles"] else "misread"
+
+
+def trust_words(reading: Reading) -> str:
+    """What a read claimed, for a misread's note."""
+    return f"read screen {reading.screen}" if reading.board is None else f"read {reading.board.format()}"

@@ -430,3 +430,35 @@ def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None,
 def read_other_screen(image: np.ndarray, bg) -> Reading:
     """Flip 9 has no screen between boards that tapsolve reads."""
     raise ReadError("no Flip 9 screen but its board")
+
+
+# -- the trust benchmark's hooks (assistant.trust) --------------------------------------------
+
+def trust_case(truth: dict) -> dict:
+    """What a board fixture's truth holds a read to: the cards, the card that must move, and
+    where the first row of cards (or keys) is."""
+    s = truth["state"]
+    rows = truth["cards"] or {k: v for k, v in truth["buttons"].items() if k.isdigit()}
+    # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
+    must = None if s["cards"] == list(range(1, 10)) else s["must"]
+    return dict(values={"cards": s["cards"], "must": must}, first_row_y=min(r[1] + r[3] / 2 for r in rows.values()))
+
+
+def trust_outcome(case, perturbation: str, reading: Reading) -> str:
+    """exact / unsure / misread for a board read of this game (assistant.trust.classify)."""
+    s = reading.state
+    if s is None:  # some cards unsure: every card it did claim must be right
+        claimed = [c for k, c in enumerate(reading.cards) if k not in reading.unsure]
+        truth = [c for k, c in enumerate(case.values["cards"]) if k not in reading.unsure]
+        return "unsure" if claimed == truth and reading.unsure else "misread"
+    claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
+    if reading.unsure_why:  # the must (or the screen) unsure: the cards it claims must be right
+        return "unsure" if "cards" in reading.unsure_why or claimed["cards"] == case.values["cards"] else "misread"
+    return "exact" if claimed == case.values else "misread"
+
+
+def trust_words(reading: Reading) -> str:
+    """What a read claimed, for a misread's note."""
+    if reading.state is not None:
+        return f"read {reading.state.format()} must {reading.state.must}"
+    return f"read {reading.cards} unsure {reading.unsure}"

@@ -548,3 +548,58 @@ def read_message_screen(image: np.ndarray, bg) -> Reading:
 
 
 read_other_screen = read_message_screen  # vision.read's entry for the screens between boards
+
+
+# -- the trust benchmark's hooks (assistant.trust) --------------------------------------------
+
+def trust_case(truth: dict) -> dict:
+    """What a board fixture's truth holds a read to: the visible cells, the header's numbers,
+    where the first row is, and every cell of the board (a row at the faded edge read whole)."""
+    b = truth["board"]
+    return dict(cells={int(k): b["cells"][int(k)] for k in truth["cells"]},
+                values={"adds_left": b["adds_left"], "stage": b["stage"], "score": b["score"]},
+                first_row_y=min(r[1] + r[3] / 2 for r in truth["cells"].values()),
+                first_row=truth["first_row"], board=dict(enumerate(b["cells"])))
+
+
+def trust_label(label: dict) -> dict:
+    """What a real screenshot's label holds a read to (its cells and the header's numbers)."""
+    from solver.numbermatch import parse_cells
+
+    return dict(cells=dict(enumerate(parse_cells(label["board"]))),
+                values={"adds_left": label["refills_left"], "stage": label["stage"], "score": label["score"]})
+
+
+def trust_outcome(case, perturbation: str, reading: Reading) -> str:
+    """exact / unsure / misread for a board read of this game (assistant.trust.classify)."""
+    wrong = False
+    b = reading.board
+    for key in ("adds_left", "stage", "score"):
+        if key not in reading.unsure_why and getattr(b, key) != case.values[key]:
+            wrong = True
+    # a perturbation that moves the board (crop) shows the truth's rows under other indices
+    truth = case.cells if perturbation != "crop" else {}
+    whole = (case.board or case.cells) if perturbation != "crop" else {}
+    placed = "rows" not in reading.unsure_why and "screen" not in reading.unsure_why
+    if placed:
+        base = reading.first_row * COLUMNS
+        for k, value in enumerate(b.cells):
+            i = base + k
+            if i in reading.unsure:
+                continue
+            if truth.get(i, whole.get(i)) != value:
+                wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
+        if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
+            wrong = True  # a row on screen lost
+    if wrong:
+        return "misread"
+    return "exact" if reading.sure else "unsure"
+
+
+def trust_words(reading: Reading) -> str:
+    """What a read claimed, for a misread's note."""
+    if reading.board is None:
+        return f"read screen {reading.screen}"
+    b = reading.board
+    return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
+            f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")
