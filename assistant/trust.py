@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from solver import games as registry
+from vision.reader import reader
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -68,7 +68,7 @@ def load_cases(sample: int = 0) -> list[Case]:
     for e in boards:
         truth = json.loads((FIXTURES / e["json"]).read_text())
         image = vision.load_image(FIXTURES / e["png"])
-        cases.append(Case(e["png"], image, truth["game"], **registry.module("vision", truth["game"]).trust_case(truth)))
+        cases.append(Case(e["png"], image, truth["game"], **reader(truth["game"]).trust_case(truth)))
     return cases
 
 
@@ -84,7 +84,7 @@ def real_cases() -> list[Case]:
         clean = vision.read(image)
         top = float(min(y for _, y in clean.cells.values()))
         cases.append(Case(name, image, clean.game, first_row_y=top,
-                          **registry.module("vision", clean.game).trust_label(label)))
+                          **reader(clean.game).trust_label(label)))
     return cases
 
 
@@ -172,7 +172,7 @@ def classify(case: Case, perturbation: str, reading) -> str:
     if reading.screen != "board" or reading.game != case.game:
         # another game or a screen between boards claimed for sure is wrong; "unknown" refuses
         return "unsure" if reading.screen == "unknown" else "misread"
-    return registry.module("vision", case.game).trust_outcome(case, perturbation, reading)
+    return reader(case.game).trust_outcome(case, perturbation, reading)
 
 
 def read_one(image, profile=None, first_row: int = 0):
@@ -217,7 +217,7 @@ class Tally:
 
 def describe(reading) -> str:
     """What a read claimed, in the game's words (its reader's ``trust_words``)."""
-    return "" if reading is None else registry.module("vision", reading.game).trust_words(reading)
+    return "" if reading is None else reader(reading.game).trust_words(reading)
 
 
 def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), say=print,

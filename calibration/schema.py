@@ -16,6 +16,7 @@ import math
 from solver import games as registry
 from vision.cells import GLYPH
 from vision.profile import VERSION
+from vision.reader import reader as game_reader
 
 # Larger than any phone or tablet screen on a side: a profile for more is not one we made.
 MAX_SIDE = 8000
@@ -56,7 +57,7 @@ def _check(data) -> None:
     game = data["game"]
     if game not in registry.NAMES:
         raise Wrong(f"game {game!r} is not one of {', '.join(sorted(registry.NAMES))}")
-    reader = registry.module("vision", game)  # says which fonts it learns, checks its geometry and points
+    reader = game_reader(game)  # says which fonts it learns, checks its geometry and points
     w = check_int("width", data["width"], 1, MAX_SIDE)
     h = check_int("height", data["height"], 1, MAX_SIDE)
     if data["theme"] not in THEMES:

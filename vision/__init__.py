@@ -15,6 +15,7 @@ from solver.errors import TapsolveError
 from vision.image import (ImageInputError, LandmarkError, ReadError, background, check_image, distance,
                           load_image, theme)
 from vision.profile import Profile
+from vision.reader import reader
 from vision.reading import Reading
 
 __all__ = ["read", "Reading", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
@@ -43,9 +44,9 @@ def warm(game: str = "auto") -> None:
     from vision import tesseract
 
     if game != "auto":
-        tesseract.warm(*dict.fromkeys(registry.module("vision", game).FIRST_READ))
+        tesseract.warm(*dict.fromkeys(reader(game).FIRST_READ))
         return
-    made = Counter(call for g in registry.NAMES for call in dict.fromkeys(registry.module("vision", g).FIRST_READ))
+    made = Counter(call for g in registry.NAMES for call in dict.fromkeys(reader(g).FIRST_READ))
     tesseract.warm(*[call for call, n in made.items() if n > 1])
     tesseract.defer(*[call for call, n in made.items() if n == 1])
 
@@ -103,8 +104,7 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     errors = []
     for g in order:
         try:
-            reading = registry.module("vision", g).read_board(image, bg, dist, profiles.get(g), use_tesseract,
-                                                              first_row=first_row)
+            reading = reader(g).read_board(image, bg, dist, profiles.get(g), use_tesseract, first_row=first_row)
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError as exc:
@@ -113,7 +113,7 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
                 dist = distance(image, bg)  # the next game needs the whole screen
     for g in order:  # a screen between boards (a stage's end, an ad), for a game that has them
         try:
-            reading = registry.module("vision", g).read_other_screen(image, bg)
+            reading = reader(g).read_other_screen(image, bg)
             reading.theme = theme(bg)
             reading.seconds = time.perf_counter() - t0
             return reading

@@ -22,6 +22,7 @@ from vision.cells import normalise
 from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
+from vision.reader import Reader
 from vision.reading import Reading
 from vision.shapes import fill_holes, split_glyphs
 from vision.text import read_texts, text_lines
@@ -408,57 +409,44 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
     return reading
 
 
-def check_geometry(geo: dict, w: int, h: int) -> None:
-    """A stored profile holds no geometry for Flip 9 (its boxes are found on every read)."""
-    from calibration.schema import no_geometry
-
-    no_geometry(geo, w, h)
-
-
-def check_points(points: dict) -> None:
-    """A stored profile keeps no points table for this game (its moves score nothing)."""
-    if points:
-        raise ValueError("a flip9 profile has no points table")
-
-
 def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
                first_row: int = 0) -> Reading:
     """vision.read's entry for this game: Flip 9's cards never scroll (``first_row`` stays 0)."""
     return read_flip9(image, bg, dist, profile, use_tesseract)
 
 
-def read_other_screen(image: np.ndarray, bg) -> Reading:
-    """Flip 9 has no screen between boards that tapsolve reads."""
-    raise ReadError("no Flip 9 screen but its board")
+class Flip9Reader(Reader):
+    """vision.read's reader of Flip 9 (it has no screen between boards that tapsolve reads)."""
+
+    game = "flip9"
+    FONTS = FONTS
+    FIRST_READ = FIRST_READ
+    read_board = staticmethod(read_board)
+
+    def trust_case(self, truth: dict) -> dict:
+        """The cards, the card that must move, and where the first row of cards (or keys) is."""
+        s = truth["state"]
+        rows = truth["cards"] or {k: v for k, v in truth["buttons"].items() if k.isdigit()}
+        # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
+        must = None if s["cards"] == list(range(1, 10)) else s["must"]
+        return dict(values={"cards": s["cards"], "must": must},
+                    first_row_y=min(r[1] + r[3] / 2 for r in rows.values()))
+
+    def trust_outcome(self, case, perturbation: str, reading: Reading) -> str:
+        s = reading.state
+        if s is None:  # some cards unsure: every card it did claim must be right
+            claimed = [c for k, c in enumerate(reading.cards) if k not in reading.unsure]
+            truth = [c for k, c in enumerate(case.values["cards"]) if k not in reading.unsure]
+            return "unsure" if claimed == truth and reading.unsure else "misread"
+        claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
+        if reading.unsure_why:  # the must (or the screen) unsure: the cards it claims must be right
+            return "unsure" if "cards" in reading.unsure_why or claimed["cards"] == case.values["cards"] else "misread"
+        return "exact" if claimed == case.values else "misread"
+
+    def trust_words(self, reading: Reading) -> str:
+        if reading.state is not None:
+            return f"read {reading.state.format()} must {reading.state.must}"
+        return f"read {reading.cards} unsure {reading.unsure}"
 
 
-# -- the trust benchmark's hooks (assistant.trust) --------------------------------------------
-
-def trust_case(truth: dict) -> dict:
-    """What a board fixture's truth holds a read to: the cards, the card that must move, and
-    where the first row of cards (or keys) is."""
-    s = truth["state"]
-    rows = truth["cards"] or {k: v for k, v in truth["buttons"].items() if k.isdigit()}
-    # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
-    must = None if s["cards"] == list(range(1, 10)) else s["must"]
-    return dict(values={"cards": s["cards"], "must": must}, first_row_y=min(r[1] + r[3] / 2 for r in rows.values()))
-
-
-def trust_outcome(case, perturbation: str, reading: Reading) -> str:
-    """exact / unsure / misread for a board read of this game (assistant.trust.classify)."""
-    s = reading.state
-    if s is None:  # some cards unsure: every card it did claim must be right
-        claimed = [c for k, c in enumerate(reading.cards) if k not in reading.unsure]
-        truth = [c for k, c in enumerate(case.values["cards"]) if k not in reading.unsure]
-        return "unsure" if claimed == truth and reading.unsure else "misread"
-    claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
-    if reading.unsure_why:  # the must (or the screen) unsure: the cards it claims must be right
-        return "unsure" if "cards" in reading.unsure_why or claimed["cards"] == case.values["cards"] else "misread"
-    return "exact" if claimed == case.values else "misread"
-
-
-def trust_words(reading: Reading) -> str:
-    """What a read claimed, for a misread's note."""
-    if reading.state is not None:
-        return f"read {reading.state.format()} must {reading.state.must}"
-    return f"read {reading.cards} unsure {reading.unsure}"
+READER = Flip9Reader()

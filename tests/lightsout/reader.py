@@ -6,10 +6,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.schema import no_geometry
 from tests.lightsout.rules import CELLS, SIDE, Board
 from vision.image import ReadError, theme
 from vision.profile import Profile
+from vision.reader import Reader
 from vision.reading import Reading
 
 OFF_BACKGROUND = 12  # a lamp's pixel differs from the background by more than this
@@ -17,9 +17,6 @@ LAMP_MIN = 1 / 6  # a lamp spans at least this share of the screen's width (lett
 SQUARE = 0.1  # how far from 1 a lamp's width / height may be
 SIZES = 0.1  # how far the lamps' widths may stray from their median, as a share of it
 YELLOW = 100  # red + green - 2 x blue of a lit lamp is above this; grey lamps are near 0
-FONTS: set[str] = set()  # no glyph templates learned
-FIRST_READ = ()  # no tesseract call
-check_geometry = no_geometry  # nothing stored: the lamps are found on every read
 
 
 class LightsOutReading(Reading):
@@ -32,13 +29,18 @@ class LightsOutReading(Reading):
         return f"row {i // SIDE + 1} column {i % SIDE + 1}"
 
 
-def check_points(points: dict) -> None:
-    if points:
-        raise ValueError("Lights Out scores no points")
+class LightsOutReader(Reader):
+    """No fonts, no tesseract, no geometry stored, no points, no screen but the board: Reader's
+    defaults, but for the board itself."""
+
+    game = "lightsout"
+
+    def read_board(self, image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None,
+                   use_tesseract: bool = True, first_row: int = 0) -> Reading:
+        return read_board(image, dist, bg, profile)
 
 
-def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
-               first_row: int = 0) -> Reading:
+def read_board(image: np.ndarray, dist: np.ndarray, bg, profile: Profile | None) -> Reading:
     H, W = dist.shape
     mask = (dist > OFF_BACKGROUND).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -65,5 +67,4 @@ def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None,
                             profile=profile or Profile("lightsout", W, H, look))
 
 
-def read_other_screen(image: np.ndarray, bg) -> Reading:
-    raise ReadError("Lights Out has no screen but its board")
+READER = LightsOutReader()
