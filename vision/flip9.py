@@ -20,7 +20,7 @@ from solver.flip9 import State
 from vision import glyphs as glyphs_, tesseract
 from vision.cells import normalise
 from vision.digits import read_single_glyphs
-from vision.image import ReadError, distance, theme as screen_theme
+from vision.image import ReadError, background, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reader import Reader
 from vision.reading import Reading
@@ -447,6 +447,28 @@ class Flip9Reader(Reader):
         if reading.state is not None:
             return f"read {reading.state.format()} must {reading.state.must}"
         return f"read {reading.cards} unsure {reading.unsure}"
+
+
+    CELL_BENCHMARK = True
+
+    def truth_cells(self, truth: dict) -> list[int]:
+        """The cards."""
+        return list(truth["state"]["cards"])
+
+    def reading_cells(self, reading: Reading) -> list[int]:
+        return list(reading.state.cards)
+
+    def tesseract_cells(self, image: np.ndarray) -> list[int]:
+        bg = background(image)
+        boxes = find_boxes(image, distance(image, bg))
+        cards = same_size([b for b in boxes if b.outlined and len(b.glyphs) == 1])
+        keys = same_size([b for b in boxes if not b.outlined and len(b.glyphs) == 1])
+        if cards:
+            crops = [b.glyphs[0] for b in cards]
+        else:
+            crops, _ = read_line_digits(image, bg, min(b.y for b in keys), int(image.shape[0] * 0.04), None, True)
+        reads = glyphs_.read_strip(crops or [])
+        return [int(r[0]) if r else 0 for r in reads]
 
 
 READER = Flip9Reader()

@@ -13,7 +13,7 @@ from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
                          line_scale)
-from vision.image import LandmarkError, ReadError, distance, theme as screen_theme
+from vision.image import LandmarkError, ReadError, background, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reader import Reader
 from vision.reading import Reading
@@ -603,6 +603,36 @@ class NumberMatchReader(Reader):
         b = reading.board
         return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
                 f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")
+
+
+    CELL_BENCHMARK = True
+
+    def truth_cells(self, truth: dict) -> list[int]:
+        """The visible cells."""
+        return [truth["board"]["cells"][int(i)] for i in sorted(int(k) for k in truth["cells"])]
+
+    def reading_cells(self, reading: Reading) -> list[int]:
+        return [0 if i in reading.unsure else c for i, c in enumerate(reading.board.cells)]
+
+    def tesseract_cells(self, image: np.ndarray) -> list[int]:
+        bg = background(image)
+        dist = distance(image, bg)
+        lattice = find_lattice(dist)
+        cells = [look_at(image, lattice.cell_box(r, c), dist) for r in range(len(lattice.rows)) for c in range(COLUMNS)]
+        cells = [c for c in cells if c is not None]
+        classify(cells, bg)
+        last = max(i for i, c in enumerate(cells) if c.glyph is not None)
+        cells = cells[:last + 1]
+        reads = glyphs_.read_strip([c.crop for c in cells if c.glyph is not None])
+        out, k = [], 0
+        for c in cells:
+            if c.glyph is None:
+                out.append(-1)
+                continue
+            r = reads[k]
+            k += 1
+            out.append(0 if c.state == "faded" else (int(glyphs_.vote(r) or r[0]) if r else -1))
+        return out
 
 
 READER = NumberMatchReader()

@@ -15,6 +15,9 @@ class Reader:
     (``trust_case``, ``trust_outcome``); the rest has defaults."""
 
     game = ""  # the game's name in solver.games
+    # benchmarks/bench_read.py measures its reads cell by cell against tesseract alone (the
+    # cell hooks below); False: the reader has a benchmark of its own
+    CELL_BENCHMARK = False
     FONTS: frozenset[str] | set[str] = frozenset()  # the glyph templates it learns (a profile holds no others)
     FIRST_READ: tuple = ()  # the tesseract calls a first read makes (vision.warm starts them early)
 
@@ -57,6 +60,22 @@ class Reader:
     def trust_words(self, reading) -> str:
         """What a read claimed, for a misread's note (default: its screen)."""
         return f"read screen {reading.screen}"
+
+
+    # -- benchmarks/bench_read.py's hooks (a reader with CELL_BENCHMARK) -----------------------
+
+    def truth_cells(self, truth: dict) -> list[int]:
+        """What a fixture's screen shows, cell by cell (its truth JSON)."""
+        raise NotImplementedError
+
+    def reading_cells(self, reading) -> list[int]:
+        """What a read found, cell by cell (0 for a cell not read for sure)."""
+        raise NotImplementedError
+
+    def tesseract_cells(self, image: np.ndarray) -> list[int]:
+        """The cells this reader finds, their digits read by tesseract alone (one strip call, no
+        templates, no voting between look-alikes): what reading without learned glyphs gives."""
+        raise NotImplementedError
 
 
 def reader(name: str) -> Reader:
