@@ -255,7 +255,7 @@ def play(args) -> int:
                 "swipes_per_move": round(summary["swipes"] / summary["moves"], 3) if summary["moves"] else None,
                 "captures_per_move": round(summary["captures"] / summary["moves"], 3) if summary["moves"] else None}
 
-    code, figures = demo.play_virtual(args, size=args.size, adds=args.adds, max_moves=args.max_moves,
+    code, figures = demo.play_virtual(args, options=dict(size=args.size, adds=args.adds), max_moves=args.max_moves,
                                       breakdown=True)
     figures.update(speed(figures))
     animations = figures["breakdown_s"]["animations"]

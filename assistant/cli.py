@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from assistant.options import (add_fault_options, adds, non_negative_int, port, positive_float,
-                               positive_int, stop_on_terminate)
+from assistant.options import (add_fault_options, non_negative_int, port, positive_float, positive_int,
+                               stop_on_terminate)
 from solver import games as registry
 from solver.errors import TapsolveError
 
@@ -73,8 +73,9 @@ def phone(args) -> int:
     return run_phone(args)
 
 
-def add_phone_commands(commands) -> None:
-    """`tapsolve devices` and `tapsolve phone` (the virtual phone)."""
+def add_phone_commands(commands, command: str | None = None) -> None:
+    """`tapsolve devices` and `tapsolve phone` (the virtual phone; each game's own options only
+    when ``command``, the one about to run, is `phone` or not known: they import the apps)."""
     dev = commands.add_parser("devices", help="list phones with their state, model and screen size")
     dev.set_defaults(run=devices)
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
@@ -85,19 +86,11 @@ def add_phone_commands(commands) -> None:
     sim.add_argument("--port", type=port, default=0, help="TCP port (default: a free one)")
     sim.add_argument("--theme", choices=("light", "dark"), default="light")
     add_fault_options(sim, tap_latency=0.0)
-    sim.add_argument("--size", type=non_negative_int, default=27, help="Number Match start numbers (default 27)")
-    sim.add_argument("--adds", type=adds, default=5, help="Number Match adds (default 5)")
-    sim.add_argument("--add-rule", choices=("cell", "live"), default="cell",
-                     help='"live": adds go after the last live number (a rule variant)')
-    sim.add_argument("--points", metavar="KIND=N,...", default=None,
-                     help="Number Match: score some kinds otherwise, e.g. gap=3,row=20 (kinds: touching, "
-                          "row_break, gap, row, clear)")
-    sim.add_argument("--layout", choices=("buttons", "cards"), default="buttons", help="Flip 9 layout")
-    sim.add_argument("--look", choices=("tiles", "grid"), default="tiles", help="15-puzzle look")
-    sim.add_argument("--width", type=int, choices=(3, 4, 5), default=4, help="15-puzzle tiles a side (default 4)")
-    sim.add_argument("--slides", type=non_negative_int, default=0,
-                     help="15-puzzle: scramble the goal by this many slides (default 0: a random board)")
-    sim.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
+    if command in (None, "phone"):
+        from assistant import options
+        from phonesim import apps
+
+        apps.add_options(sim, options)  # each game's own: its app declares them
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
     sim.add_argument("--dialog-after", type=non_negative_int, default=0, metavar="N",
                      help='a "Rate us!" dialog over the board after N moves (its button closes it)')
@@ -155,7 +148,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
     demo.set_defaults(run=run_demo)
 
-    add_phone_commands(commands)
+    add_phone_commands(commands, command)
     from assistant import bench  # light to import: the solver loads only when a bench runs
     bench.register(commands, Parser)
     from assistant.read import add_commands as add_read_commands

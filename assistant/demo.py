@@ -50,10 +50,11 @@ def run(args) -> int:
     return code
 
 
-def play_virtual(args, window: bool = False, size: int = 27, adds: int = 5,
+def play_virtual(args, window: bool = False, options: dict | None = None,
                  max_moves: int | None = None, breakdown: bool = False) -> tuple[int, dict]:
     """Play on a virtual phone of ``args``' preset, realism and faults behind a private adb
-    server: the exit code and the run summary (with ``breakdown``, also where the wall time
+    server, its app made with the game's ``options`` (phonesim.apps.create's; default: the
+    app's own): the exit code and the run summary (with ``breakdown``, also where the wall time
     went: see ``time_breakdown``)."""
     from phonesim import apps
     from phonesim.harness import Harness
@@ -63,7 +64,7 @@ def play_virtual(args, window: bool = False, size: int = 27, adds: int = 5,
     if args.preset not in PRESETS:
         raise InputError(f"no preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
     preset = PRESETS[args.preset]
-    app = apps.create(args.game, preset, seed=args.seed, size=size, adds=adds)
+    app = apps.create(args.game, preset, seed=args.seed, **(options or {}))
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed),
                   realism=realism(args))
     view = None

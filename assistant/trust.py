@@ -1,6 +1,6 @@
 """`tapsolve bench trust`: how often the reader is silently wrong on damaged screenshots.
 
-Every Number Match and Flip 9 board fixture and every real screenshot is perturbed as a phone,
+Every board fixture and every real screenshot is perturbed as a phone,
 a chat app or a person would (JPEG, scaling, blur, gamma, noise, a notification banner, a
 dialog over the board, a rotation, a crop through a row), read with a fresh profile (first
 contact) and with one stored from the clean screenshot, and each read is classified:
@@ -23,6 +23,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.reader import reader
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -66,40 +68,23 @@ def load_cases(sample: int = 0) -> list[Case]:
     for e in boards:
         truth = json.loads((FIXTURES / e["json"]).read_text())
         image = vision.load_image(FIXTURES / e["png"])
-        if truth["game"] == "numbermatch":
-            b = truth["board"]
-            cells = {int(k): b["cells"][int(k)] for k in truth["cells"]}
-            top = min(r[1] + r[3] / 2 for r in truth["cells"].values())
-            cases.append(Case(e["png"], image, "numbermatch", cells,
-                              {"adds_left": b["adds_left"], "stage": b["stage"], "score": b["score"]}, top,
-                              truth["first_row"], dict(enumerate(b["cells"]))))
-        elif truth["game"] == "fifteen":
-            top = min(r[1] + r[3] / 2 for r in truth["cells"].values())
-            cases.append(Case(e["png"], image, "fifteen", {}, {"tiles": truth["board"]["tiles"]}, top))
-        else:
-            s = truth["state"]
-            rows = truth["cards"] or {k: v for k, v in truth["buttons"].items() if k.isdigit()}
-            top = min(r[1] + r[3] / 2 for r in rows.values())
-            # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
-            must = None if s["cards"] == list(range(1, 10)) else s["must"]
-            cases.append(Case(e["png"], image, "flip9", {}, {"cards": s["cards"], "must": must}, top))
+        cases.append(Case(e["png"], image, truth["game"], **reader(truth["game"]).trust_case(truth)))
     return cases
 
 
 def real_cases() -> list[Case]:
     """The real screenshots with their labels (read first: there are few, and they matter most)."""
     import vision
-    from solver.numbermatch import parse_cells
 
     labels = json.loads((REALSHOTS / "labels.json").read_text()) if (REALSHOTS / "labels.json").exists() else {}
     cases = []
     for name, label in sorted(labels.items()):
         image = vision.load_image(REALSHOTS / name)
-        cells = dict(enumerate(parse_cells(label["board"])))
-        # where the first row is: a place to cut, taken from the geometry of a clean read
-        top = float(min(y for _, y in vision.read(image).cells.values()))
-        cases.append(Case(name, image, "numbermatch", cells, {"adds_left": label["refills_left"],
-                          "stage": label["stage"], "score": label["score"]}, top))
+        # the game, and where the first row is (a place to cut), from a clean read
+        clean = vision.read(image)
+        top = float(min(y for _, y in clean.cells.values()))
+        cases.append(Case(name, image, clean.game, first_row_y=top,
+                          **reader(clean.game).trust_label(label)))
     return cases
 
 
@@ -187,42 +172,7 @@ def classify(case: Case, perturbation: str, reading) -> str:
     if reading.screen != "board" or reading.game != case.game:
         # another game or a screen between boards claimed for sure is wrong; "unknown" refuses
         return "unsure" if reading.screen == "unknown" else "misread"
-    if case.game == "fifteen":  # a tile not read for sure leaves no board
-        if reading.board is None or reading.unsure:
-            return "unsure"
-        return "exact" if list(reading.board.tiles) == case.values["tiles"] else "misread"
-    if case.game == "flip9":
-        s = reading.state
-        if s is None:  # some cards unsure: every card it did claim must be right
-            claimed = [c for k, c in enumerate(reading.cards) if k not in reading.unsure]
-            truth = [c for k, c in enumerate(case.values["cards"]) if k not in reading.unsure]
-            return "unsure" if claimed == truth and reading.unsure else "misread"
-        claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
-        if reading.unsure_why:  # the must (or the screen) unsure: the cards it claims must be right
-            return "unsure" if "cards" in reading.unsure_why or claimed["cards"] == case.values["cards"] else "misread"
-        return "exact" if claimed == case.values else "misread"
-    wrong = False
-    b = reading.board
-    for key in ("adds_left", "stage", "score"):
-        if key not in reading.unsure_why and getattr(b, key) != case.values[key]:
-            wrong = True
-    # a perturbation that moves the board (crop) shows the truth's rows under other indices
-    truth = case.cells if perturbation != "crop" else {}
-    whole = (case.board or case.cells) if perturbation != "crop" else {}
-    placed = "rows" not in reading.unsure_why and "screen" not in reading.unsure_why
-    if placed:
-        base = reading.first_row * 9
-        for k, value in enumerate(b.cells):
-            i = base + k
-            if i in reading.unsure:
-                continue
-            if truth.get(i, whole.get(i)) != value:
-                wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
-        if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
-            wrong = True  # a row on screen lost
-    if wrong:
-        return "misread"
-    return "exact" if reading.sure else "unsure"
+    return reader(case.game).trust_outcome(case, perturbation, reading)
 
 
 def read_one(image, profile=None, first_row: int = 0):
@@ -266,19 +216,8 @@ class Tally:
 
 
 def describe(reading) -> str:
-    if reading is None:
-        return ""
-    if reading.game == "flip9" and reading.state is not None:
-        return f"read {reading.state.format()} must {reading.state.must}"
-    if reading.game == "flip9":
-        return f"read {reading.cards} unsure {reading.unsure}"
-    if reading.board is None:
-        return f"read screen {reading.screen}"
-    if reading.game == "fifteen":
-        return f"read {reading.board.format()}"
-    b = reading.board
-    return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
-            f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")
+    """What a read claimed, in the game's words (its reader's ``trust_words``)."""
+    return "" if reading is None else reader(reading.game).trust_words(reading)
 
 
 def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), say=print,

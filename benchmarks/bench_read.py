@@ -25,62 +25,13 @@ sys.path.insert(0, str(ROOT))
 
 import vision  # noqa: E402
 from calibration import store  # noqa: E402
-from vision import glyphs  # noqa: E402
-from vision.cells import classify, look_at  # noqa: E402
-from vision.flip9 import find_boxes, read_line_digits, same_size  # noqa: E402
-from vision.grid import COLUMNS, find_lattice  # noqa: E402
-from vision.image import background, distance  # noqa: E402
+from vision.reader import reader  # noqa: E402
 
 FIXTURES = ROOT / "fixtures"
 
 
 def load(entry):
     return vision.load_image(FIXTURES / entry["png"]), json.loads((FIXTURES / entry["json"]).read_text())
-
-
-def truth_cells(truth) -> list[int]:
-    """What the screen shows: the visible Number Match cells, or the Flip 9 cards."""
-    if truth["game"] == "flip9":
-        return list(truth["state"]["cards"])
-    return [truth["board"]["cells"][int(i)] for i in sorted(int(k) for k in truth["cells"])]
-
-
-def ours_cells(reading) -> list[int]:
-    if reading.game == "flip9":
-        return list(reading.state.cards)
-    return [0 if i in reading.unsure else c for i, c in enumerate(reading.board.cells)]
-
-
-def tesseract_only(image, game: str) -> list[int]:
-    """Digits by tesseract alone, on the cells this reader finds."""
-    bg = background(image)
-    dist = distance(image, bg)
-    if game == "flip9":
-        boxes = find_boxes(image, dist)
-        cards = same_size([b for b in boxes if b.outlined and len(b.glyphs) == 1])
-        keys = same_size([b for b in boxes if not b.outlined and len(b.glyphs) == 1])
-        if cards:
-            crops = [b.glyphs[0] for b in cards]
-        else:
-            crops, _ = read_line_digits(image, bg, min(b.y for b in keys), int(image.shape[0] * 0.04), None, True)
-        reads = glyphs.read_strip(crops or [])
-        return [int(r[0]) if r else 0 for r in reads]
-    lattice = find_lattice(dist)
-    cells = [look_at(image, lattice.cell_box(r, c), dist) for r in range(len(lattice.rows)) for c in range(COLUMNS)]
-    cells = [c for c in cells if c is not None]
-    classify(cells, bg)
-    last = max(i for i, c in enumerate(cells) if c.glyph is not None)
-    cells = cells[:last + 1]
-    reads = glyphs.read_strip([c.crop for c in cells if c.glyph is not None])
-    out, k = [], 0
-    for c in cells:
-        if c.glyph is None:
-            out.append(-1)
-            continue
-        r = reads[k]
-        k += 1
-        out.append(0 if c.state == "faded" else (int(glyphs.vote(r) or r[0]) if r else -1))
-    return out
 
 
 def score(got: list[int], want: list[int]) -> tuple[int, int]:
@@ -112,7 +63,7 @@ def main() -> int:
         reading = vision.read(image, profile=profile)
         times.append(reading.seconds)
     t0 = time.perf_counter()
-    tesseract_only(image, "numbermatch")
+    reader("numbermatch").tesseract_cells(image)
     baseline_time = time.perf_counter() - t0
     print("speed, 1080x2400 Number Match:")
     print(f"  with a stored profile: median {statistics.median(times) * 1000:.1f} ms, "
@@ -128,8 +79,8 @@ def main() -> int:
     exact = [0, 0]
     groups: dict = {}
     for e in index:
-        if e["screen"] != "board" or e["game"] == "fifteen" or (args.only and e["preset"] != args.only):
-            continue  # the 15-puzzle's reader has its own benchmark (bench_fifteen.py)
+        if e["screen"] != "board" or not reader(e["game"]).CELL_BENCHMARK or (args.only and e["preset"] != args.only):
+            continue  # (the 15-puzzle's reader has its own benchmark, bench_fifteen.py)
         groups.setdefault((e["preset"], e["theme"], e["game"]), []).append(e)
     t_ours = t_base = 0.0
     misses = []
@@ -137,11 +88,12 @@ def main() -> int:
         profile = None
         for entry in entries:
             image, truth = load(entry)
-            want = truth_cells(truth)
+            game = reader(truth["game"])
+            want = game.truth_cells(truth)
             t0 = time.perf_counter()
             try:
                 reading = vision.read(image, profile=profile, first_row=truth.get("first_row", 0))
-                got = ours_cells(reading)
+                got = game.reading_cells(reading)
                 reading.learn()
                 profile = reading.profile
             except vision.ReadError:
@@ -156,7 +108,7 @@ def main() -> int:
                 misses.append(entry["png"])
             t0 = time.perf_counter()
             try:
-                got = tesseract_only(image, truth["game"])
+                got = game.tesseract_cells(image)
             except Exception:
                 got = []
             t_base += time.perf_counter() - t0

@@ -15,7 +15,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from phonesim import fixtures  # noqa: E402
 from phonesim.apps import create  # noqa: E402
 from phonesim.phone import PRESETS  # noqa: E402
 
@@ -41,7 +40,7 @@ def main() -> None:
         cells = list(app.truth()["cells"])
 
         def step():
-            fixtures.tap_cell(app, int(rng.choice(cells)))
+            app.tap_on_cell(int(rng.choice(cells)))
 
         nm = median_ms(app.render, step)
         flip = create("flip9", preset, seed=1, layout="cards")

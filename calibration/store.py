@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 import vision
+from solver import games as registry
 from solver.errors import TapsolveError
 from vision import schema
 from vision.image import background, check_image
@@ -124,7 +125,7 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
     image = check_image(image)
     h, w = image.shape[:2]
     theme = theme_of(image)
-    games = [g for g in vision.GAMES if g != "auto"] if game == "auto" else [game]
+    games = list(registry.NAMES) if game == "auto" else [game]
     profiles = {}
     if not rebuild:
         for g in games:

@@ -13,8 +13,6 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Protocol
-
 import numpy as np
 
 
@@ -50,26 +48,70 @@ DEFAULT_PRESET = "1080x2400"
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key
 
 
-class App(Protocol):
-    """What a game app on the virtual phone offers (phonesim.apps implements it)."""
+class App:
+    """A game app on the virtual phone (each game's app module gives one as ``APP``). Each gives
+    its screen, its taps and its truth; the rest has defaults: an app with no options of its own
+    and no fixtures, that plays no animation, ignores swipes and keys, and cannot say what lies
+    under a finger (its taps are logged "unknown", never wrong)."""
+
+    theme = None  # the app's colours, a phonesim.apps.draw.Theme (None: the light theme)
+    animated_s = 0.0  # the length of every animation the app played so far, in seconds
+    # the game's own options (phonesim.apps.create's keywords, `tapsolve phone`'s flags): defaults
+    OPTIONS: dict = {}
+    # what the fixtures of the game show, for fixtures/README.md ("" when it has none)
+    FIXTURES = ""
+
+    @classmethod
+    def create(cls, preset: Preset, seed: int, theme: str, options: dict) -> "App":
+        """The app for ``preset``, with the game's ``options`` (every one of OPTIONS) checked."""
+        return cls(preset, seed=seed, theme=theme, **options)
+
+    @classmethod
+    def add_options(cls, parser, types) -> None:
+        """Add the game's options to `tapsolve phone` (``types``: the command line's value types,
+        assistant.options); default: it has none."""
+
+    @classmethod
+    def fixture_states(cls, preset: Preset, theme: str, seed: int):
+        """(state name, app) for each screen the fixtures show of the game (default: none)."""
+        return iter(())
+
+    def tap_rect(self, rect) -> None:
+        """Tap the middle of ``rect`` (x, y, w, h), as a finger would."""
+        x, y, w, h = rect
+        self.tap(x + w // 2, y + h // 2)
+
+    def tap_on_cell(self, index: int) -> None:
+        """Tap the middle of cell ``index`` of the truth's cells as a finger would (it must be on screen)."""
+        self.tap_rect(self.truth()["cells"][str(index)])
 
     def render(self) -> np.ndarray:
         """The app's full screen (status bar included) as an H x W x 3 uint8 RGB image."""
+        raise NotImplementedError
 
-    def tap(self, x: int, y: int) -> None: ...
-
-    # Optional (an app may leave them out; the phone then logs its taps as "unknown", never
-    # wrong, and its frames as still):
-    #   landed(x, y) -> str: what a tap at (x, y) would land on now, one of the TAP_TARGETS
-    #   animate(durations, banner): play the animations for these lengths, with a banner ad or not
-    #   motion() -> str | None: the animation playing now
-
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int) -> None: ...
-
-    def keyevent(self, key: str) -> None: ...
+    def tap(self, x: int, y: int) -> None:
+        raise NotImplementedError
 
     def truth(self) -> dict:
         """Ground truth of what is on screen (the fixtures' JSON)."""
+        raise NotImplementedError
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
+        """A swipe (default: nothing moves)."""
+
+    def keyevent(self, key: str) -> None:
+        """A key event (default: nothing happens)."""
+
+    def landed(self, x: int, y: int) -> str:
+        """What a tap at (x, y) would land on now, one of the TAP_TARGETS."""
+        return "unknown"
+
+    def animate(self, durations: dict[str, float], banner: bool = False) -> None:
+        """Play the animations for these lengths (by name), with a banner ad or not."""
+
+    def motion(self) -> str | None:
+        """The animation playing now, None when the screen is still."""
+        return None
 
 
 # What a tap can land on (the tap log's words). A tap on anything but a live cell, "+" or a
@@ -201,8 +243,7 @@ class Phone:
         # seconds charged per kind of command ("tap", "swipe", "capture"), as slept (scaled)
         self.charged: dict[str, list[float]] = {"tap": [], "swipe": [], "capture": []}
         self._animated_before = 0.0  # the app's animation seconds before the log was cleared
-        if hasattr(self.app, "animate"):
-            self.app.animate(self.realism.durations(), banner=self.realism.banner)
+        self.app.animate(self.realism.durations(), banner=self.realism.banner)
         self._seen = self._position()
 
     # -- what commands cost ------------------------------------------------------------------
@@ -242,7 +283,7 @@ class Phone:
             self.capture_log.clear()
             for charges in self.charged.values():
                 charges.clear()
-            self._animated_before = float(getattr(self.app, "animated_s", 0.0))
+            self._animated_before = self.app.animated_s
 
     @property
     def wrong_taps(self) -> int:
@@ -260,7 +301,7 @@ class Phone:
     def animation_s(self) -> float:
         """The length of every animation the app played for a move (and the slide to the
         stage-complete screen) since it started: what a judged frame waits out beyond the floor."""
-        return float(getattr(self.app, "animated_s", 0.0)) - self._animated_before
+        return self.app.animated_s - self._animated_before
 
     def _position(self):
         """What a move changes: the board or cards, and the screen (a new stage)."""
@@ -272,7 +313,7 @@ class Phone:
         from phonesim.apps.dialog import Dialog
 
         p = self.preset
-        self.dialog = Dialog(p.width, p.height, getattr(getattr(self.app, "theme", None), "name", "light"), p.font)
+        self.dialog = Dialog(p.width, p.height, self.app.theme.name if self.app.theme else "light", p.font)
         self.dialogs_shown += 1
 
     def _after_tap(self) -> None:
@@ -305,7 +346,7 @@ class Phone:
         if self.faults.secure:
             return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
         with self._lock:
-            motion = self.app.motion() if hasattr(self.app, "motion") else None
+            motion = self.app.motion()
             frame = self.app.render()
             if self.dialog is not None:
                 frame = self.dialog.draw(frame)
@@ -342,7 +383,7 @@ class Phone:
                     self.taps_blocked += 1
                     self._log(x, y, "nothing")
                 return
-            self._log(x, y, self.app.landed(x, y) if hasattr(self.app, "landed") else "unknown")
+            self._log(x, y, self.app.landed(x, y))
             self.app.tap(x, y)
             self._after_tap()
 

@@ -8,7 +8,6 @@ import threading
 from phonesim.adb import EMULATOR_PORTS, AdbServer
 from phonesim.phone import PRESETS, REALISM, Faults, Phone
 from solver.errors import InputError, TapsolveError
-from solver.numbermatch import parse_points
 
 MAX_TAP_LATENCY = 60.0  # seconds: a tap slower than this is a phone that has hung
 
@@ -26,23 +25,20 @@ def build_phone(args) -> Phone:
         from phonesim import apps
     except ImportError:
         raise TapsolveError("phonesim's game apps (phonesim.apps) are not installed in this checkout") from None
-    points = parse_points(args.points) if getattr(args, "points", None) else None
-    app = apps.create(args.game, preset, seed=args.seed, theme=args.theme, size=args.size,
-                      adds=args.adds, add_rule=args.add_rule, layout=args.layout, ads=args.ads,
-                      points=points, look=args.look, width=args.width, slides=args.slides)
-    faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps,
-                    secure=getattr(args, "secure", False), seed=args.seed,
-                    dialog_after=getattr(args, "dialog_after", 0),
-                    dialog_between_stages=getattr(args, "dialog_between_stages", False))
+    given = vars(args)  # every game's options are on the command line; the game's app takes its own
+    app = apps.create(args.game, preset, seed=args.seed, theme=args.theme,
+                      **{name: given[name] for name in apps.option_names()})
+    faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure, seed=args.seed,
+                    dialog_after=args.dialog_after, dialog_between_stages=args.dialog_between_stages)
     return Phone(preset, app, faults, realism=realism(args))
 
 
 def realism(args):
     """The realism profile the options name, at their time scale."""
-    name = getattr(args, "realism", "fast")
+    name = args.realism
     if name not in REALISM:
         raise InputError(f"unknown realism {name!r}: choose one of {', '.join(REALISM)}")
-    scale = getattr(args, "time_scale", 1.0)
+    scale = args.time_scale
     if not scale > 0:
         raise InputError(f"--time-scale must be more than 0, not {scale:g}")
     return REALISM[name].scaled(scale)

@@ -2,10 +2,12 @@
 
 import numpy as np
 
+from phonesim.phone import App
+
 COLOURS = [(30, 140, 200), (200, 60, 40), (40, 180, 90), (230, 200, 30)]
 
 
-class StandInApp:
+class StandInApp(App):
     """Records every tap, swipe and key; the screen's colour is the number of taps so far, mod 4."""
 
     def __init__(self, preset):

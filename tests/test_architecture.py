@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from conftest import ROOT
+from helpers import ROOT
 
 # the product's packages (tests/, benchmarks/ and scripts/ use them; nothing in them uses those)
 PACKAGES = ("solver", "vision", "calibration", "phonesim", "assistant")

@@ -11,24 +11,56 @@ from assistant.games import Game, kind
 from helpers import ROOT
 from solver import games as registry
 
-# modules that serve every game alike: a game's specifics live in its own modules
-GENERIC = ["assistant/loop.py", "assistant/autoplay.py", "assistant/guide.py", "assistant/overlay.py",
-           "assistant/cli.py", "vision/__init__.py"]
+# the packages tapsolve ships (pyproject's): every file of them is a game's own or serves every game
+PACKAGES = ("solver", "vision", "calibration", "assistant", "phonesim")
 # what asking a game its name, or probing it for a method, looks like
 BRANCHES = [r"\.name\s*[!=]=", r"\bhasattr\(", r"\bgetattr\("]
-# the readers every game shares: all of vision/ but the games' own readers
-READERS = {f"vision/{name}.py" for name in registry.NAMES}
-SHARED_VISION = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "vision").glob("*.py")
-                       if str(p.relative_to(ROOT)) not in READERS)
+# probes that ask no game anything: a proxy's attribute, a library's version, a command's handler
+NOT_GAME_PROBES = {
+    "assistant/device.py": ["getattr(real, attr)", "getattr(cv2, conversion)"],
+    "phonesim/shell.py": ['hasattr(cv2, "IMWRITE_PNG_FILTER")', 'getattr(self, "cmd_" + name, None)'],
+    "solver/jit.py": ["hasattr(caching.Cache, name)"],
+}
+# files that still name a game, each with where it is going (other parts of issue 26): the test
+# below fails once one no longer does, so that this list only shrinks
+PENDING = {
+    "assistant/scroll.py": "Number Match's scrolling: to the game's folder, assistant/games/numbermatch/",
+    "assistant/order.py": "Number Match's ordering for the screen: to the game's folder",
+    "assistant/bench.py": "`bench numbermatch`, Number Match's benchmark command",
+    "assistant/options.py": "the adds type, bounded by Number Match's MAX_ADDS",
+    "solver/search.py": "Number Match's search, with its kernel (the solver's own split places it)",
+    "calibration/schema.py": "a doctest's profile is Flip 9's (the schema moves to vision)",
+}
+
+
+def game_own(path: str) -> bool:
+    """A file of one game's own modules (its rules and kernel, its reader, its phonesim app, its
+    assistant module or folder), or the registry's one list of the games."""
+    return path == "solver/games.py" or any(
+        path in (f"solver/{n}.py", f"solver/_{n}_kernel.py", f"vision/{n}.py", f"phonesim/apps/{n}.py",
+                 f"assistant/games/{n}.py") or path.startswith(f"assistant/games/{n}/") for n in registry.NAMES)
+
+
+PRODUCT = sorted(str(p.relative_to(ROOT)) for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+GENERIC = [path for path in PRODUCT if not game_own(path)]
 
 
 def names_a_game(line: str) -> bool:
     """Whether a line of code names a game (quoted, or a game's module), or probes one."""
     names = "|".join(registry.NAMES)
     return bool(re.search(rf"""["']({names})["']""", line)
-                or re.search(rf"\b(from|import)\s+(vision|solver|assistant\.games)\.({names})\b", line)
-                or re.search(rf"\bfrom\s+(vision|solver)\s+import\s+.*\b({names})\b", line)
+                or re.search(rf"\b(from|import)\s+(vision|solver|phonesim\.apps|assistant\.games)\.({names})\b", line)
+                or re.search(rf"\bfrom\s+(vision|solver|phonesim\.apps|assistant\.games)\s+import\s+.*\b({names})\b",
+                             line)
                 or any(re.search(b, line) for b in BRANCHES))
+
+
+def game_lines(path: str) -> list[str]:
+    """The lines of ``path`` that name or probe a game (but the probes known to ask none)."""
+    allowed = NOT_GAME_PROBES.get(path, [])
+    return [f"{path}:{number}: {line.strip()}"
+            for number, line in enumerate((ROOT / path).read_text().splitlines(), 1)
+            if names_a_game(line) and not any(probe in line for probe in allowed)]
 
 
 def vision_imports(source: str) -> set[str]:
@@ -44,31 +76,24 @@ def vision_imports(source: str) -> set[str]:
     return found
 
 
-def test_no_generic_module_names_a_game_or_probes_one():
-    names = "|".join(registry.NAMES)
-    found = []
-    for path in GENERIC:
-        for number, line in enumerate((ROOT / path).read_text().splitlines(), 1):
-            if re.search(rf"""["']({names})["']""", line) or any(re.search(b, line) for b in BRANCHES):
-                found.append(f"{path}:{number}: {line.strip()}")
+def test_no_file_outside_the_games_own_modules_names_a_game_or_probes_one():
+    """Every file of the product but a game's own modules (and the registry's list) serves every
+    game alike: none names a game, imports a game's module or probes a game."""
+    assert {"assistant/loop.py", "assistant/cli.py", "assistant/trust.py", "vision/__init__.py", "vision/digits.py",
+            "phonesim/phone.py", "phonesim/fixtures.py", "calibration/store.py"} <= set(GENERIC)
+    assert not {"vision/flip9.py", "solver/_fifteen_kernel.py", "phonesim/apps/numbermatch.py",
+                "assistant/games/fifteen.py", "solver/games.py"} & set(GENERIC)
+    found = [line for path in GENERIC if path not in PENDING for line in game_lines(path)]
     assert not found, "\n".join(found)
 
 
-def test_the_grep_would_catch_a_branch():
-    """The check above fails on the lines it is meant to catch (so it cannot pass vacuously)."""
-    names = "|".join(registry.NAMES)
-    for line in ['if game.name == "flip9":', "ending = getattr(expected, 'is_cleared', None)",
-                 "choices=('auto', 'numbermatch')"]:
-        assert re.search(rf"""["']({names})["']""", line) or any(re.search(b, line) for b in BRANCHES)
-
-
-def test_no_shared_reader_names_a_game():
-    """vision's shared parts (digits, glyphs, shapes, cells, text, the reading...) serve every
-    game's reader alike: none names a game, imports a game's module or probes a game."""
-    assert {"vision/digits.py", "vision/shapes.py", "vision/reading.py"} <= set(SHARED_VISION)
-    found = [f"{path}:{number}: {line.strip()}" for path in SHARED_VISION
-             for number, line in enumerate((ROOT / path).read_text().splitlines(), 1) if names_a_game(line)]
-    assert not found, "\n".join(found)
+def test_the_files_left_to_move_still_name_a_game_and_the_allowed_probes_are_still_there():
+    """PENDING and NOT_GAME_PROBES only shrink: an entry no longer needed fails here."""
+    assert set(PENDING) <= set(GENERIC)
+    assert [path for path in PENDING if not game_lines(path)] == []
+    for path, probes in NOT_GAME_PROBES.items():
+        text = (ROOT / path).read_text()
+        assert all(probe in text for probe in probes), path
 
 
 def test_no_games_reader_imports_another_games_reader():
@@ -82,17 +107,28 @@ def test_no_games_reader_imports_another_games_reader():
 
 
 def test_the_scans_would_catch_a_game_named_or_imported():
-    """The two checks above fail on the lines they are meant to catch."""
+    """The checks above fail on the lines they are meant to catch (so they cannot pass vacuously)."""
     for line in ['Reading("numbermatch", "ad")', "from vision.flip9 import read_single_glyphs",
                  "import solver.fifteen", "from vision import numbermatch", "if game.name != 'flip9':",
-                 "check = getattr(reader, 'check_points', None)"]:
+                 "check = getattr(reader, 'check_points', None)", 'if game.name == "flip9":',
+                 "ending = getattr(expected, 'is_cleared', None)", "choices=('auto', 'numbermatch')",
+                 "from phonesim.apps.fifteen import FifteenApp", "if hasattr(self.app, 'motion'):"]:
         assert names_a_game(line), line
     for line in ["from vision.digits import read_digits", "# Number Match's grid has nine columns",
-                 "title = registry.entry(self.game).title"]:
+                 "title = registry.entry(self.game).title", "return registry.module(layer, name)"]:
         assert not names_a_game(line), line
     assert vision_imports("from vision.numbermatch import clusters\nfrom vision import flip9, glyphs\n"
                           "import vision.fifteen\nfrom solver.flip9 import State\n") == {
         "vision.numbermatch", "vision.flip9", "vision.glyphs", "vision.fifteen"}
+
+
+def test_the_scan_reads_every_file_of_the_product():
+    """A new module anywhere in the packages is scanned without being listed: the scan would
+    catch a branch put in a file no list names."""
+    assert len(PRODUCT) > 60 and "phonesim/apps/__init__.py" in GENERIC and "solver/jit.py" in GENERIC
+    for path in ("assistant/link.py", "assistant/games/__init__.py", "solver/games.py", "phonesim/apps/draw.py"):
+        assert path in PRODUCT, path
+    assert game_own("assistant/games/numbermatch/scroll.py") and not game_own("assistant/games/common.py")
 
 
 @pytest.mark.parametrize("name", registry.NAMES)

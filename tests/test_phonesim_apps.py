@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import centre
-from phonesim import fixtures
 from phonesim.apps import create
-from phonesim.apps.numbermatch import start_cells
+from phonesim.apps.numbermatch import NumberMatchApp, play_pairs, start_cells
 from phonesim.phone import PRESETS
 from solver.errors import InputError
 from solver.flip9 import State
@@ -31,7 +30,7 @@ def numbermatch(text=None, adds=5, **options):
 
 
 def tap_cell(app, index):
-    fixtures.tap_cell(app, index)
+    app.tap_on_cell(index)
 
 
 def dark_pixels(image, rect, inset=0.15):
@@ -242,7 +241,7 @@ def test_free_scrolling_cuts_rows_and_truth_keeps_only_whole_cells():
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_live_cell_rect_holds_its_digit(name, theme):
     app = create("numbermatch", PRESETS[name], seed=3, theme=theme, size=35)
-    fixtures.play_pairs(app, 3, random.Random(0))
+    play_pairs(app, 3, random.Random(0))
     tap_cell(app, next(i for i, v in enumerate(app.board.cells) if v))
     image = app.render().astype(int)
     background = np.array(app.theme.rgb("background"))
@@ -357,7 +356,7 @@ def test_committed_fixtures_are_what_the_generator_draws_now():
     assert {"fresh", "midgame", "after_adds", "tall_scrolled", "stage_complete", "buttons_fresh",
             "cards_midgame"} <= states
     preset = PRESETS["720x1600"]
-    for state, app in fixtures.numbermatch_states(preset, "dark", 2):
+    for state, app in NumberMatchApp.fixture_states(preset, "dark", 2):
         if state == "midgame":
             break
     truth = json.loads((ROOT / "fixtures/720x1600/dark/numbermatch_midgame.json").read_text())

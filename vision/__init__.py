@@ -15,12 +15,10 @@ from solver.errors import TapsolveError
 from vision.image import (ImageInputError, LandmarkError, ReadError, background, check_image, distance,
                           load_image, theme)
 from vision.profile import Profile
+from vision.reader import reader
 from vision.reading import Reading
 
 __all__ = ["read", "Reading", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
-
-GAMES = ("auto", *registry.NAMES)
-
 
 def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
     """Distance from the background of every pixel; with a profile that knows the rows its grid
@@ -46,9 +44,9 @@ def warm(game: str = "auto") -> None:
     from vision import tesseract
 
     if game != "auto":
-        tesseract.warm(*dict.fromkeys(registry.module("vision", game).FIRST_READ))
+        tesseract.warm(*dict.fromkeys(reader(game).FIRST_READ))
         return
-    made = Counter(call for g in registry.NAMES for call in dict.fromkeys(registry.module("vision", g).FIRST_READ))
+    made = Counter(call for g in registry.NAMES for call in dict.fromkeys(reader(g).FIRST_READ))
     tesseract.warm(*[call for call, n in made.items() if n > 1])
     tesseract.defer(*[call for call, n in made.items() if n == 1])
 
@@ -86,8 +84,8 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     screen itself does not show it); cell indices count from it.
     """
     t0 = time.perf_counter()
-    if game not in GAMES:
-        raise ReadError(f"unknown game {game!r}: use {', '.join(GAMES[:-1])} or {GAMES[-1]}")
+    if game != "auto" and game not in registry.NAMES:
+        raise ReadError(f"unknown game {game!r}: use auto, {', '.join(registry.NAMES[:-1])} or {registry.NAMES[-1]}")
     image = check_image(image_rgb)
     profiles = dict(profiles or {})
     if profile is not None:
@@ -108,8 +106,7 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     for g in order:
         draft = profiles[g].draft() if g in profiles else None  # the reader learns into this
         try:
-            reading = registry.module("vision", g).read_board(image, bg, dist, draft, use_tesseract,
-                                                              first_row=first_row)
+            reading = reader(g).read_board(image, bg, dist, draft, use_tesseract, first_row=first_row)
             reading.learned = reading.profile
             if draft is not None and reading.profile is draft:
                 reading.profile = profiles[g]
@@ -121,7 +118,7 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
                 dist = distance(image, bg)  # the next game needs the whole screen
     for g in order:  # a screen between boards (a stage's end, an ad), for a game that has them
         try:
-            reading = registry.module("vision", g).read_other_screen(image, bg)
+            reading = reader(g).read_other_screen(image, bg)
             reading.theme = theme(bg)
             reading.seconds = time.perf_counter() - t0
             return reading

@@ -21,8 +21,8 @@ from vision import tesseract
 from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
+from vision.reader import Reader
 from vision.reading import Reading
-from vision.schema import no_geometry
 from vision.shapes import fill_holes, split_glyphs
 
 WIDTHS = {8: 3, 9: 3, 15: 4, 16: 4, 24: 5, 25: 5}  # patches seen (gap drawn or not) -> tiles a side
@@ -231,23 +231,32 @@ def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:
     return sorted(unsure)
 
 
-def check_geometry(geo: dict, w: int, h: int) -> None:
-    """A stored profile holds no geometry for the 15-puzzle (its frame is found on every read)."""
-    no_geometry(geo, w, h)
-
-
-def check_points(points: dict) -> None:
-    """A stored profile keeps no points table for this game (its moves score nothing)."""
-    if points:
-        raise ValueError("a fifteen profile has no points table")
-
-
 def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
                first_row: int = 0) -> Reading:
     """vision.read's entry for this game: the frame never scrolls (``first_row`` stays 0)."""
     return read_fifteen(image, bg, dist, profile, use_tesseract)
 
 
-def read_other_screen(image: np.ndarray, bg) -> Reading:
-    """The 15-puzzle's solved screen is its board (read_fifteen says stage_complete)."""
-    raise ReadError("no 15-puzzle screen but its board")
+class FifteenReader(Reader):
+    """vision.read's reader of the 15-puzzle (its solved screen is its board, read as stage_complete)."""
+
+    game = "fifteen"
+    FONTS = FONTS
+    FIRST_READ = FIRST_READ
+    read_board = staticmethod(read_board)
+
+    def trust_case(self, truth: dict) -> dict:
+        """The tiles, and where the first row is."""
+        return dict(values={"tiles": truth["board"]["tiles"]},
+                    first_row_y=min(r[1] + r[3] / 2 for r in truth["cells"].values()))
+
+    def trust_outcome(self, case, perturbation: str, reading: Reading) -> str:
+        if reading.board is None or reading.unsure:  # a tile not read for sure leaves no board
+            return "unsure"
+        return "exact" if list(reading.board.tiles) == case.values["tiles"] else "misread"
+
+    def trust_words(self, reading: Reading) -> str:
+        return super().trust_words(reading) if reading.board is None else f"read {reading.board.format()}"
+
+
+READER = FifteenReader()

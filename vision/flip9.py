@@ -20,10 +20,10 @@ from solver.flip9 import State
 from vision import glyphs as glyphs_, tesseract
 from vision.cells import normalise
 from vision.digits import read_single_glyphs
-from vision.image import ReadError, distance, theme as screen_theme
+from vision.image import ReadError, background, distance, theme as screen_theme
 from vision.profile import Profile
+from vision.reader import Reader
 from vision.reading import Reading
-from vision.schema import no_geometry
 from vision.shapes import fill_holes, split_glyphs
 from vision.text import read_texts, text_lines
 
@@ -409,23 +409,66 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
     return reading
 
 
-def check_geometry(geo: dict, w: int, h: int) -> None:
-    """A stored profile holds no geometry for Flip 9 (its boxes are found on every read)."""
-    no_geometry(geo, w, h)
-
-
-def check_points(points: dict) -> None:
-    """A stored profile keeps no points table for this game (its moves score nothing)."""
-    if points:
-        raise ValueError("a flip9 profile has no points table")
-
-
 def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
                first_row: int = 0) -> Reading:
     """vision.read's entry for this game: Flip 9's cards never scroll (``first_row`` stays 0)."""
     return read_flip9(image, bg, dist, profile, use_tesseract)
 
 
-def read_other_screen(image: np.ndarray, bg) -> Reading:
-    """Flip 9 has no screen between boards that tapsolve reads."""
-    raise ReadError("no Flip 9 screen but its board")
+class Flip9Reader(Reader):
+    """vision.read's reader of Flip 9 (it has no screen between boards that tapsolve reads)."""
+
+    game = "flip9"
+    FONTS = FONTS
+    FIRST_READ = FIRST_READ
+    read_board = staticmethod(read_board)
+
+    def trust_case(self, truth: dict) -> dict:
+        """The cards, the card that must move, and where the first row of cards (or keys) is."""
+        s = truth["state"]
+        rows = truth["cards"] or {k: v for k, v in truth["buttons"].items() if k.isdigit()}
+        # sorted: the card the last swap forced is drawn nowhere (and no longer matters)
+        must = None if s["cards"] == list(range(1, 10)) else s["must"]
+        return dict(values={"cards": s["cards"], "must": must},
+                    first_row_y=min(r[1] + r[3] / 2 for r in rows.values()))
+
+    def trust_outcome(self, case, perturbation: str, reading: Reading) -> str:
+        s = reading.state
+        if s is None:  # some cards unsure: every card it did claim must be right
+            claimed = [c for k, c in enumerate(reading.cards) if k not in reading.unsure]
+            truth = [c for k, c in enumerate(case.values["cards"]) if k not in reading.unsure]
+            return "unsure" if claimed == truth and reading.unsure else "misread"
+        claimed = {"cards": list(s.cards), "must": s.must if case.values["must"] is not None else None}
+        if reading.unsure_why:  # the must (or the screen) unsure: the cards it claims must be right
+            return "unsure" if "cards" in reading.unsure_why or claimed["cards"] == case.values["cards"] else "misread"
+        return "exact" if claimed == case.values else "misread"
+
+    def trust_words(self, reading: Reading) -> str:
+        if reading.state is not None:
+            return f"read {reading.state.format()} must {reading.state.must}"
+        return f"read {reading.cards} unsure {reading.unsure}"
+
+
+    CELL_BENCHMARK = True
+
+    def truth_cells(self, truth: dict) -> list[int]:
+        """The cards."""
+        return list(truth["state"]["cards"])
+
+    def reading_cells(self, reading: Reading) -> list[int]:
+        return list(reading.state.cards)
+
+    def tesseract_cells(self, image: np.ndarray) -> list[int]:
+        bg = background(image)
+        boxes = find_boxes(image, distance(image, bg))
+        cards = same_size([b for b in boxes if b.outlined and len(b.glyphs) == 1])
+        keys = same_size([b for b in boxes if not b.outlined and len(b.glyphs) == 1])
+        if cards:
+            crops = [b.glyphs[0] for b in cards]
+        else:
+            crops, _ = read_line_digits(image, bg, min(b.y for b in keys), int(image.shape[0] * 0.04), None, True)
+        reads = glyphs_.read_strip(crops or [])
+        return [int(r[0]) if r else 0 for r in reads]
+
+
+READER = Flip9Reader()

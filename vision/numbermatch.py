@@ -13,8 +13,9 @@ from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
                          line_scale)
-from vision.image import LandmarkError, ReadError, distance, theme as screen_theme
+from vision.image import LandmarkError, ReadError, background, distance, theme as screen_theme
 from vision.profile import Profile
+from vision.reader import Reader
 from vision.reading import Reading
 from vision.schema import Wrong, check_keys, check_number, check_numbers
 from vision.screens import close_button, pill_buttons
@@ -529,8 +530,6 @@ def check_points(points: dict) -> None:
     points_from(points)
 
 
-read_board = read_numbermatch  # vision.read's entry for this game (solver.games finds the module)
-
 # the label of the button on each screen between boards (pill_buttons' names) -> the screen
 SCREENS = {"continue": "stage_complete", "new_game": "game_over", "play_again": "game_over"}
 
@@ -546,4 +545,93 @@ def read_message_screen(image: np.ndarray, bg) -> Reading:
     raise ReadError("no Number Match screen but its board")
 
 
-read_other_screen = read_message_screen  # vision.read's entry for the screens between boards
+class NumberMatchReader(Reader):
+    """vision.read's reader of Number Match: its board, and the screens between boards."""
+
+    game = "numbermatch"
+    FONTS = FONTS
+    FIRST_READ = FIRST_READ
+    read_board = staticmethod(read_numbermatch)
+    read_other_screen = staticmethod(read_message_screen)
+    check_geometry = staticmethod(check_geometry)
+    check_points = staticmethod(check_points)
+
+    def trust_case(self, truth: dict) -> dict:
+        """The visible cells, the header's numbers, where the first row is, and every cell of the
+        board (a row at the faded edge read whole)."""
+        b = truth["board"]
+        return dict(cells={int(k): b["cells"][int(k)] for k in truth["cells"]},
+                    values={"adds_left": b["adds_left"], "stage": b["stage"], "score": b["score"]},
+                    first_row_y=min(r[1] + r[3] / 2 for r in truth["cells"].values()),
+                    first_row=truth["first_row"], board=dict(enumerate(b["cells"])))
+
+    def trust_label(self, label: dict) -> dict:
+        """The cells and the header's numbers."""
+        from solver.numbermatch import parse_cells
+
+        return dict(cells=dict(enumerate(parse_cells(label["board"]))),
+                    values={"adds_left": label["refills_left"], "stage": label["stage"], "score": label["score"]})
+
+    def trust_outcome(self, case, perturbation: str, reading: Reading) -> str:
+        wrong = False
+        b = reading.board
+        for key in ("adds_left", "stage", "score"):
+            if key not in reading.unsure_why and getattr(b, key) != case.values[key]:
+                wrong = True
+        # a perturbation that moves the board (crop) shows the truth's rows under other indices
+        truth = case.cells if perturbation != "crop" else {}
+        whole = (case.board or case.cells) if perturbation != "crop" else {}
+        placed = "rows" not in reading.unsure_why and "screen" not in reading.unsure_why
+        if placed:
+            base = reading.first_row * COLUMNS
+            for k, value in enumerate(b.cells):
+                i = base + k
+                if i in reading.unsure:
+                    continue
+                if truth.get(i, whole.get(i)) != value:
+                    wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
+            if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
+                wrong = True  # a row on screen lost
+        if wrong:
+            return "misread"
+        return "exact" if reading.sure else "unsure"
+
+    def trust_words(self, reading: Reading) -> str:
+        if reading.board is None:
+            return super().trust_words(reading)
+        b = reading.board
+        return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
+                f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")
+
+
+    CELL_BENCHMARK = True
+
+    def truth_cells(self, truth: dict) -> list[int]:
+        """The visible cells."""
+        return [truth["board"]["cells"][int(i)] for i in sorted(int(k) for k in truth["cells"])]
+
+    def reading_cells(self, reading: Reading) -> list[int]:
+        return [0 if i in reading.unsure else c for i, c in enumerate(reading.board.cells)]
+
+    def tesseract_cells(self, image: np.ndarray) -> list[int]:
+        bg = background(image)
+        dist = distance(image, bg)
+        lattice = find_lattice(dist)
+        cells = [look_at(image, lattice.cell_box(r, c), dist) for r in range(len(lattice.rows)) for c in range(COLUMNS)]
+        cells = [c for c in cells if c is not None]
+        classify(cells, bg)
+        last = max(i for i, c in enumerate(cells) if c.glyph is not None)
+        cells = cells[:last + 1]
+        reads = glyphs_.read_strip([c.crop for c in cells if c.glyph is not None])
+        out, k = [], 0
+        for c in cells:
+            if c.glyph is None:
+                out.append(-1)
+                continue
+            r = reads[k]
+            k += 1
+            out.append(0 if c.state == "faded" else (int(glyphs_.vote(r) or r[0]) if r else -1))
+        return out
+
+
+READER = NumberMatchReader()

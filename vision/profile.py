@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from solver.games import NAMES, module
+from solver.games import NAMES
 from vision.glyphs import Templates
+from vision.reader import reader
 
 VERSION = 1
 
@@ -87,7 +88,7 @@ class Profile:
         if data["game"] not in NAMES:
             raise ValueError(f"unknown game {data['game']!r}")
         points = data.get("points", {})
-        module("vision", data["game"]).check_points(points)  # the game's reader says what it keeps
+        reader(data["game"]).check_points(points)  # the game's reader says what it keeps
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
                    {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points),

@@ -15,6 +15,7 @@ import math
 from solver import games as registry
 from vision.cells import GLYPH
 from vision.profile import VERSION
+from vision.reader import reader as game_reader
 
 # Larger than any phone or tablet screen on a side: a profile for more is not one we made.
 MAX_SIDE = 8000
@@ -41,7 +42,7 @@ def problem(data) -> str | None:
     return None
 
 
-class Wrong(Exception):
+class Wrong(ValueError):
     """What is wrong with a stored profile (raised by the checks below and by each game's reader's
     ``check_geometry``)."""
 
@@ -55,7 +56,7 @@ def _check(data) -> None:
     game = data["game"]
     if game not in registry.NAMES:
         raise Wrong(f"game {game!r} is not one of {', '.join(sorted(registry.NAMES))}")
-    reader = registry.module("vision", game)  # says which fonts it learns, checks its geometry and points
+    reader = game_reader(game)  # says which fonts it learns, checks its geometry and points
     w = check_int("width", data["width"], 1, MAX_SIDE)
     h = check_int("height", data["height"], 1, MAX_SIDE)
     if data["theme"] not in THEMES:
@@ -63,7 +64,10 @@ def _check(data) -> None:
     if not isinstance(data["model"], str):
         raise Wrong("model is not text")
     check_dict("geometry", data["geometry"])
-    reader.check_geometry(data["geometry"], w, h)
+    try:
+        reader.check_geometry(data["geometry"], w, h)
+    except ValueError as exc:
+        raise Wrong(str(exc)) from None
     colours = check_dict("colours", data["colours"])
     check_keys("colours", colours, set(), COLOUR_KEYS)
     if "background" in colours:
@@ -108,11 +112,6 @@ def check_glyph(where: str, digit, entry) -> None:
         if squares > n + 1e-3 or (n > 0 and squares < total * total / n - 1e-3):
             raise Wrong(f"{where}.spread {entry['spread']!r} is not the sum of the squared correlations")
     check_numbers(f"{where}.mean", entry["mean"], GLYPH * GLYPH, 0, 1)
-
-
-def no_geometry(geo: dict, w: int, h: int) -> None:
-    """The geometry check of a game that stores none (it finds its board on every read)."""
-    check_keys("geometry", geo, set(), set())
 
 
 # -- the small checks (public: each game's reader checks its own geometry with them) -------------

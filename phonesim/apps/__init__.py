@@ -6,7 +6,6 @@ from phonesim.phone import App, Preset
 from solver import games
 from solver.errors import InputError
 
-GAMES = games.NAMES
 THEMES = ("light", "dark")
 
 
@@ -19,21 +18,30 @@ def choose(what: str, value, choices) -> None:
         raise AppOptionError(f"{what} must be one of {', '.join(map(str, choices))}, not {value!r}")
 
 
-def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
-           adds: int = 5, add_rule: str = "cell", layout: str = "buttons", ads: bool = False,
-           points: dict | None = None, look: str = "tiles", width: int = 4, slides: int = 0) -> App:
-    """A game app for ``preset``.
+def app_class(game: str) -> type[App]:
+    """The app class of game ``game`` (its phonesim app module's ``APP``)."""
+    return games.module("phonesim.apps", game).APP
 
-    ``size`` (start numbers), ``adds``, ``add_rule`` ("cell": the real game; "live": adds go after
-    the last live number), ``ads`` (an interstitial ad after each stage) and ``points`` (kinds of
-    ``solver.numbermatch.POINTS`` the game scores otherwise) are Number Match's;
-    ``layout`` ("buttons": the inventor's app; "cards": cards drawn in a row) is Flip 9's;
-    ``look`` ("tiles" or "grid"), ``width`` (3, 4 or 5 tiles a side) and ``slides`` (0: a random
-    board; else the goal scrambled by that many slides, an easier board) are the 15-puzzle's.
-    Each game's app module (``phonesim.apps.<game>.create``) checks and takes its own.
-    """
-    choose("game", game, GAMES)
+
+def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", **options) -> App:
+    """A game app for ``preset``, with the game's own ``options`` (its app's OPTIONS say which,
+    and their defaults; its ``create`` checks them). Another game's options are left aside, so
+    that one set serves whichever game is asked for; an option no game has is refused."""
+    choose("game", game, games.NAMES)
     choose("theme", theme, THEMES)
-    options = dict(size=size, adds=adds, add_rule=add_rule, ads=ads, points=points, layout=layout, look=look,
-                   width=width, slides=slides)
-    return games.module("phonesim.apps", game).create(preset, seed, theme, options)
+    app = app_class(game)
+    unknown = set(options) - set(app.OPTIONS)
+    if unknown - option_names():
+        raise AppOptionError(f"no game app has the options {', '.join(sorted(unknown - option_names()))}")
+    return app.create(preset, seed, theme, {**app.OPTIONS, **{k: v for k, v in options.items() if k in app.OPTIONS}})
+
+
+def option_names() -> set[str]:
+    """The options some game's app has."""
+    return {name for game in games.NAMES for name in app_class(game).OPTIONS}
+
+
+def add_options(parser, types) -> None:
+    """Every game's own options, on `tapsolve phone` (``types``: the command line's value types)."""
+    for game in games.NAMES:
+        app_class(game).add_options(parser, types)

@@ -62,7 +62,7 @@ class Theme:
     title: str  # the title bar's text (the 2022 build)
 
     def rgb(self, name: str) -> tuple[int, int, int]:
-        return hex_rgb(getattr(self, name))
+        return hex_rgb(vars(self)[name])
 
 
 THEMES = {

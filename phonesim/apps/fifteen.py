@@ -17,7 +17,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import Preset
+from phonesim.phone import App, Preset
 from solver.fifteen import Board, parity_solvable, scramble
 
 # each look's colours per theme: frame, tile face, digits, the gap (grid look)
@@ -51,7 +51,7 @@ def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
             return tiles
 
 
-class FifteenApp:
+class FifteenApp(App):
     """The sliding puzzle on the virtual phone, in the "tiles" or "grid" look."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", look: str = "tiles",
@@ -130,12 +130,6 @@ class FifteenApp:
                 return "empty" if tile == 0 else "live" if tile in self.board.legal_moves() else "nothing"
         return "nothing"
 
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        pass  # tiles slide by taps only
-
-    def keyevent(self, key: str) -> None:
-        pass
-
     # -- geometry --------------------------------------------------------------------------
 
     def frame_rect(self) -> list[int]:
@@ -213,6 +207,54 @@ class FifteenApp:
                                t.rgb("key_text"))
         return screen
 
+    # -- options and fixtures ----------------------------------------------------------------
+
+    # ``look`` ("tiles" or "grid"), ``width`` (3, 4 or 5 tiles a side) and ``slides`` (0: a random
+    # board; else the goal scrambled by that many slides, an easier board)
+    OPTIONS = {"look": "tiles", "width": 4, "slides": 0}
+    FIXTURES = """15-puzzle states, per look (`tiles`: rounded tiles on a frame; `grid`: cells between lines, the
+gap shaded): `fresh`, `midgame` (seven slides tapped), `solved` (the last slide tapped: "Solved in
+N moves!", screen `stage_complete`). The 1440x3200 phone shows the 3x3 size, the tablet the 5x5."""
+
+    @classmethod
+    def create(cls, preset, seed: int, theme: str, options: dict) -> "FifteenApp":
+        from phonesim.apps import AppOptionError, choose
+
+        look, width, slides = options["look"], options["width"], options["slides"]
+        choose("look", look, LOOK_NAMES)
+        choose("width", width, WIDTHS)
+        if not isinstance(slides, int) or not 0 <= slides <= 10_000:
+            raise AppOptionError(f"slides must be 0 to 10000, not {slides!r}")
+        return cls(preset, seed=seed, theme=theme, look=look, width=width, slides=slides)
+
+    @classmethod
+    def add_options(cls, parser, types) -> None:
+        o = cls.OPTIONS
+        parser.add_argument("--look", choices=LOOK_NAMES, default=o["look"], help="15-puzzle look")
+        parser.add_argument("--width", type=int, choices=WIDTHS, default=o["width"],
+                            help=f"15-puzzle tiles a side (default {o['width']})")
+        parser.add_argument("--slides", type=types.non_negative_int, default=o["slides"],
+                            help="15-puzzle: scramble the goal by this many slides (default 0: a random board)")
+
+    @classmethod
+    def fixture_states(cls, preset, theme: str, seed: int):
+        """Per look: a fresh board, one after a few slides, and the solved screen."""
+        width = FIXTURE_WIDTHS[preset.name]
+        for look in LOOK_NAMES:
+            app = cls(preset, seed=seed, theme=theme, look=look, width=width)
+            yield f"{look}_fresh", app
+            rng = random.Random(seed)
+            last = None
+            for _ in range(7):  # slides tapped as a finger would, never straight back
+                tile = rng.choice([t for t in app.board.legal_moves() if t != last])
+                app.tap_on_cell(app.board.tiles.index(tile))
+                last = tile
+            yield f"{look}_midgame", app
+            app.board = Board.goal(width)
+            app.board.push(width * width - 1)  # one slide from home: the last tap solves it
+            app.tap_on_cell(width * width - 1)
+            yield f"{look}_solved", app
+
     def _draw_cell(self, screen, x: int, y: int, w: int, h: int, tile: int, family) -> None:
         """One cell at (x, y): a tile with its number, or the gap."""
         c = self.colours
@@ -228,15 +270,6 @@ class FifteenApp:
 
 LOOK_NAMES = ("tiles", "grid")
 WIDTHS = (3, 4, 5)
-
-
-def create(preset, seed: int, theme: str, options: dict) -> FifteenApp:
-    """phonesim.apps.create's entry for this game: checks and takes its own options."""
-    from phonesim.apps import AppOptionError, choose
-
-    look, width, slides = options["look"], options["width"], options["slides"]
-    choose("look", look, LOOK_NAMES)
-    choose("width", width, WIDTHS)
-    if not isinstance(slides, int) or not 0 <= slides <= 10_000:
-        raise AppOptionError(f"slides must be 0 to 10000, not {slides!r}")
-    return FifteenApp(preset, seed=seed, theme=theme, look=look, width=width, slides=slides)
+# the fixtures' size per preset: the phones show 4x4, the big screens the 3x3 and 5x5 sizes
+FIXTURE_WIDTHS = {"720x1600": 4, "1080x2400": 4, "1440x3200": 3, "tablet-1600x2560": 5, "1080x2340-2022": 4}
+APP = FifteenApp

@@ -14,7 +14,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import Preset
+from phonesim.phone import App, Preset
 from solver.flip9 import State
 
 
@@ -27,7 +27,7 @@ def deal(seed: int, number: int) -> tuple[int, ...]:
     return tuple(cards)
 
 
-class Flip9App:
+class Flip9App(App):
     """Flip 9 on the virtual phone, in the "buttons" (inventor's) or "cards" layout."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", layout: str = "buttons"):
@@ -93,12 +93,6 @@ class Flip9App:
         """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a button or nothing."""
         hit = any(bx <= x < bx + bw and by <= y < by + bh for bx, by, bw, bh in self.buttons().values())
         return "button" if hit else "nothing"
-
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        pass  # nothing scrolls
-
-    def keyevent(self, key: str) -> None:
-        pass
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -240,13 +234,52 @@ class Flip9App:
                       W - round(0.8 * u), info_y, text, align="right", valign="middle")
         return screen
 
+    # -- options and fixtures ----------------------------------------------------------------
+
+    OPTIONS = {"layout": "buttons"}  # "buttons": the inventor's app; "cards": cards drawn in a row
+    FIXTURES = """Flip 9 states, per layout (`buttons`: the inventor's app, `cards`): `fresh`, `midgame` (three
+swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N not valid.`),
+`winner` (the last swap made: `Winner!`)."""
+
+    @classmethod
+    def create(cls, preset, seed: int, theme: str, options: dict) -> "Flip9App":
+        from phonesim.apps import choose
+
+        choose("layout", options["layout"], LAYOUTS)
+        return cls(preset, seed=seed, theme=theme, layout=options["layout"])
+
+    @classmethod
+    def add_options(cls, parser, types) -> None:
+        parser.add_argument("--layout", choices=LAYOUTS, default=cls.OPTIONS["layout"], help="Flip 9 layout")
+
+    @classmethod
+    def fixture_states(cls, preset, theme: str, seed: int):
+        for layout in LAYOUTS:
+            app = cls(preset, seed=seed, theme=theme, layout=layout)
+            app.clock = lambda: 0.0
+            app.new_deal()
+            yield f"{layout}_fresh", app
+            app = cls(preset, seed=seed, theme=theme, layout=layout)
+            app.clock = lambda: 0.0
+            app.new_deal()
+            app.clock = lambda: 47.0
+            cards = app.state.cards
+            buttons = app.truth()["buttons"]
+            # the first swap takes two taps, then one tap per swap (with any card but the one that must move)
+            app.tap_rect(buttons[str(cards[0])])
+            app.tap_rect(buttons[str(cards[4])])
+            for wanted in (2, 7):
+                app.tap_rect(buttons[str(wanted if wanted != app.state.must else wanted + 1)])
+            yield f"{layout}_midgame", app
+            app.tap_rect(buttons[str(app.state.must)])  # the card that must move: "N not valid."
+            yield f"{layout}_notvalid", app
+            # one swap from sorted: the last tap wins
+            app.state = State.parse("123456798")
+            app.tap_rect(buttons["9"])
+            app.tap_rect(buttons["8"])
+            app.clock = lambda: 95.0
+            yield f"{layout}_winner", app
+
 
 LAYOUTS = ("buttons", "cards")
-
-
-def create(preset, seed: int, theme: str, options: dict) -> Flip9App:
-    """phonesim.apps.create's entry for this game: checks and takes its own options."""
-    from phonesim.apps import choose
-
-    choose("layout", options["layout"], LAYOUTS)
-    return Flip9App(preset, seed=seed, theme=theme, layout=options["layout"])
+APP = Flip9App

@@ -18,8 +18,8 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import Preset
-from solver.numbermatch import Add, Board, Pair, Rules, points_from
+from phonesim.phone import App, Preset
+from solver.numbermatch import Add, Board, Pair, Rules, parse_points, points_from
 
 COLUMNS = 9
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}
@@ -111,7 +111,7 @@ def start_cells(seed: int, stage: int, size: int) -> list[int]:
             return cells
 
 
-class NumberMatchApp:
+class NumberMatchApp(App):
     """Number Match on the virtual phone. ``board`` is the live game; tests may set it."""
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
@@ -791,19 +791,113 @@ class NumberMatchApp:
         draw.blend(screen, x + (w - s) // 2, y + (h - s) // 2, np.maximum(cross, cross[:, ::-1]), (255, 255, 255))
         return screen
 
+    # -- options and fixtures ----------------------------------------------------------------
+
+    # ``size`` (start numbers), ``adds``, ``add_rule`` ("cell": the real game; "live": adds go after
+    # the last live number), ``ads`` (an interstitial ad after each stage) and ``points`` (kinds of
+    # ``solver.numbermatch.POINTS`` the game scores otherwise: a dict, or "gap=3,row=20")
+    OPTIONS = {"size": 27, "adds": 5, "add_rule": "cell", "ads": False, "points": None}
+    FIXTURES = """Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
+`tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
+`tall_partial` (the same scrolled a third of a row further: the top row is cut by the border and
+the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `ad`, `game_over`."""
+
+    @classmethod
+    def create(cls, preset, seed: int, theme: str, options: dict) -> "NumberMatchApp":
+        from phonesim.apps import AppOptionError, choose
+
+        size, adds, add_rule, points = options["size"], options["adds"], options["add_rule"], options["points"]
+        choose("add rule", add_rule, ADD_RULES)
+        if not isinstance(size, int) or not 2 <= size <= 9 * 40:
+            raise AppOptionError(f"the start size must be 2 to 360 numbers, not {size!r}")
+        if not isinstance(adds, int) or not 0 <= adds <= 99:
+            raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
+        return cls(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=options["ads"],
+                   points=parse_points(points) if isinstance(points, str) else points)
+
+    @classmethod
+    def add_options(cls, parser, types) -> None:
+        o = cls.OPTIONS
+        parser.add_argument("--size", type=types.non_negative_int, default=o["size"],
+                            help=f"Number Match start numbers (default {o['size']})")
+        parser.add_argument("--adds", type=types.adds, default=o["adds"], help=f"Number Match adds (default {o['adds']})")
+        parser.add_argument("--add-rule", choices=ADD_RULES, default=o["add_rule"],
+                            help='"live": adds go after the last live number (a rule variant)')
+        parser.add_argument("--points", metavar="KIND=N,...", default=o["points"],
+                            help="Number Match: score some kinds otherwise, e.g. gap=3,row=20 (kinds: touching, "
+                                 "row_break, gap, row, clear)")
+        parser.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
+
+    @classmethod
+    def fixture_states(cls, preset, theme: str, seed: int):
+        options = dict(cls.OPTIONS, size=FIXTURE_SIZES[preset.name], adds=FIXTURE_ADDS[preset.name])
+
+        app = cls.create(preset, seed, theme, options)
+        yield "fresh", app
+
+        app = cls.create(preset, seed, theme, options)
+        rng = random.Random(seed)
+        play_pairs(app, 6, rng)
+        live = [int(k) for k in app.truth()["cells"] if app.board.cells[int(k)]]
+        app.tap_on_cell(live[len(live) // 2])
+        yield "midgame", app
+
+        app = cls.create(preset, seed, theme, options)
+        play_pairs(app, 3, random.Random(seed + 1))
+        app.tap_rect(app.truth()["add_button"])
+        play_pairs(app, 2, random.Random(seed + 2))
+        app.tap_rect(app.truth()["add_button"])
+        yield "after_adds", app
+
+        app = cls.create(preset, seed, theme, options)
+        play_pairs(app, 2, random.Random(seed + 3))
+        while app.board.rows <= app.layout.rows_fit * 2:
+            app.tap_rect(app.truth()["add_button"])
+        middle = (app.board.rows - app.layout.rows_fit) // 2
+        cx, cy = preset.width // 2, preset.height // 2
+        app.swipe(cx, cy + middle * app.layout.cell // 2, cx, cy - middle * app.layout.cell // 2, 300)
+        yield "tall_scrolled", app
+
+        # the real board scrolls freely: stop a third of a row into a row, cut by the top border
+        app.snap_rows = False
+        app.swipe(cx, cy, cx, cy - app.layout.cell // 3, 200)
+        yield "tall_partial", app
+
+        app = cls.create(preset, seed, theme, options)
+        app.board = Board.parse("19.", adds_left=2, rules=app.rules, score=app.board.score, stage=3)
+        app.tap_on_cell(0)
+        app.tap_on_cell(1)
+        yield "stage_complete", app
+
+        app = cls.create(preset, seed, theme, dict(options, ads=True))
+        app.board = Board.parse("55", adds_left=1, rules=app.rules, stage=4, score=2480)
+        app.tap_on_cell(0)
+        app.tap_on_cell(1)
+        app.tap_rect(app.truth()["buttons"]["continue"])
+        yield "ad", app
+
+        app = cls.create(preset, seed, theme, options)
+        app.board = Board.parse("123 456 78", adds_left=0, rules=app.rules, stage=2, score=1234)
+        app.check_end()  # no add left and no pair: the game is over
+        yield "game_over", app
+
+
+# the fixtures' start size per preset, as it differs between versions of the real game
+FIXTURE_SIZES = {"720x1600": 27, "1080x2400": 35, "1440x3200": 42, "tablet-1600x2560": 27, "1080x2340-2022": 27}
+FIXTURE_ADDS = {"720x1600": 4, "1080x2400": 5, "1440x3200": 5, "tablet-1600x2560": 5, "1080x2340-2022": 4}
+
+
+def play_pairs(app: NumberMatchApp, count: int, rng: random.Random) -> None:
+    """Play ``count`` legal pairs picked by ``rng`` among those on screen, as a finger would."""
+    for _ in range(count):
+        on_screen = {int(k) for k in app.truth()["cells"]}
+        pairs = [p for p in app.board.pairs() if p.i in on_screen and p.j in on_screen]
+        if not pairs:
+            return
+        pair = rng.choice(pairs)
+        app.tap_on_cell(pair.i)
+        app.tap_on_cell(pair.j)
+
 
 ADD_RULES = ("cell", "live")
-
-
-def create(preset, seed: int, theme: str, options: dict) -> NumberMatchApp:
-    """phonesim.apps.create's entry for this game: checks and takes its own options."""
-    from phonesim.apps import AppOptionError, choose
-
-    size, adds, add_rule = options["size"], options["adds"], options["add_rule"]
-    choose("add rule", add_rule, ADD_RULES)
-    if not isinstance(size, int) or not 2 <= size <= 9 * 40:
-        raise AppOptionError(f"the start size must be 2 to 360 numbers, not {size!r}")
-    if not isinstance(adds, int) or not 0 <= adds <= 99:
-        raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
-    return NumberMatchApp(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=options["ads"],
-                          points=options["points"])
+APP = NumberMatchApp
