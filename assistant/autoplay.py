@@ -7,7 +7,7 @@ import sys
 
 from solver.errors import TapsolveError
 from assistant.loop import Loop
-from assistant.scroll import BoardChanged
+from assistant.games.numbermatch.scroll import BoardChanged
 
 # Taps lost in a row (the screen unchanged after them): this many with none ever landed means
 # the phone ignores taps (a setting); once taps have landed, a phone that drops some is not

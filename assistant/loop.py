@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.games import Plan, game_for, kind
-from assistant.scroll import BoardView
+from assistant.games.numbermatch.scroll import BoardView
 from vision import ReadError, Reading, tesseract
 from solver.errors import TapsolveError
 
@@ -156,7 +156,8 @@ class Loop:
 
     def order_for_screen(self):
         """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)
-        where the line allows (assistant.order): fewer scrolls on a board taller than the screen."""
+        where the line allows (assistant.games.numbermatch.order): fewer scrolls on a board taller
+        than the screen."""
         if (self.view is None or self.plan is None or self.reading is None
                 or self.reading.screen != "board" or self.reading.selected is not None):
             return  # (a selection made belongs to the move planned)

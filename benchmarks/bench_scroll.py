@@ -22,7 +22,7 @@ from assistant import autoplay  # noqa: E402
 from assistant.device import connect  # noqa: E402
 from assistant.link import Link  # noqa: E402
 from assistant.loop import Loop  # noqa: E402
-from assistant.scroll import BoardView  # noqa: E402
+from assistant.games.numbermatch.scroll import BoardView  # noqa: E402
 from phonesim import apps  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, Faults, Phone  # noqa: E402

@@ -11,7 +11,7 @@ from assistant.device import connect
 from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
-from assistant.scroll import BoardView, ScrollError
+from assistant.games.numbermatch.scroll import BoardView, ScrollError
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import Add, Board, Pair

@@ -42,7 +42,7 @@ class Game:
     name = ""
     # play goes on to the next stage through the phone's Continue button (Number Match)
     more_stages = False
-    # a board taller than the screen is read and tapped by scrolling (assistant.scroll)
+    # a board taller than the screen is read and tapped by scrolling (in the game's own modules)
     scrolls = False
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):

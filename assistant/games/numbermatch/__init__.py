@@ -29,7 +29,7 @@ class NumberMatch(Game):
     name = "numbermatch"
     more_stages = True
     scrolls = True
-    # set by the loop: with them, taps scroll a board taller than the screen (assistant.scroll)
+    # set by the loop: with them, taps scroll a board taller than the screen (.scroll)
     view = None
     link = None
 
@@ -283,7 +283,7 @@ class NumberMatch(Game):
         return [view.show(link, [move.j // cols]).cells[move.j]]
 
     def order_for_screen(self, board: Board, moves: list, reading) -> list:
-        from assistant.order import on_screen_first
+        from assistant.games.numbermatch.order import on_screen_first
 
         return on_screen_first(board, moves, reading.cells)
 
