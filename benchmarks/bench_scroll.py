@@ -67,7 +67,7 @@ def play(harness, preset, size, seed):
     assert phone.app.screen == "stage_complete", phone.app.screen
     t = loop.tally
     print(f"play of a {size}-number board: {wall:.1f} s, {t.moves} moves ({t.moves / wall * 60:.0f} a minute), "
-          f"{loop.view.swipes} swipes, {loop.view.looks} reads while scrolling")
+          f"{loop.game.view.swipes} swipes, {loop.game.view.looks} reads while scrolling")
 
 
 def main():
