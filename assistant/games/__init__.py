@@ -1,10 +1,9 @@
 """The Game protocol: what the loop, autoplay, the guide and the overlay ask of every game.
 
 The closed loop (``assistant.loop``) is the same for every game; a game is one module here
-(``assistant.games.<name>``, a folder where it needs several; found through ``solver.games``)
-with one class on this protocol, so a new game is a new module, not a rewrite. No generic module
-asks a game its name, and the loop asks the game, never its helpers, to look at its board, bring
-a move on screen and learn from what the phone showed.
+(``assistant.games.<name>``, a folder if it needs several; found through ``solver.games``) with
+one class on this protocol, so a new game is a new module, not a rewrite. No generic module asks
+a game its name, nor reaches into its helpers (a game scrolls and learns through this protocol).
 """
 
 from __future__ import annotations
@@ -56,13 +55,11 @@ class Game:
     # -- reading and planning ----------------------------------------------------------------
 
     def attach(self, link, alone: bool = False) -> None:
-        """The phone link, for a game that moves its board on screen itself (scrolls); ``alone``:
-        nobody but the loop moves it (autoplay), so fewer checks (default: not needed)."""
+        """The phone link, for a game that scrolls its board; ``alone``: nobody else scrolls it."""
 
     def look(self, image, reading, expected=None, before=None, glance=False):
-        """The (image, reading) of the whole board from a sure reading of its screen, ``expected``
-        then ``before`` the positions thought possible (on a ``glance``, None unless it agrees with
-        ``expected``): as read for a board that fits the screen; a taller one scrolls."""
+        """The whole board's (image, reading) from a sure reading of its screen, ``expected`` then
+        ``before`` the positions thought possible (a ``glance``: None unless it shows ``expected``)."""
         return image, reading
 
     def forget_place(self) -> None:
@@ -139,10 +136,8 @@ class Game:
         return moves
 
     def show(self, move, reading, select: bool = False):
-        """Bring ``move``'s cells on screen when the screen hides some of them (by scrolling): the
-        new (image, reading), or None when nothing needs to move. ``select``: the move is tapped
-        next (autoplay), so a game may select part of it on the way (BoardChanged when what came
-        on screen is not the board it knows)."""
+        """Bring ``move``'s cells on screen (by scrolling): the new (image, reading), or None when
+        nothing moved. ``select``: autoplay taps it next, the game may select part of it on the way."""
         return None
 
     # -- words -------------------------------------------------------------------------------

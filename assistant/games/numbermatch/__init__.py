@@ -48,9 +48,8 @@ class NumberMatch(PointsLearning, Game):
         self.view.alone = alone
 
     def look(self, image, reading, expected=None, before=None, glance=False):
-        """The whole board read by scrolling, as far as the screen and ``expected`` (then
-        ``before``) allow without a swipe (the screen alone cannot place a board of repeated rows
-        at its end); a glance only where the screen agrees with ``expected`` (``BoardView.confirm``)."""
+        """The whole board read by scrolling, without a swipe where the screen agrees with
+        ``expected`` or ``before`` (which also place a board of repeated rows at its end)."""
         if self.view is None or reading.screen != "board":
             return image, reading
         view = self.view
@@ -137,10 +136,8 @@ class NumberMatch(PointsLearning, Game):
         return out + [reading.cells[move.i], reading.cells[move.j]]
 
     def show(self, move, reading, select: bool = False):
-        """Scroll the move's cells on screen when a tall board hides them: (image, reading), or
-        None when nothing needs to move. ``select`` (autoplay; the guide never taps): a selection
-        elsewhere off screen is dropped first, and a pair whose cells do not fit on one screen
-        has its first cell tapped before the board scrolls to the second."""
+        """Scroll a pair's cells on screen; ``select`` (autoplay: the guide never taps) drops a
+        selection off screen first, and taps the first cell of a pair taller than the screen."""
         if self.view is None or not isinstance(move, Pair) or (move.i in reading.cells and move.j in reading.cells):
             return None
         view, link, cols = self.view, self.link, self.rules.columns

@@ -1,5 +1,4 @@
-"""Number Match's points table as the phone plays it: learned from the scores read on settled
-screens (the game's ``learn`` step), kept in the reading profile for the next game."""
+"""Number Match's points table as the phone plays it, learned from settled screens' scores."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ POINT_NAMES = {"touching": "touching pairs", "row_break": "pairs across a row br
 
 
 class PointsLearning:
-    """The learning half of the Number Match game class: what the phone's scores bore out or
-    taught of the points table (the game's ``rules`` score by it)."""
+    """What the phone's scores bore out or taught of the table (the game's ``rules`` score by it)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
