@@ -6,8 +6,8 @@ import signal
 import sys
 
 from solver.errors import TapsolveError
+from assistant.games import BoardChanged
 from assistant.loop import Loop
-from assistant.scroll import BoardChanged
 
 # Taps lost in a row (the screen unchanged after them): this many with none ever landed means
 # the phone ignores taps (a setting); once taps have landed, a phone that drops some is not
@@ -87,8 +87,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
     ``max_moves``: stop (code 0) once that many moves are made."""
     link, tally = loop.link, loop.tally
     status = status or say
-    if loop.view is not None:
-        loop.view.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
+    loop.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     with StopAfterMove() as stop:
         loop.start()
         lost_in_a_row, landed, refusals = 0, False, 0
@@ -115,11 +114,12 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
             if move is None:
                 raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
             try:
-                taps = loop.game.taps(move, reading)
+                loop.show(move, select=True)
             except BoardChanged as exc:
                 say(f"{exc}: reading it again and re-planning")
                 loop.survey_again()
                 continue
+            taps = loop.game.taps(move, loop.reading)
             kind = loop.game.animation(loop.position, move)
             link.tap_all(taps, kind=kind)
             outcome = loop.judge(move)

@@ -115,7 +115,7 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
             if not paused and time.monotonic() - last >= poll:
                 last = time.monotonic()
                 message = follow(loop)
-                loop.show_next()
+                loop.show(loop.next_move)
                 if message and message != note:
                     say(message)
                 note = message or note
@@ -156,7 +156,7 @@ def export(loop: Loop, folder: str | Path, say=print) -> int:
     reading = loop.start()
     if reading.screen != "board" or loop.plan is None:
         raise TapsolveError("no board on the phone to plan for")
-    loop.show_next()
+    loop.show(loop.next_move)
     reading = loop.reading
     pages = []
     first = overlay.draw_on_screen(loop.image, reading, loop.next_move, loop.game, step_header(loop)) \

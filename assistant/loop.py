@@ -15,7 +15,6 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.games import Plan, game_for, kind
-from assistant.scroll import BoardView
 from vision import ReadError, Reading, tesseract
 from solver.errors import TapsolveError
 
@@ -51,16 +50,15 @@ class Loop:
         self.step = 0
         self.tally = Tally()
         tesseract.keep_spares()  # a screen is read after every move
-        # a Number Match board taller than the screen is read whole by scrolling (None: only
-        # what is on screen, for a window that must not scroll the player's phone)
-        self.view = BoardView()
+        self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
 
     # -- seeing ------------------------------------------------------------------------------
 
-    def look(self, tries: int = 3):
-        """Capture and read the screen. A screen with no board reads as "unknown"; a reading not
-        sure of everything is read again from a new capture, and returned unsure (never guessed)
-        if it stays so: the caller pauses on it."""
+    def look(self, tries: int = 3, expected=None, before=None):
+        """Capture and read the screen, and the whole board as the game sees it (``Game.look``:
+        ``expected``, then ``before``, the positions thought possible). A screen with no board
+        reads as "unknown"; a reading not sure of everything is read again from a new capture,
+        and returned unsure (never guessed) if it stays so: the caller pauses on it."""
         game = self.game_name if self.game is None else self.game.name
         for _ in range(tries):
             try:
@@ -69,29 +67,35 @@ class Loop:
                 self.reading = Reading(game, "unknown")
                 return self.reading
             if self.reading.sure:
-                if self.view is not None and kind(self.reading.game).scrolls and self.reading.screen == "board":
-                    _, self.reading = self.view.survey(self.link, first=(self.image, self.reading))
-                    self.image = self.view.image if self.view.image is not None else self.image
+                if self.reading.screen == "board":
+                    self.image, self.reading = self.made(self.reading.game).look(
+                        self.image, self.reading, expected, before)
                 return self.reading
         return self.reading
 
-    def show_next(self):
-        """Bring the next move on screen when the board hides it (the game scrolls a tall board);
-        the guide draws the move over the live screenshot."""
-        if self.view is None or self.game is None or self.reading is None or self.reading.screen != "board":
-            return
-        shown = self.game.show(self.next_move, self.reading)
-        if shown is not None:
-            self.reading = shown
-            self.image = self.view.image
+    def made(self, name: str):
+        """The game played, made on the first screen of it read."""
+        if self.game is None:
+            self.game = game_for(name, self.objective, self.budget)
+            self.game.attach(self.link, self.alone)
+        return self.game
 
-    def look_until_known(self, ending: bool = False):
+    def show(self, move, select: bool = False):
+        """Bring ``move`` on screen when the board hides it (``Game.show``: a tall board scrolls):
+        the guide draws it over the live screenshot, autoplay taps it (``select``)."""
+        if self.game is None or move is None or self.reading is None or self.reading.screen != "board":
+            return
+        shown = self.game.show(move, self.reading, select)
+        if shown is not None:
+            self.image, self.reading = shown
+
+    def look_until_known(self, ending: bool = False, expected=None, before=None):
         """Read until the screen is a board read for sure or a stage-complete screen; pause on
         anything else (and on a board not read for sure: nothing is tapped on a guess).
 
         ``ending``: the move just made clears the board, so a screen with no board is most likely
         the game between its emptied grid and the stage-complete screen: waited for quietly."""
-        reading = self.look()
+        reading = self.look(expected=expected, before=before)
         deadline = time.monotonic() + self.wait_unknown
         told = False
         while reading.screen not in ("board", "stage_complete") or not reading.sure:
@@ -99,7 +103,7 @@ class Loop:
                 raise TapsolveError("the game is over on the phone (no pair and no add left): start a new game")
             if ending and reading.screen == "unknown" and time.monotonic() < deadline:
                 time.sleep(0.1)
-                reading = self.look()
+                reading = self.look(expected=expected, before=before)
                 continue
             unsure = reading.describe_unsure() if reading.screen == "board" else ""
             if not told:
@@ -113,7 +117,7 @@ class Loop:
                                     if unsure else f"no board on the phone for {self.wait_unknown:g} s: "
                                     "open the game and run again")
             time.sleep(0.5)
-            reading = self.look()
+            reading = self.look(expected=expected, before=before)
         return reading
 
     # -- planning ----------------------------------------------------------------------------
@@ -128,9 +132,7 @@ class Loop:
         reading = self.look_until_known()
         if warming is not None:
             warming.join()
-        if self.game is None:
-            self.game = game_for(reading.game, self.objective, self.budget)
-            self.game.attach(self.view, self.link)
+        self.made(reading.game)
         if reading.screen == "board":
             self.replan(count=False)
         return reading
@@ -139,7 +141,7 @@ class Loop:
         won = self.position if self.position is not None and self.game.ends(self.position) else None
         self.position = self.game.position(self.reading)
         if won is not None:  # the next stage's board, after the last move of a stage
-            self.tell(self.game.next_stage(won, self.position))
+            self.tell(self.game.learn(won, self.position))
         self.plan = self.game.plan(self.position)
         self.step = 0
         if count:
@@ -150,14 +152,14 @@ class Loop:
     def survey_again(self):
         """A row that came on screen is not the board the plan knows: forget where the board was
         placed, read it whole again and plan from it."""
-        self.view.first_row = None
+        self.game.forget_place()
         self.look_until_known()
         self.replan()
 
     def order_for_screen(self):
         """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)
-        where the line allows (assistant.order): fewer scrolls on a board taller than the screen."""
-        if (self.view is None or self.plan is None or self.reading is None
+        where the line allows (``Game.order_for_screen``): fewer scrolls on a tall board."""
+        if (self.plan is None or self.reading is None
                 or self.reading.screen != "board" or self.reading.selected is not None):
             return  # (a selection made belongs to the move planned)
         rest = self.plan.moves[self.step:]
@@ -184,8 +186,9 @@ class Loop:
         early = self.game.in_place(before, move, self.reading) if reading is None else None
         if early is not None:
             image = self.link.early(early.parts, early.aside)
-            if image is not None and self.game.shows(expected, expected):
+            if image is not None:
                 self.image, self.reading = image, early.reading
+                self.game.learn(expected, expected, settled=False)
                 self.advance(expected)
                 return "done"
         outcome = self._judge_read(move, before, expected, ending, reading)
@@ -200,27 +203,21 @@ class Loop:
             if seen is not None:
                 self.advance(seen)
                 return "done"
-        if reading is None and self.view is not None and self.game.scrolls:
-            # the screen alone cannot place a board of repeated rows at its end: the prediction
-            # chooses among the places the screen allows (and is still compared below)
-            self.view.expect, self.view.before = expected, before
-            try:
-                reading = self.look_until_known(ending)
-            finally:
-                self.view.expect = self.view.before = None
-        reading = reading or self.look_until_known(ending)
+        # (the prediction helps the game place a board the screen alone cannot: still compared below)
+        reading = reading or self.look_until_known(ending, expected, before)
         if reading.screen == "stage_complete":
             if ending:
                 self.advance(expected)
                 return "done"
             raise TapsolveError("the stage ended before the plan did: the game plays otherwise than predicted")
         seen = self.game.position(reading)
-        if self.game.same(seen, expected):
+        note = self.game.learn(expected, seen, before, move)
+        if note is None and self.game.same(seen, expected):
             self.advance(seen)
             return "done"
-        if self.game.same(seen, before):
+        if note is None and self.game.same(seen, before):
             return "same"
-        self.tell(self.game.explain(before, seen, move))
+        self.tell(note)  # (a rule or table entry learned: the plan is made again with it)
         self.replan()
         return "other"
 
@@ -240,18 +237,14 @@ class Loop:
             return None
         if reading.screen != "board" or not reading.sure:
             return None
-        if self.view is not None and self.game.scrolls:
-            self.view.expect = expected
-            try:
-                confirmed = self.view.confirm(image, reading)
-            finally:
-                self.view.expect = None
-            if confirmed is None:
-                return None
-            reading = confirmed[1]
+        confirmed = self.game.look(image, reading, expected, glance=True)
+        if confirmed is None:
+            return None
+        image, reading = confirmed
         seen = self.game.position(reading)
         if not self.game.shows(seen, expected):
             return None
+        self.game.learn(expected, seen, settled=False)
         self.link.accept(image)
         self.image, self.reading = image, reading
         return seen

@@ -22,7 +22,7 @@ from assistant import autoplay  # noqa: E402
 from assistant.device import connect  # noqa: E402
 from assistant.link import Link  # noqa: E402
 from assistant.loop import Loop  # noqa: E402
-from assistant.scroll import BoardView  # noqa: E402
+from assistant.games.numbermatch.scroll import BoardView  # noqa: E402
 from phonesim import apps  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, Faults, Phone  # noqa: E402
@@ -67,7 +67,7 @@ def play(harness, preset, size, seed):
     assert phone.app.screen == "stage_complete", phone.app.screen
     t = loop.tally
     print(f"play of a {size}-number board: {wall:.1f} s, {t.moves} moves ({t.moves / wall * 60:.0f} a minute), "
-          f"{loop.view.swipes} swipes, {loop.view.looks} reads while scrolling")
+          f"{loop.game.view.swipes} swipes, {loop.game.view.looks} reads while scrolling")
 
 
 def main():

@@ -166,7 +166,7 @@ class Realism:
 #   ~675 ms (the same handsets page), about 26 MB/s.
 # - a swipe's start costs a tap's Java VM, then the finger moves for its duration. A list
 #   released at speed flings on; the threshold and the carry (FLING_*) are our choice, above the
-#   1 px/ms that assistant.scroll drags at so that its swipes stop with the finger.
+#   1 px/ms that Number Match's scroller (assistant.games.numbermatch.scroll) drags at so that its swipes stop with the finger.
 # - the animations' lengths are issue 11's (~0.25 s fade, ~0.3 s collapse, ~0.5 s add); the
 #   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses, and so is the
 #   15-puzzle tile's glide: 0.2 s, Android's standard short animation (config_shortAnimTime).

@@ -24,12 +24,9 @@ NOT_GAME_PROBES = {
 # files that still name a game, each with where it is going (other parts of issue 26): the test
 # below fails once one no longer does, so that this list only shrinks
 PENDING = {
-    "assistant/scroll.py": "Number Match's scrolling: to the game's folder, assistant/games/numbermatch/",
-    "assistant/order.py": "Number Match's ordering for the screen: to the game's folder",
     "assistant/bench.py": "`bench numbermatch`, Number Match's benchmark command",
     "assistant/options.py": "the adds type, bounded by Number Match's MAX_ADDS",
     "solver/search.py": "Number Match's search, with its kernel (the solver's own split places it)",
-    "calibration/schema.py": "a doctest's profile is Flip 9's (the schema moves to vision)",
 }
 
 

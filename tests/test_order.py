@@ -1,9 +1,9 @@
-"""The plan ordered for the phone (assistant.order): pairs nearest the screen first, the line
-still legal and still clearing the board, on random boards."""
+"""The plan ordered for the phone (assistant.games.numbermatch.order): pairs nearest the screen
+first, the line still legal and still clearing the board, on random boards."""
 
 from hypothesis import given, settings, strategies as st
 
-from assistant.order import on_screen_first
+from assistant.games.numbermatch.order import on_screen_first
 from solver import search
 from solver.numbermatch import Add, Board, Pair
 

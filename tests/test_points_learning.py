@@ -1,6 +1,10 @@
-"""The Number Match game class learns the phone's points table from the score changes it reads."""
+"""The Number Match game class learns the phone's points table from the score changes it reads,
+in its one learning step (``learn``), called by the loop once per judgement."""
 
+import copy
 import json
+
+import numpy as np
 
 from assistant import autoplay
 from assistant.device import connect
@@ -11,6 +15,7 @@ from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import POINTS, Board, Pair
 from vision.profile import Profile
+from vision import ReadError
 from vision.reading import Reading
 
 BOARD = "192345678 234567822"  # 1 and 9 touch; crossing them out empties no row
@@ -34,20 +39,19 @@ def test_a_move_scored_otherwise_teaches_its_kind_once_and_the_profile_keeps_it(
     game = NumberMatch()
     before = game.position(reading(Board.parse(BOARD), profile))
     expected, seen = phone_scores(game, before, Pair(0, 1), 3)
-    assert not game.same(seen, expected)                          # the plan is to be made again
-    assert game.explain(before, seen, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
-    assert game.explain(before, seen, Pair(0, 1)) is None         # said once
-    assert game.rules.point_table == {**POINTS, "touching": 3}
+    assert game.same(seen, expected)                              # the board as predicted, but
+    assert game.learn(expected, seen, before, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
+    assert game.rules.point_table == {**POINTS, "touching": 3}   # (the plan is to be made again)
     assert profile.points == {"touching": 3} and profile.changed
-    expected, seen = phone_scores(game, before, Pair(0, 1), 3)    # as now predicted
-    assert game.same(seen, expected)
+    expected, seen = phone_scores(game, before, Pair(0, 1), 3)    # as now predicted: nothing to say
+    assert game.learn(expected, seen, before, Pair(0, 1)) is None and game.same(seen, expected)
 
 
 def test_a_score_not_read_teaches_nothing():
     game = NumberMatch()
     before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 3, read_score=False)
-    assert game.same(seen, expected) and game.learned == {}
+    assert game.learn(expected, seen, before, Pair(0, 1)) is None and game.learned == {}
 
 
 def test_a_stored_entry_is_used_and_corrected_when_the_phone_scores_otherwise():
@@ -56,8 +60,7 @@ def test_a_stored_entry_is_used_and_corrected_when_the_phone_scores_otherwise():
     before = game.position(reading(Board.parse(BOARD), profile))
     assert game.rules.point_table["touching"] == 2                # from the first plan
     expected, seen = phone_scores(game, before, Pair(0, 1), 1)
-    assert not game.same(seen, expected)
-    assert game.explain(before, seen, Pair(0, 1)) == "this game scores touching pairs 1, not 2: learned"
+    assert game.learn(expected, seen, before, Pair(0, 1)) == "this game scores touching pairs 1, not 2: learned"
     assert profile.points == {"touching": 1}
 
 
@@ -70,7 +73,7 @@ def test_a_row_is_learned_from_a_pair_whose_kind_a_plain_move_bore_out():
     before = game.position(reading(Board.parse(ROW_GOES), Profile("numbermatch", 1080, 2400)))
     game.confirmed.add("touching")                                # a plain touching pair bore it out
     expected, seen = phone_scores(game, before, Pair(0, 1), POINTS["touching"] + 25)
-    assert not game.same(seen, expected) and game.learned == {"row": 25}
+    assert game.learn(expected, seen, before, Pair(0, 1)) and game.learned == {"row": 25}
 
 
 def test_a_row_is_learned_from_a_pair_whose_kind_the_profile_stored_without_a_plain_move():
@@ -78,8 +81,7 @@ def test_a_row_is_learned_from_a_pair_whose_kind_the_profile_stored_without_a_pl
     game = NumberMatch()
     before = game.position(reading(Board.parse(ROW_GOES), profile))
     expected, seen = phone_scores(game, before, Pair(0, 1), 3 + 25)
-    assert not game.same(seen, expected)
-    assert game.explain(before, seen, Pair(0, 1)) == "this game scores each removed row 25, not 10: learned"
+    assert game.learn(expected, seen, before, Pair(0, 1)) == "this game scores each removed row 25, not 10: learned"
     assert profile.points == {"touching": 3, "row": 25}
 
 
@@ -87,13 +89,13 @@ def test_a_row_worked_out_from_a_stored_entry_is_learned_again_when_that_entry_i
     game = NumberMatch()
     before = game.position(reading(Board.parse(ROW_GOES), Profile("numbermatch", 1080, 2400, points={"touching": 3})))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1 + 10)          # the phone: touching 1, row 10
-    assert not game.same(seen, expected) and game.learned["row"] == 8         # from the stored touching 3
+    assert game.learn(expected, seen, before, Pair(0, 1)) and game.learned["row"] == 8  # from the stored touching 3
     plain = game.position(reading(Board.parse(BOARD), game.profile))
     expected, seen = phone_scores(game, plain, Pair(0, 1), 1)
-    assert not game.same(seen, expected) and game.learned == {"touching": 1, "row": 8}
+    assert game.learn(expected, seen, plain, Pair(0, 1)) and game.learned == {"touching": 1, "row": 8}
     before = game.position(reading(Board.parse(ROW_GOES), game.profile))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1 + 10)
-    assert not game.same(seen, expected) and game.learned == {"touching": 1, "row": 10}
+    assert game.learn(expected, seen, before, Pair(0, 1)) and game.learned == {"touching": 1, "row": 10}
 
 
 def test_a_pair_and_its_rows_both_unknown_wait_and_are_solved_from_two_moves():
@@ -101,15 +103,14 @@ def test_a_pair_and_its_rows_both_unknown_wait_and_are_solved_from_two_moves():
     profile = Profile("numbermatch", 1080, 2400)
     one = game.position(reading(Board.parse(ROW_GOES), profile))
     expected, seen = phone_scores(game, one, Pair(0, 1), 3 + 25)             # the phone: touching 3, row 25
-    assert game.same(seen, expected) and game.learned == {}                  # cannot tell which differs
+    assert game.learn(expected, seen, one, Pair(0, 1)) is None and game.learned == {}  # cannot tell which differs
     assert game.summary() == ("; not learned yet: a move scoring touching pairs + each removed row got 28, "
                               "not 11: which of touching pairs and each removed row differs shows once a move "
                               "scores one of them without the others, or in other numbers")
     two = game.position(reading(Board.parse(TWO_ROWS_GO), profile))
     expected, seen = phone_scores(game, two, Pair(0, 9), 3 + 2 * 25)
-    assert not game.same(seen, expected)
-    assert game.explain(two, seen, Pair(0, 9)) == ("this game scores touching pairs 3, not 1: learned; "
-                                                   "this game scores each removed row 25, not 10: learned")
+    assert game.learn(expected, seen, two, Pair(0, 9)) == ("this game scores touching pairs 3, not 1: learned; "
+                                                         "this game scores each removed row 25, not 10: learned")
     assert game.summary() == "; points learned: touching pairs 3, each removed row 25"
 
 
@@ -123,9 +124,9 @@ def test_the_cleared_board_bonus_is_learned_from_the_next_stage_header():
     header = 100 + POINTS["touching"] + POINTS["row"] + 300       # the phone's bonus: 300
     for stage, cells in ((3, BOARD), (2, "1.2345678 234567822")):  # not the next stage; a pair played
         board = game.position(reading(Board.parse(cells, stage=stage, score=header), profile))
-        assert game.next_stage(won, board) is None and game.learned == {}
+        assert game.learn(won, board) is None and game.learned == {}
     board = game.position(reading(Board.parse(BOARD, stage=2, score=header), profile))
-    assert game.next_stage(won, board) == "this game scores a cleared board 300, not 150: learned"
+    assert game.learn(won, board) == "this game scores a cleared board 300, not 150: learned"
     assert board.rules.point_table["clear"] == 300
     assert profile.points == {"touching": 1, "row": 10, "clear": 300}   # what was borne out, and learned
     assert game.learned_after == {"clear": 1}
@@ -138,8 +139,7 @@ def test_a_glance_teaches_nothing_and_the_settled_screen_teaches_once():
     assert not game.shows(glanced, expected)                    # judged on a settled screen instead
     assert game.learned == {} and game.kind_moves["touching"] == 0
     _, settled = phone_scores(game, before, Pair(0, 1), 3)
-    assert not game.same(settled, expected)
-    assert game.explain(before, settled, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
+    assert game.learn(expected, settled, before, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
     assert game.shows(glanced, expected)                        # the score as predicted: taken
 
@@ -149,12 +149,14 @@ def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_j
     before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1)
     assert not game.shows(seen, expected)                       # touching pairs not borne out yet
-    assert game.same(seen, expected) and game.confirmed == {"touching"}
+    assert game.learn(expected, seen, before, Pair(0, 1)) is None and game.confirmed == {"touching"}
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
-    assert game.shows(glanced, expected) and game.kind_moves["touching"] == 1   # taken, not judged
+    assert game.shows(glanced, expected)
+    game.learn(expected, glanced, settled=False)                # taken, not judged
+    assert game.kind_moves["touching"] == 1
     # 8 and 2 across the row break, judged on a settled screen whose score holds both moves
     expected, seen = phone_scores(game, glanced, Pair(8, 9), 5)
-    assert not game.same(seen, expected) and game.learned == {"row_break": 5}
+    assert game.learn(expected, seen, glanced, Pair(8, 9)) and game.learned == {"row_break": 5}
     assert game.kind_moves["touching"] == 2
 
 
@@ -163,6 +165,76 @@ def test_a_kind_an_earlier_game_bore_out_is_taken_on_a_glance():
     before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400, points={"touching": 1})))
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
     assert game.shows(glanced, expected) and game.confirmed == set()
+
+
+def test_questions_change_nothing():
+    """same, shows and taps are questions: asked any number of times, the game is as it was."""
+    game = NumberMatch()
+    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
+    state = copy.deepcopy(vars(game))
+    for points in (1, 3):  # as predicted, and a score that would teach the table
+        expected, seen = phone_scores(game, before, Pair(0, 1), points)
+        shown = reading(seen, game.profile)
+        shown.cells = {k: (100 + 50 * (k % 9), 300 + 50 * (k // 9)) for k in range(len(seen.cells))}
+        for _ in range(2):
+            game.same(seen, expected), game.same(seen, before), game.shows(seen, expected)
+            game.taps(Pair(16, 17), shown)
+    assert vars(game) == state
+
+
+class ScriptedPhone:
+    """A link to a phone whose screens are given in advance: each look reads the next board (the
+    last one stays), a move's early frame is there only while ``frames`` last, and a glance
+    never reads (a frame caught mid-animation): moves are judged early or on settled screens."""
+
+    def __init__(self, boards, frames=0):
+        self.boards, self.frames = list(boards), frames
+        self.profile = Profile("numbermatch", 1080, 2400, geometry={"top": 250, "bottom": 1750, "pitch": 50})
+
+    def look(self, game, glance=False):
+        if glance:
+            raise ReadError("still moving")
+        board = self.boards.pop(0) if len(self.boards) > 1 else self.boards[0]
+        cells = {k: (100 + 50 * (k % 9), 300 + 50 * (k // 9)) for k in range(len(board.cells))}
+        image = np.zeros((2000, 600, 3), np.uint8)
+        for k, (x, y) in cells.items():  # each number a shade of its own
+            image[y - 20:y + 20, x - 20:x + 20] = 25 * board.cells[k]
+        return image, Reading("numbermatch", "board", board=board.copy(), cells=cells, pitch=50.0,
+                              rows_visible=len(board.cells) // 9, profile=self.profile)
+
+    def early(self, parts, aside):
+        self.frames -= 1
+        return np.zeros((2000, 600, 3), np.uint8) if self.frames >= 0 else None
+
+    def early_result(self, ok):
+        pass
+
+    def accept(self, image):
+        pass
+
+
+def test_a_judged_move_is_counted_once_after_lost_taps():
+    """A pair judged on an early frame, then the next pair's taps lost twice (the screen still
+    shows the board the first left), then landed: each pair's kind is counted once, on the
+    settled screen that shows its score (the lost taps' screens judged the first pair again)."""
+    start = Board.parse(BOARD)
+    first, second = Pair(0, 1), Pair(16, 17)  # two touching pairs; neither takes a row
+    one = start.copy()
+    one.push(first)
+    two = one.copy()
+    two.push(second)
+    one, two = (Board(list(b.cells), b.adds_left, b.score) for b in (one, two))  # as read: no history
+    phone = ScriptedPhone([start])
+    loop = Loop(phone, game="numbermatch", say=lambda _: None, wait_unknown=1)
+    loop.start()
+    loop.game.confirmed.add("touching")  # borne out earlier: the first pair is judged early
+    phone.boards, phone.frames = [one], 1
+    assert loop.judge(first) == "done" and loop.position.move_stack  # on its early frame
+    for _ in range(2):
+        assert loop.judge(second) == "same"  # a lost tap: the screen unchanged
+    phone.boards = [two]
+    assert loop.judge(second) == "done"
+    assert loop.game.kind_moves["touching"] == 2
 
 
 # -- on phonesim, through the real adb server ------------------------------------------------

@@ -9,7 +9,7 @@ from assistant.device import connect
 from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
-from assistant.scroll import BoardView, ScrollError
+from assistant.games.numbermatch.scroll import BoardView, ScrollError
 from helpers import centre, truth
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
@@ -126,16 +126,22 @@ def test_show_brings_far_rows_on_screen_scrolling_no_more_than_needed(harness):
     assert reading.board.cells == board.cells  # the whole board rides along
 
 
+def tap(game, link, move, reading):
+    """Bring ``move`` on screen and tap it, as autoplay does."""
+    shown = game.show(move, reading, select=True)
+    link.tap_all(game.taps(move, reading if shown is None else shown[1]))
+
+
 def test_a_pair_split_across_screens_is_tapped_first_scrolled_then_second(harness):
     board = sparse_tall_board(16)
     vp, link = phone_with(harness, board=board.copy())
     far = Pair(0, 15 * COLUMNS)
     assert board.is_pair(far.i, far.j)
     game = NumberMatch()
-    game.view, game.link = BoardView(), link
+    game.attach(link)
     _, reading = game.view.survey(link)
     assert far.j not in reading.cells or far.i not in reading.cells
-    link.tap_all(game.taps(far, reading))
+    tap(game, link, far, reading)
     expected = board.copy()
     expected.push(far)
     assert truth(vp)["board"]["cells"] == expected.cells
@@ -151,12 +157,12 @@ def test_taps_drop_an_off_screen_selection_first(harness):
     assert truth(vp)["selected"] == far
     swipe_rows(vp, -5, pitch)
     game = NumberMatch()
-    game.view, game.link = BoardView(), link
+    game.attach(link)
     _, reading = game.view.survey(link)
     assert reading.selected == far
     pair = Pair(COLUMNS + 3, COLUMNS + 6)  # the pair of the second row
     assert board.is_pair(pair.i, pair.j)
-    link.tap_all(game.taps(pair, reading))
+    tap(game, link, pair, reading)
     expected = board.copy()
     expected.push(pair)
     assert truth(vp)["board"]["cells"] == expected.cells
@@ -168,7 +174,7 @@ def test_autoplay_clears_a_board_taller_than_the_screen(harness):
     loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
     autoplay.play(loop, stages=1, say=quiet)
     assert truth(vp)["screen"] == "stage_complete"
-    assert loop.tally.stages == 1 and loop.view.swipes > 0
+    assert loop.tally.stages == 1 and loop.game.view.swipes > 0
 
 
 def test_autoplay_clears_a_tall_board_when_the_phone_drops_taps_and_swipes(harness):
@@ -187,17 +193,17 @@ def test_the_guide_scrolls_the_next_move_on_screen_and_then_keeps_still(harness)
     loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
     loop.start()
     assert loop.position.cells == board.cells  # planned from the whole board
-    loop.show_next()
+    loop.show(loop.next_move)
     move = loop.next_move
     t = truth(vp)
     assert {str(move.i), str(move.j)} & set(t["cells"])
     for k in (move.i, move.j):
         if str(k) in t["cells"]:
             assert k in loop.reading.cells
-    swipes = loop.view.swipes
+    swipes = loop.game.view.swipes
     assert guide.follow(loop) is None  # nothing changed on the phone: no swipe, same plan
-    loop.show_next()
-    assert loop.view.swipes == swipes and truth(vp)["first_row"] == t["first_row"]
+    loop.show(loop.next_move)
+    assert loop.game.view.swipes == swipes and truth(vp)["first_row"] == t["first_row"]
 
 
 class Restless:
@@ -235,13 +241,13 @@ def test_pairs_on_a_board_of_repeated_rows_are_scrolled_to_and_tapped(harness):
     for _ in range(3):
         link.tap(*centre(truth(vp)["add_button"]))
     game = NumberMatch()
-    game.view, game.link = BoardView(alone=True), link
+    game.attach(link, alone=True)
     board, reading = game.view.survey(link)
     assert len(board.cells) == 216 and truth(vp)["first_row"] == 11
     rows = [tuple(board.cells[k:k + COLUMNS]) for k in range(0, 216, COLUMNS)]
     assert rows[5:18] == rows[11:24]  # row 5 at the top looks just like the bottom of the board
     up = next(p for p in board.pairs() if p.i // COLUMNS == p.j // COLUMNS == 5)
-    link.tap_all(game.taps(up, reading))
+    tap(game, link, up, reading)
     expected = board.copy()
     expected.push(up)
     assert truth(vp)["board"]["cells"] == expected.cells
@@ -250,7 +256,7 @@ def test_pairs_on_a_board_of_repeated_rows_are_scrolled_to_and_tapped(harness):
     reading = game.view.show(link, [0])
     assert truth(vp)["first_row"] == 0
     down = next(p for p in board.pairs() if p.i // COLUMNS == p.j // COLUMNS == 21)
-    link.tap_all(game.taps(down, reading))
+    tap(game, link, down, reading)
     expected = board.copy()
     expected.push(down)
     assert truth(vp)["board"]["cells"] == expected.cells

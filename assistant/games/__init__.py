@@ -1,8 +1,9 @@
 """The Game protocol: what the loop, autoplay, the guide and the overlay ask of every game.
 
 The closed loop (``assistant.loop``) is the same for every game; a game is one module here
-(``assistant.games.<name>``, found through ``solver.games``) with one class on this protocol,
-so a new game is a new module, not a rewrite. No generic module asks a game its name.
+(``assistant.games.<name>``, a folder if it needs several; found through ``solver.games``) with
+one class on this protocol, so a new game is a new module, not a rewrite. No generic module asks
+a game its name, nor reaches into its helpers (a game scrolls and learns through this protocol).
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver import games as registry
+from solver.errors import TapsolveError
+
+
+class BoardChanged(TapsolveError):
+    """What a game brought on screen differs from the board it knows: read the board again."""
 
 
 @dataclass
@@ -42,16 +48,22 @@ class Game:
     name = ""
     # play goes on to the next stage through the phone's Continue button (Number Match)
     more_stages = False
-    # a board taller than the screen is read and tapped by scrolling (assistant.scroll)
-    scrolls = False
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         self.objective, self.budget = objective, budget
 
     # -- reading and planning ----------------------------------------------------------------
 
-    def attach(self, view, link) -> None:
-        """The loop's board view and phone link, for a game that scrolls (default: not needed)."""
+    def attach(self, link, alone: bool = False) -> None:
+        """The phone link, for a game that scrolls its board; ``alone``: nobody else scrolls it."""
+
+    def look(self, image, reading, expected=None, before=None, glance=False):
+        """The whole board's (image, reading) from a sure reading of its screen, ``expected`` then
+        ``before`` the positions thought possible (a ``glance``: None unless it shows ``expected``)."""
+        return image, reading
+
+    def forget_place(self) -> None:
+        """Forget where the board stands on screen: the next look reads it whole again."""
 
     @staticmethod
     def warm() -> None:
@@ -70,23 +82,19 @@ class Game:
         raise NotImplementedError
 
     def same(self, seen, expected) -> bool:
-        """The position on screen is the one expected."""
+        """The position on screen is the one expected (a question: nothing changes)."""
         raise NotImplementedError
 
     def shows(self, seen, expected) -> bool:
         """Whether a glance (one frame, not proved settled) shows just the expected position. It
-        only decides whether to wait for a settled screen; nothing is learned from it."""
+        only decides whether to wait for a settled screen; nothing changes."""
         return self.same(seen, expected)
 
-    def explain(self, before, seen, move) -> str | None:
-        """Why the phone shows ``seen`` and not the prediction, when the game can tell (a rule it
-        learned from it); None otherwise."""
-        return None
-
-    def next_stage(self, won, position) -> str | None:
-        """``position`` is the first board of the next stage, read after ``won`` (the position
-        predicted for the move that ended the last one): what the game learns from the two, as
-        a line to say, or None."""
+    def learn(self, expected, seen, before=None, move=None, settled: bool = True) -> str | None:
+        """The game's one learning step, once a judgement: ``seen`` on a settled screen after
+        ``move`` from ``before``, ``expected`` predicted (``before`` None: the next stage's first
+        board after ``expected`` won the last; ``settled`` False: a glance taken as ``expected``).
+        What it learned, as a line to say (the loop plans again), or None."""
         return None
 
     def ends(self, position) -> bool:
@@ -104,7 +112,7 @@ class Game:
     # -- tapping -----------------------------------------------------------------------------
 
     def taps(self, move, reading) -> list[tuple[int, int]]:
-        """Screen points to tap for ``move`` on the screen read now."""
+        """Screen points to tap for ``move`` on the screen read now (a question: nothing is sent)."""
         raise NotImplementedError
 
     def planned_taps(self, move, position, reading) -> list[tuple[tuple[int, int], str]]:
@@ -127,9 +135,9 @@ class Game:
         (a board taller than the screen scrolls less); as it is for a game that does not scroll."""
         return moves
 
-    def show(self, move, reading):
-        """A new reading with ``move``'s cells on screen when the screen hides some of them (by
-        scrolling), or None when nothing needs to move."""
+    def show(self, move, reading, select: bool = False):
+        """Bring ``move``'s cells on screen (by scrolling): the new (image, reading), or None when
+        nothing moved. ``select``: autoplay taps it next, the game may select part of it on the way."""
         return None
 
     # -- words -------------------------------------------------------------------------------

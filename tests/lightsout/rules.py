@@ -1,11 +1,13 @@
 """Lights Out's rules: pressing a cell toggles it and its orthogonal neighbours; the board is won
-when every light is off. python-chess's dialect: legal_moves(), push(move), pop() -> move,
-peek(), is_won(), copy(), move_stack; a move is a cell index, row by row."""
+when every light is off. It speaks the rules dialect of every game (solver.rules.Position); a
+move is a cell index, row by row."""
 
 from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+
+from solver.rules import Position
 
 SIDE = 3
 CELLS = SIDE * SIDE
@@ -18,14 +20,14 @@ def toggled(cell: int) -> list[int]:
                      if 0 <= rr < SIDE and 0 <= cc < SIDE]
 
 
-class Board:
+class Board(Position):
     """Nine lights (1 on, 0 off) and the presses made on them."""
 
     def __init__(self, lights=(0,) * CELLS):
         self.lights = list(lights)
         if len(self.lights) != CELLS or set(self.lights) - {0, 1}:
             raise ValueError(f"a board is {CELLS} lights of 0 or 1, not {lights!r}")
-        self.move_stack: list[int] = []
+        self._undo = []
 
     @classmethod
     def parse(cls, text: str) -> "Board":
@@ -37,27 +39,21 @@ class Board:
     def legal_moves(self) -> list[int]:
         return [] if self.is_won() else list(range(CELLS))
 
-    def push(self, cell: int) -> None:
-        for k in toggled(cell):
-            self.lights[k] ^= 1
-        self.move_stack.append(cell)
-
-    def pop(self) -> int:
-        cell = self.move_stack.pop()
-        for k in toggled(cell):
-            self.lights[k] ^= 1
-        return cell
-
-    def peek(self) -> int:
-        return self.move_stack[-1]
-
     def is_won(self) -> bool:
         return not any(self.lights)
 
-    def copy(self) -> "Board":
-        board = Board(self.lights)
-        board.move_stack = list(self.move_stack)
-        return board
+    def _play(self, cell: int) -> None:
+        for k in toggled(cell):
+            self.lights[k] ^= 1
+
+    def _snapshot(self) -> tuple[int, ...]:
+        return tuple(self.lights)
+
+    def _restore(self, lights) -> None:
+        self.lights = list(lights)
+
+    def _fresh(self) -> "Board":
+        return Board(self.lights)
 
     def key(self) -> int:
         return sum(light << k for k, light in enumerate(self.lights))
@@ -78,7 +74,7 @@ def lines() -> dict[int, list[int]]:
     while queue:
         here = queue.popleft()
         for cell in range(CELLS):
-            after = here.copy()
+            after = here.copy(stack=True)
             after.push(cell)
             if after.key() not in found:
                 found[after.key()] = after.move_stack

@@ -1,6 +1,6 @@
 """Number Match boards taller than the screen: reading the whole board by scrolling, and
-bringing the rows of a move on screen (the support behind ``scrolls = True``: Number Match is
-the one game whose board scrolls; its rules give the row width).
+bringing the rows of a move on screen (behind the game's ``look`` and ``show``: the
+one game whose board scrolls; its rules give the row width).
 
 The screen does not say how far the board is scrolled, so a ``BoardView`` keeps count: it
 starts from the top (swiping down until the picture stops changing), reads screen by screen
@@ -26,6 +26,7 @@ import copy
 import numpy as np
 
 import vision
+from assistant.games import BoardChanged
 from assistant.link import changed_pixels
 from solver.errors import TapsolveError
 from solver.numbermatch import Board, Rules
@@ -46,10 +47,6 @@ MAX_DROPPED_SWIPES = 24
 
 class ScrollError(TapsolveError):
     """The board would not scroll as a list does, or could not be placed."""
-
-
-class BoardChanged(ScrollError):
-    """Rows brought on screen differ from the board known: the board must be read again."""
 
 
 class _Misplaced(Exception):

@@ -1,0 +1,282 @@
+"""Number Match as the assistant plays it: plan, predict, compare, tap, and draw a pair or the +
+button; a board taller than the screen is read and brought on screen by scrolling (``scroll``),
+the plan ordered for the screen (``order``), the points table learned (``points``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from assistant.games import Game, InPlace, Plan
+from assistant.games.numbermatch.order import on_screen_first
+from assistant.games.numbermatch.points import PointsLearning
+from assistant.games.numbermatch.solve import add_solve_command  # noqa: F401 (the `solve` command)
+from solver import search
+from solver.numbermatch import Add, Board, Pair, Rules
+from solver.errors import TapsolveError
+
+# The middle of a cell whose picture a pair's fade changes: this part of the cell's pitch, clear
+# of the grid's lines around it.
+CELL_INSIDE = 0.8
+
+
+class NumberMatch(PointsLearning, Game):
+    """Number Match: a position is a Board; a move is a Pair or an Add."""
+
+    name = "numbermatch"
+    more_stages = True
+
+    def __init__(self, objective: str = "fast", budget: float = 1.0):
+        super().__init__(objective, budget)
+        self.rules = Rules()
+        # where the board stands on the phone's screen, once attached to a link: a board taller
+        # than the screen is read whole, and a move's cells brought on screen, by scrolling
+        self.view = None  # a scroll.BoardView
+        self.link = None
+
+    @staticmethod
+    def warm() -> None:
+        search.warm_up()  # importing numba and loading the cached kernel: about a second
+
+    def attach(self, link, alone: bool = False) -> None:
+        from assistant.games.numbermatch.scroll import BoardView  # (the phone's modules: not for `solve`)
+
+        self.link = link
+        if self.view is None:
+            self.view = BoardView()
+        self.view.alone = alone
+
+    def look(self, image, reading, expected=None, before=None, glance=False):
+        """The whole board read by scrolling, without a swipe where the screen agrees with
+        ``expected`` or ``before`` (which also place a board of repeated rows at its end)."""
+        if self.view is None or reading.screen != "board":
+            return image, reading
+        view = self.view
+        view.expect, view.before = expected, before
+        try:
+            whole = view.confirm(image, reading) if glance else view.survey(self.link, first=(image, reading))
+        finally:
+            view.expect = view.before = None
+        return None if whole is None else (image if glance or view.image is None else view.image, whole[1])
+
+    def forget_place(self) -> None:
+        if self.view is not None:
+            self.view.first_row = None
+
+    def position(self, reading) -> Board:
+        self.keep_points(reading.profile)
+        board = reading.board.copy()
+        board.rules = self.rules
+        self.score_read = "score" not in reading.unsure and "score not read" not in reading.notes
+        return board
+
+    def plan(self, board: Board) -> Plan:
+        solution = search.solve(board, objective=self.objective, budget=self.budget)
+        return Plan(solution.moves, solution.status, solution.adds_used, solution.score, solution.optimal)
+
+    def after(self, board: Board, move) -> Board:
+        expected = board.copy()
+        expected.push(move)
+        return expected
+
+    def same(self, seen: Board, expected: Board) -> bool:
+        """The board on screen is the one predicted. A score that differs is no reason to distrust
+        the board (the table is a reconstruction): ``learn`` learns from it."""
+        return seen.cells == expected.cells and seen.adds_left == expected.adds_left
+
+    def shows(self, seen: Board, expected: Board) -> bool:
+        """A score that differs is judged (and learned from) on the settled screen only: the
+        glance may have caught it mid-count. So is a move that scores a kind of points not yet
+        borne out on this phone (``borne_out``), for its score to teach it."""
+        return (self.same(seen, expected) and (not self.score_read or seen.score == expected.score)
+                and self.borne_out(expected))
+
+    def learn(self, expected, seen, before=None, move=None, settled: bool = True) -> str | None:
+        """Points from the score of a settled screen showing the prediction (``learn_settled``) or
+        the next stage's first board (``learn_stage``); a glance kept to be judged with the next
+        (``took_glance``); the other add rule, when it fits an add the phone did otherwise. A lost
+        tap teaches nothing: its screen shows a move judged already, or glanced and still kept."""
+        if not settled:
+            return self.took_glance(seen, expected)
+        if self.same(seen, expected):
+            if self.score_read and expected.move_stack:
+                self.learn_settled(expected, seen.score)
+        elif before is None:
+            if self.learn_stage(expected, seen):
+                seen.rules = self.rules  # the next stage is planned with the table learned
+        elif not self.same(seen, before) and isinstance(move, Add):
+            other = replace(self.rules, add_after="live" if self.rules.add_after == "cell" else "cell")
+            trial = before.copy()
+            trial.rules = other
+            trial.push(Add())
+            if trial.cells == seen.cells:
+                self.rules = other
+                where = "after the last live number" if other.add_after == "live" else "after the last cell"
+                return f"this game appends added numbers {where}: following it from now on"
+        note, self.note = self.note, None
+        return note
+
+    def taps(self, move, reading) -> list[tuple[int, int]]:
+        """Screen points to tap for a move on the screen read now (``show`` brings its cells on
+        screen first), given what is selected on it."""
+        if isinstance(move, Add):
+            if reading.add_button is None:
+                raise TapsolveError("the + button is not on screen")
+            return [reading.add_button]
+        selected = reading.selected
+        if selected == move.i and move.j in reading.cells:
+            return [reading.cells[move.j]]
+        if selected == move.j and move.i in reading.cells:
+            return [reading.cells[move.i]]
+        missing = [k for k in (move.i, move.j) if k not in reading.cells]
+        if missing:
+            raise TapsolveError(f"cell {missing[0]} is off screen")
+        out = [reading.cells[selected]] if selected is not None and selected in reading.cells else []
+        return out + [reading.cells[move.i], reading.cells[move.j]]
+
+    def show(self, move, reading, select: bool = False):
+        """Scroll a pair's cells on screen; ``select`` (autoplay: the guide never taps) drops a
+        selection off screen first, and taps the first cell of a pair taller than the screen."""
+        if self.view is None or not isinstance(move, Pair) or (move.i in reading.cells and move.j in reading.cells):
+            return None
+        view, link, cols = self.view, self.link, self.rules.columns
+        selected = reading.selected if select else None
+        if selected is not None and selected not in (move.i, move.j):
+            link.tap(*view.show(link, [selected // cols]).cells[selected])  # drop the selection
+            view.selected = selected = None
+        if selected in (move.i, move.j):
+            shown = view.show(link, [(move.j if selected == move.i else move.i) // cols])
+        else:
+            shown = view.show(link, [move.i // cols, move.j // cols])
+            if select and move.j not in shown.cells:
+                link.tap(*shown.cells[move.i])  # the app keeps the selection while the board scrolls
+                view.selected = move.i
+                shown = view.show(link, [move.j // cols])
+        return view.image, shown
+
+    def order_for_screen(self, board: Board, moves: list, reading) -> list:
+        return on_screen_first(board, moves, reading.cells)
+
+    def in_place(self, board: Board, move, reading) -> InPlace | None:
+        """A pair that takes no row with it fades where it is; its cells' insides are the parts
+        that change, and nothing else from the top of the grid down may (the header's score
+        and the numbers cleared do change: they are read with the next move read on a screen).
+        Not on a board partly off screen, with a cell selected, for the board's last pair, or for
+        a pair that scores a kind of points not borne out yet (``shows``: its score teaches)."""
+        if (not isinstance(move, Pair) or reading.screen != "board" or reading.selected is not None
+                or reading.more_above or reading.more_below or not reading.pitch
+                or move.i not in reading.cells or move.j not in reading.cells):
+            return None
+        after = self.after(board, move)
+        if self.ends(after) or len(after.cells) != len(board.cells) or not self.borne_out(after):
+            return None
+        half = round(reading.pitch * CELL_INSIDE / 2)
+        parts = [(x - half, y - half, x + half, y + half) for x, y in (reading.cells[move.i], reading.cells[move.j])]
+        top = min(y for _, y in reading.cells.values()) - round(reading.pitch / 2)
+        return InPlace(parts, [(0, 0, 1 << 20, top)], replace(reading, board=after))
+
+    def animation(self, board: Board, move) -> str:
+        if isinstance(move, Add):
+            return "add"
+        after = self.after(board, move)
+        if self.ends(after):
+            return "pair, board cleared"  # then the stage's end slides in: the longest of all
+        return "pair, rows go" if len(after.cells) < len(board.cells) else "pair"
+
+    def describe(self, board: Board, move) -> str:
+        return board.describe(move)
+
+    def progress(self, board: Board) -> str:
+        return f"{board.live_count()} numbers left, {board.adds_left} adds, score {board.score}"
+
+    def status(self, board: Board) -> str:
+        return self.progress(board) + (f", stage {board.stage}" if board.stage else "")
+
+    def score(self, board: Board) -> int:
+        return board.score
+
+    def ends(self, board: Board) -> bool:
+        return board.is_won()
+
+    def where(self, cell: int, reading) -> str:
+        cols = self.rules.columns
+        return f"row {cell // cols + 1} column {cell % cols + 1}"
+
+    def won(self, stages_done: int, stages: int) -> str:
+        return f"stage cleared ({stages_done}/{stages})"
+
+    def won_header(self) -> str:
+        return "Stage cleared! Tap Continue on the phone for the next board."
+
+    def results(self, tally) -> str:
+        return (f"{tally.moves} moves, {tally.stages} stage{'s' if tally.stages != 1 else ''} cleared, "
+                f"score {tally.score}")
+
+    def planned_taps(self, move, board: Board, reading) -> list[tuple[tuple[int, int], str]]:
+        # the lattice is fixed on screen: rows that vanish move the cells, not the grid
+        cols = board.rules.columns
+        at = cell_lattice(reading, cols)
+        shown_rows = {k // cols for k in reading.cells}
+        cells = [] if isinstance(move, Add) else [move.i, move.j]
+        taps = [reading.add_button] if isinstance(move, Add) else [at(k) for k in cells]
+        # a cell on a row that is not on screen now is tapped after scrolling to it
+        notes = ["" if k // cols in shown_rows else f" (row {k // cols + 1} is off screen: scrolled to first)"
+                 for k in cells] or [""]
+        return list(zip(taps, notes))
+
+    def draw_next(self, image: np.ndarray, reading, move) -> np.ndarray:
+        from assistant import overlay
+
+        size = reading.pitch or overlay.cell_pitch(reading.cells)
+        if isinstance(move, Add):
+            return overlay.mark_button(image, reading.add_button, size, "+")
+        # a pair farther apart than the screen is tall shows only its cell on screen
+        return overlay.mark_points(image, [reading.cells[k] for k in (move.i, move.j) if k in reading.cells],
+                                   size, True)
+
+    def diagram(self, board: Board, move) -> np.ndarray:
+        return board_diagram(board, move)
+
+
+def cell_lattice(reading, columns: int):
+    """Screen centre of any board cell index, from one cell on screen and the reader's pitch."""
+    k0, (x0, y0) = min(reading.cells.items())
+    r0, c0 = divmod(k0, columns)
+    pitch = reading.pitch
+    return lambda k: (round(x0 + (k % columns - c0) * pitch), round(y0 + (k // columns - r0) * pitch))
+
+
+def board_diagram(board: Board, move=None, cell: int = 56) -> np.ndarray:
+    """A clean drawing of a Number Match board with `move` highlighted (for exported steps)."""
+    import cv2
+    from assistant import overlay
+
+    cols = board.rules.columns
+    rows = max(1, board.rows)
+    image = np.full((rows * cell + 2 * cell, cols * cell + cell, 3), 255, np.uint8)
+    ox, oy = cell // 2, cell // 2
+    for k, value in enumerate(board.cells):
+        r, c = divmod(k, cols)
+        x0, y0 = ox + c * cell, oy + r * cell
+        cv2.rectangle(image, (x0, y0), (x0 + cell, y0 + cell), (220, 224, 230), 1)
+        if value:
+            colour = overlay.INK
+        else:
+            colour = (200, 205, 214)
+        text = str(value) if value else "."
+        cv2.putText(image, text, (x0 + cell // 3, y0 + int(cell * 0.72)), cv2.FONT_HERSHEY_SIMPLEX,
+                    cell / 40, colour, 2, cv2.LINE_AA)
+    centre = {k: (ox + (k % cols) * cell + cell // 2, oy + (k // cols) * cell + cell // 2)
+              for k in range(len(board.cells))}
+    plus = (ox + cols * cell // 2, oy + rows * cell + cell // 2 + 4)
+    cv2.circle(image, plus, cell // 3, (46, 133, 236), 2, cv2.LINE_AA)
+    cv2.putText(image, f"+ {board.adds_left}", (plus[0] - cell // 4, plus[1] + cell // 8),
+                cv2.FONT_HERSHEY_SIMPLEX, cell / 90, (46, 133, 236), 2, cv2.LINE_AA)
+    if isinstance(move, Add):
+        image = overlay.mark_button(image, plus, cell)
+    elif move is not None:
+        image = overlay.mark_points(image, [centre[move.i], centre[move.j]], cell, True)
+    return image
+
+GAME = NumberMatch

@@ -1,0 +1,79 @@
+"""`tapsolve solve numbermatch`: a board given as text or JSON, solved and printed move by move."""
+
+from __future__ import annotations
+
+import json
+
+from solver.errors import InputError
+
+
+def add_solve_command(games) -> None:
+    """Register `tapsolve solve numbermatch` on the `solve` command's games."""
+    from assistant.options import adds, positive_float
+
+    nm = games.add_parser("numbermatch", help="Number Match: clear the board with the fewest adds")
+    nm.add_argument("board", help='board text ("467956239 385113145 ...", "." = crossed out) or board JSON')
+    nm.add_argument("--adds", type=adds, default=None, help="presses of + left (default 5)")
+    nm.add_argument("--budget", type=positive_float, default=1.0,
+                    help="seconds to search at most (default 1); score uses all of it")
+    nm.add_argument("--objective", choices=("fast", "score"), default="fast",
+                    help="fast: fewest adds (proved), pressed late (default); score: most points")
+    nm.add_argument("--json", action="store_true", help="print the Solution JSON")
+    nm.set_defaults(run=solve_numbermatch)
+
+
+def read_numbermatch_board(text: str, adds: int | None):
+    """A board from board text or board JSON (inline or a .json file)."""
+    from pathlib import Path
+
+    from solver.numbermatch import Board
+
+    if text.endswith(".json"):
+        try:
+            text = Path(text).read_text()
+        except OSError as exc:
+            raise InputError(f"cannot read {text}: {exc.strerror}") from None
+    if text.lstrip().startswith("{"):
+        board = Board.from_json(text)
+        if adds is not None:
+            board.adds_left = adds
+        return board
+    return Board.parse(text, adds_left=adds)
+
+
+def solve_numbermatch(args) -> int:
+    from solver import search
+
+    board = read_numbermatch_board(args.board, args.adds)
+    if board.live_count() == 0:
+        raise InputError("the board has no live number to pair")
+    solution = search.solve(board, objective=args.objective, budget=args.budget)
+    if args.json:
+        print(json.dumps(solution.to_json()))
+        return 0
+    print(f"Board ({board.live_count()} numbers, {board.adds_left} adds left):")
+    print("\n".join(board.format().split()))
+    replay = board.copy()
+    for step, move in enumerate(solution.moves, 1):
+        print(f"{step:3d}. {replay.describe(move)}")
+        replay.push(move)
+    adds = solution.adds_used
+    plural = "add" if adds == 1 else "adds"
+    if solution.status == "solved":
+        proof = proof_note(solution) if args.objective == "fast" else ""
+        print(f"Cleared with {adds} {plural}, score {solution.score}, {len(solution.moves)} moves{proof}.")
+    elif solution.status == "unsolvable":
+        print(f"Unsolvable: no line clears this board with {board.adds_left} adds.")
+    else:
+        print(f"Gave up after {args.budget:g} s: best line above leaves {replay.live_count()} numbers"
+              f" ({adds} {plural}, score {solution.score}).")
+    return 0
+
+
+def proof_note(solution) -> str:
+    """What the fast search proved, for the closing line."""
+    if solution.optimal:
+        return " (fewest adds and fewest moves, proved)"
+    if solution.adds_optimal:
+        return " (fewest adds proved; fewer moves not ruled out in the budget)"
+    return " (fewer adds not ruled out in the budget)"
