@@ -4,7 +4,7 @@
 The baseline plays as the public random solvers do: a random legal pair until none is left,
 then "+", and on getting stuck restarts from the start, up to 10,000 restarts; it gets the same
 time budget per board as ours and keeps its best-scoring line that clears. Both run compiled
-(``solver._numbermatch_kernel``), so the comparison is of the searches, not of the languages.
+(``solver.numbermatch.kernel``), so the comparison is of the searches, not of the languages.
 
 Scores count only lines that clear the board (a board not cleared scores 0), since the points
 of a stage are only banked when it is cleared.
@@ -107,7 +107,7 @@ def random_board(size: int, adds: int, rng: random.Random):
 
 def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTARTS) -> Result:
     """The baseline on one board: restarted random playouts within ``budget`` seconds."""
-    from solver import search
+    from solver.numbermatch import search
 
     t0 = time.perf_counter()
     kernel = search.Kernel(board, tt_bits=4)
@@ -129,7 +129,7 @@ def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTART
 
 
 def ours(board, objective: str, budget: float) -> Result:
-    from solver import search
+    from solver.numbermatch import search
 
     solution = search.solve(board, objective=objective, budget=budget)
     cleared = solution.status == "solved"
@@ -190,7 +190,7 @@ def peak_memory_mib() -> float:
 
 
 def numbermatch(args) -> int:
-    from solver import search
+    from solver.numbermatch import search
 
     objectives = ("fast", "score") if args.objective == "both" else (args.objective,)
     t_cold = time.perf_counter()

@@ -41,7 +41,7 @@ def main():
     args = parser.parse_args()
 
     if args.cold:
-        for f in (ROOT / "solver" / "__pycache__").glob("_numbermatch_kernel.*.nb*"):
+        for f in (ROOT / "solver" / "numbermatch" / "__pycache__").glob("kernel.*.nb*"):
             f.unlink()
         print(f"cold start (compiles the kernel): {start_time():.2f} s", flush=True)
     warm = sorted(start_time() for _ in range(3))

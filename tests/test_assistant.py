@@ -213,7 +213,7 @@ def test_window_under_xvfb_shows_the_highlighted_move(harness, tmp_path):
         env = dict(harness.env, DISPLAY=display, XDG_CONFIG_HOME=os.environ["XDG_CONFIG_HOME"])
         # the guide's first plan loads the compiled solver: compiled here first, so that a fresh
         # clone's guide (its kernel cache empty, the other test worker busy) loads it cached
-        from solver import search
+        from solver.numbermatch import search
 
         search.warm_up()
         run = subprocess.Popen([sys.executable, "-m", "assistant", "guide", "--serial", vp.serial],

@@ -14,7 +14,7 @@ from assistant.device import connect
 from assistant.games import kind
 from assistant.link import Link
 from assistant.loop import Loop
-from conftest import ROOT, tapsolve
+from helpers import ROOT, tapsolve
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver import games as registry

@@ -26,16 +26,16 @@ NOT_GAME_PROBES = {
 PENDING = {
     "assistant/bench.py": "`bench numbermatch`, Number Match's benchmark command",
     "assistant/options.py": "the adds type, bounded by Number Match's MAX_ADDS",
-    "solver/search.py": "Number Match's search, with its kernel (the solver's own split places it)",
 }
 
 
 def game_own(path: str) -> bool:
-    """A file of one game's own modules (its rules and kernel, its reader, its phonesim app, its
+    """A file of one game's own modules (its rules and kernel or its solver folder, its reader, its phonesim app, its
     assistant module or folder), or the registry's one list of the games."""
     return path == "solver/games.py" or any(
         path in (f"solver/{n}.py", f"solver/_{n}_kernel.py", f"vision/{n}.py", f"phonesim/apps/{n}.py",
-                 f"assistant/games/{n}.py") or path.startswith(f"assistant/games/{n}/") for n in registry.NAMES)
+                 f"assistant/games/{n}.py")
+        or path.startswith((f"solver/{n}/", f"assistant/games/{n}/")) for n in registry.NAMES)
 
 
 PRODUCT = sorted(str(p.relative_to(ROOT)) for package in PACKAGES for p in (ROOT / package).rglob("*.py"))

@@ -4,8 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.numbermatch import Add, Board, Pair, Rules
-from solver.search import Kernel
-from solver.search.reference import pairing_class
+from solver.numbermatch.search import Kernel
+from solver.numbermatch.search.reference import pairing_class
 
 # Boards with many crossed-out cells (0), any length (so partial last rows), a few widths and
 # both add rules: the mid-game positions the solver is handed.

@@ -4,7 +4,7 @@ first, the line still legal and still clearing the board, on random boards."""
 from hypothesis import given, settings, strategies as st
 
 from assistant.games.numbermatch.order import on_screen_first
-from solver import search
+from solver.numbermatch import search
 from solver.numbermatch import Add, Board, Pair
 
 

@@ -13,7 +13,8 @@ import pytest
 from assistant import device
 from helpers import centre, truth
 from phonesim.phone import PRESETS, Phone
-from solver import flip9, search
+from solver import flip9
+from solver.numbermatch import search
 from solver.numbermatch import Add, Board, Pair
 
 from phonesim import apps

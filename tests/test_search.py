@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from solver import search
+from solver.numbermatch import search
 from solver.errors import InputError
 from solver.numbermatch import Board, Rules
 

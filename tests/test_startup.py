@@ -34,28 +34,28 @@ for name in ("numbermatch_after_adds.png", "flip9_buttons_midgame.png"):
 
 def test_a_solve_loads_only_its_own_kernel():
     loaded = modules_after("""
-from solver import search
+from solver.numbermatch import search
 from solver.numbermatch import Board
 assert search.solve(Board.parse("1955"), "fast").status == "solved"
 """)
-    assert "solver._numbermatch_kernel" in loaded and "solver._flip9_kernel" not in loaded
+    assert "solver.numbermatch.kernel" in loaded and "solver._flip9_kernel" not in loaded
     loaded = modules_after("""
 from solver import flip9
 assert flip9.solve(flip9.State.parse("213456789")) == [(1, 2)]
 """)
-    assert "solver._flip9_kernel" in loaded and "solver._numbermatch_kernel" not in loaded
+    assert "solver._flip9_kernel" in loaded and "solver.numbermatch.kernel" not in loaded
 
 
 def test_a_cached_kernel_loads_without_the_rest_of_numba():
     # numba's own load imports every implementation registry first (half a second of a solve)
     solve = """
-from solver import search
+from solver.numbermatch import search
 from solver.numbermatch import Board
 assert search.solve(Board.parse("1955"), "fast").status == "solved"
 """
     modules_after(solve)  # compiles and caches the kernel if the cache is cold
     loaded = modules_after(solve)
-    assert "solver._numbermatch_kernel" in loaded
+    assert "solver.numbermatch.kernel" in loaded
     assert not {"numba.np.linalg", "numba.np.arraymath", "numba.typed.typeddict"} & loaded
 
 
@@ -68,7 +68,7 @@ cli.build_parser("devices").parse_args(["devices"])
 assert type(sys.modules["requests"]) is device._ImportedWhenUsed
 """)
     assert "adbutils" in loaded
-    assert not {"numba", "cv2", "numpy", "solver.search", "assistant.games", "urllib3"} & loaded
+    assert not {"numba", "cv2", "numpy", "solver.numbermatch.search", "assistant.games", "urllib3"} & loaded
 
 
 def test_the_stand_in_for_requests_imports_it_when_used():
@@ -86,7 +86,7 @@ from assistant import cli
 assert cli.main(["read", {str(FIXTURES / "flip9_buttons_midgame.png")!r}]) == 0
 """)
     assert "vision.flip9" in loaded
-    assert not {"numba", "solver.search", "calibration.store", "adbutils", "assistant.games"} & loaded
+    assert not {"numba", "solver.numbermatch.search", "calibration.store", "adbutils", "assistant.games"} & loaded
 
 
 def test_the_solve_commands_are_there_for_solve_and_for_help():
@@ -124,8 +124,8 @@ def test_the_warm_up_loads_every_kernel_a_solve_calls_before_its_clock_starts():
     # a kernel loaded (or, after an install, compiled) inside solve's budget overran it by a second
     run = subprocess.run([sys.executable, "-c", """
 import json
-from solver import search
-from solver import _numbermatch_kernel as K
+from solver.numbermatch import search
+from solver.numbermatch import kernel as K
 from solver.numbermatch import Board
 
 def loaded():

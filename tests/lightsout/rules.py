@@ -74,10 +74,10 @@ def lines() -> dict[int, list[int]]:
     while queue:
         here = queue.popleft()
         for cell in range(CELLS):
-            after = here.copy(stack=True)
-            after.push(cell)
+            after = here.copy()
+            after._play(cell)  # pressed from the board with every light out, where no press is legal
             if after.key() not in found:
-                found[after.key()] = after.move_stack
+                found[after.key()] = found[here.key()] + [cell]
                 queue.append(after)
     return found
 

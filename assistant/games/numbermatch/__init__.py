@@ -12,7 +12,7 @@ from assistant.games import Game, InPlace, Plan
 from assistant.games.numbermatch.order import on_screen_first
 from assistant.games.numbermatch.points import PointsLearning
 from assistant.games.numbermatch.solve import add_solve_command  # noqa: F401 (the `solve` command)
-from solver import search
+from solver.numbermatch import search
 from solver.numbermatch import Add, Board, Pair, Rules
 from solver.errors import TapsolveError
 

@@ -42,7 +42,7 @@ def read_numbermatch_board(text: str, adds: int | None):
 
 
 def solve_numbermatch(args) -> int:
-    from solver import search
+    from solver.numbermatch import search
 
     board = read_numbermatch_board(args.board, args.adds)
     if board.live_count() == 0:

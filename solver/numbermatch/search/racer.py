@@ -5,8 +5,8 @@ import threading
 import time
 
 from solver.numbermatch import Board, Move
-from solver.search.binding import Kernel
-from solver.search.solution import adds_in
+from solver.numbermatch.search.binding import Kernel
+from solver.numbermatch.search.solution import adds_in
 
 # random bits in the priority of each move a fewest-moves restart tries (``NOISE``): enough to
 # drown the fast ordering, so the restarts walk lines at random. A line that copies no more than

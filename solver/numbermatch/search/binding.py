@@ -100,7 +100,7 @@ class Kernel:
 
     def __init__(self, board: Board, tt_bits: int = 20, share: "Kernel | None" = None,
                  role: str | None = None):
-        from solver import _numbermatch_kernel as K
+        from solver.numbermatch import kernel as K
 
         self.K = K
         self.board = board

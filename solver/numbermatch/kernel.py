@@ -3,9 +3,9 @@
 The readable rules are ``solver.numbermatch.Board``; this module plays the same rules on a
 ``cells`` array (0 crossed out, 1-9 live) so the search runs in compiled code. The search keeps
 its whole stack in preallocated arrays, so it stops after a node limit and resumes where it was:
-the Python side (``solver.search.binding``) calls it in slices and watches the clock between them.
+the Python side (``solver.numbermatch.search.binding``) calls it in slices and watches the clock between them.
 
-The state of one search lives in a few arrays (``solver.search.binding.SearchArrays``):
+The state of one search lives in a few arrays (``solver.numbermatch.search.binding.SearchArrays``):
 
 - ``cells``  the board, ``ctl[N]`` cells long, zeros after it;
 - ``rl``     the live numbers in each row, kept with the cells (a row empties at 0);

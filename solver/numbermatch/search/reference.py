@@ -4,7 +4,7 @@ import itertools
 import time
 
 from solver.numbermatch import Add, Board, Move
-from solver.search.solution import Solution
+from solver.numbermatch.search.solution import Solution
 
 
 class _OutOfTime(Exception):
