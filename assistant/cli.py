@@ -14,9 +14,9 @@ from solver.errors import TapsolveError
 # -- the phone: guide, play, demo ---------------------------------------------------------------
 
 def open_loop(args, objective: str, say=print):
-    from assistant.device import connect
     from assistant.link import Link
     from assistant.loop import Loop
+    from assistant.phone.device import connect
 
     link = Link(connect(args.serial), verbose=args.verbose, say=say)
     return Loop(link, game=args.game, objective=args.objective or objective, budget=args.budget, say=say)
@@ -62,7 +62,7 @@ def add_phone_options(parser, objective_default: str):
 # -- phones ------------------------------------------------------------------------------------
 
 def devices(args) -> int:
-    from assistant.device import run_devices
+    from assistant.phone.device import run_devices
 
     return run_devices(args)
 

@@ -8,9 +8,9 @@ import time
 import cv2
 
 from assistant import autoplay, guide
-from assistant.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.phone.device import connect
 from solver.errors import InputError
 
 

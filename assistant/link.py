@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 
 import vision
-from assistant.device import AdbServerUnreachable, Device, PhoneLost
+from assistant.phone.device import Device
+from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from calibration import store
 from solver.errors import TapsolveError
 

@@ -26,9 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant import autoplay  # noqa: E402
-from assistant.device import connect  # noqa: E402
 from assistant.link import Link  # noqa: E402
 from assistant.loop import Loop  # noqa: E402
+from assistant.phone.device import connect  # noqa: E402
 from phonesim import apps  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, REALISM, Faults, Phone  # noqa: E402

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from assistant import autoplay, guide
-from assistant.device import PhoneLost, connect
+from assistant.phone.device import connect
+from assistant.phone.server import PhoneLost
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.overlay import HIGHLIGHT

@@ -12,7 +12,7 @@ import pytest
 
 from assistant import autoplay, guide
 from assistant.overlay import HIGHLIGHT, LINK
-from assistant.device import connect
+from assistant.phone.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
 from phonesim import apps

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from assistant import autoplay
-from assistant.device import connect
+from assistant.phone.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
 from conftest import ROOT, tapsolve

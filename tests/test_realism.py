@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assistant import autoplay
-from assistant.device import connect
+from assistant.phone.device import connect
 import assistant.link as link_module
 from assistant.link import Link, ScreenNotSettling, part_change
 from assistant.loop import Loop

@@ -9,7 +9,7 @@ from phonesim.phone import PRESETS
 
 
 class StubDevice:
-    """Just enough of assistant.device.Device for Link.look: a model and a capture."""
+    """Just enough of assistant.phone.device.Device for Link.look: a model and a capture."""
 
     def __init__(self, app, model):
         self.app, self.model, self.serial = app, model, "stub"
