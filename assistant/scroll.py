@@ -26,7 +26,7 @@ import copy
 import numpy as np
 
 import vision
-from assistant.link import changed_pixels
+from assistant.settle import changed_pixels
 from solver.errors import TapsolveError
 from solver.numbermatch import Board, Rules
 from vision import ReadError, Reading

@@ -122,7 +122,7 @@ def main():
         cpu.sort()
         print(f"--realism real, {args.preset}, 27 numbers, --objective {args.objective}, seed {args.seed}: "
               f"{t.stages} stage cleared in {wall:.1f} s wall, {t.moves} moves, {link.taps} taps, "
-              f"{link.captures} captures ({link.unsettled} caught an animation), {link.swipes} swipes, "
+              f"{link.captures} captures ({link.settler.unsettled} caught an animation), {link.swipes} swipes, "
               f"{phone.wrong_taps} wrong taps, {t.repeats} repeated, {t.replans} re-solved")
         print(f"phone floor {floor:.1f} s; wall / floor = {wall / floor:.2f}")
         print(f"assistant's own time per move (wall less the phone's charges), {len(own)} moves: median "

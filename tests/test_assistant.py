@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from assistant import autoplay, guide
-from assistant.phone.device import connect
-from assistant.phone.server import PhoneLost
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.overlay import HIGHLIGHT
+from assistant.phone.device import connect
+from assistant.phone.server import PhoneLost
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import TapsolveError

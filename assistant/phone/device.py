@@ -49,11 +49,6 @@ class Device:
         self._model: str | None = None
         self._input_size: tuple[int, int] | None = None
 
-    @property
-    def adb(self) -> adbutils.AdbDevice:
-        """adbutils' device, for anything else adbutils offers."""
-        return adbutils.AdbDevice(self.client, serial=self.serial)
-
     # -- commands --------------------------------------------------------------------------
     def run(self, command: str, service: str = "shell", expect: int = 0,
             timeout: float = COMMAND_TIMEOUT) -> bytes | bytearray:
