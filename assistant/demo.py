@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from functools import partial
 
 import cv2
 
@@ -11,6 +12,7 @@ from assistant import autoplay, guide
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.phone.device import connect
+from calibration import store
 from solver.errors import InputError
 
 
@@ -73,7 +75,8 @@ def play_virtual(args, window: bool = False, size: int = 27, adds: int = 5,
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say)
+        link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say,
+                    keep=partial(store.remember, note=say))
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
         if window:
             view = WindowView()

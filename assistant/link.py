@@ -1,7 +1,7 @@
 """The assistant's hold on one phone: capture a settled screen and read it with its profile,
 judge a move on one frame early in its animation, tap, and ride out a phone that drops off the
 cable for a moment. Settling (``assistant.settle``) and animation times (``assistant.animation``)
-are its parts."""
+are its parts; storing the profile is its owner's (``keep``)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,13 @@ from calibration import store
 class Link:
     """One phone, its reading profile, and bounded reconnects when it goes away."""
 
-    def __init__(self, device, verbose: bool = False, say=print, reconnect_timeout: float = 30.0):
+    def __init__(self, device, verbose: bool = False, say=print, reconnect_timeout: float = 30.0,
+                 keep=None):
         # device: an assistant.phone.device.Device (or anything with its capture, taps and swipe)
         self.device, self.say = device, say
+        # keep(profile): what the session's owner does with the profile after each read (store it
+        # for the next game: calibration.store.remember); None keeps it in memory only
+        self.keep = keep
         self.reconnect_timeout = reconnect_timeout
         self.profile = None
         self.reconnects = 0
@@ -136,8 +140,8 @@ class Link:
 
     def look(self, game: str = "auto", glance: bool = False):
         """Capture and read the screen: (image, reading). The first read builds or loads the
-        device's profile; later ones reuse it and store what they learn. ``glance``: one
-        capture, maybe unsettled (see ``glance``)."""
+        device's profile; later ones reuse it, and ``keep`` is given it with what they learned.
+        ``glance``: one capture, maybe unsettled (see ``glance``)."""
         image = self.glance() if glance else self.capture()
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = store.read(image, self.device.model, game, note=self.say)
@@ -154,7 +158,8 @@ class Link:
             self.ticking = reading.ticking
         if self.profile is not None:
             self.clock.share(self.profile)
-            store.remember(self.profile, self.say)  # what play taught it is there for the next game
+            if self.keep is not None:
+                self.keep(self.profile)  # what play taught it is there for the next game
         return image, reading
 
     def rebuild_profile(self, image, game: str) -> None:

@@ -14,6 +14,7 @@ from assistant.link import Link
 from assistant.loop import Loop
 from assistant.phone.device import connect
 from assistant.settle import ScreenNotSettling
+from calibration import store
 from conftest import tapsolve
 from phonesim import apps
 from phonesim.phone import PNG_S, PRESETS, REALISM, TAP_S, Faults, Phone
@@ -323,7 +324,7 @@ def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, s
                   realism=REALISM[realism].scaled(scale))
     vp = harness.add(phone)
     said = []
-    link = Link(connect(vp.serial, client=harness.client), say=said.append)
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, keep=store.remember)
     loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
     loop.said = said
     phone.clear_log()
