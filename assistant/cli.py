@@ -14,11 +14,15 @@ from solver.errors import TapsolveError
 # -- the phone: guide, play, demo ---------------------------------------------------------------
 
 def open_loop(args, objective: str, say=print):
-    from assistant.device import connect
+    from functools import partial
+
     from assistant.link import Link
     from assistant.loop import Loop
+    from assistant.phone.device import connect
+    from calibration import store
 
-    link = Link(connect(args.serial), verbose=args.verbose, say=say)
+    # what a read teaches the profile is stored for the next game
+    link = Link(connect(args.serial), verbose=args.verbose, say=say, keep=partial(store.remember, note=say))
     return Loop(link, game=args.game, objective=args.objective or objective, budget=args.budget, say=say)
 
 
@@ -62,7 +66,7 @@ def add_phone_options(parser, objective_default: str):
 # -- phones ------------------------------------------------------------------------------------
 
 def devices(args) -> int:
-    from assistant.device import run_devices
+    from assistant.phone.device import run_devices
 
     return run_devices(args)
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import time
+from functools import partial
 
 import cv2
 
 from assistant import autoplay, guide
-from assistant.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.phone.device import connect
+from calibration import store
 from solver.errors import InputError
 
 
@@ -74,7 +76,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say)
+        link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say,
+                    keep=partial(store.remember, note=say))
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
         if window:
             view = WindowView()

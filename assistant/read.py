@@ -9,11 +9,11 @@ from solver.errors import TapsolveError
 
 
 def capture(serial: str | None):
-    """(RGB screenshot, model, serial) from a phone over ADB (assistant/device.py)."""
+    """(RGB screenshot, model, serial) from a phone over ADB (assistant/phone/)."""
     try:
-        from assistant import device
+        from assistant.phone import device
     except ImportError:
-        raise TapsolveError("reading from a phone needs assistant/device.py (the ADB link)") from None
+        raise TapsolveError("reading from a phone needs assistant/phone/ (the ADB link)") from None
     phone = device.connect(serial)
     return phone.capture(), phone.model, phone.serial
 

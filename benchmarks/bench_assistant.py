@@ -26,9 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant import autoplay  # noqa: E402
-from assistant.device import connect  # noqa: E402
 from assistant.link import Link  # noqa: E402
 from assistant.loop import Loop  # noqa: E402
+from assistant.phone.device import connect  # noqa: E402
+from calibration import store  # noqa: E402
 from phonesim import apps  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, REALISM, Faults, Phone  # noqa: E402
@@ -39,7 +40,7 @@ def real_play(harness, preset, seed, objective):
     phone = Phone(preset, apps.create("numbermatch", preset, seed=seed), Faults(seed=seed),
                   realism=REALISM["real"])
     vp = harness.add(phone)
-    link = Link(connect(vp.serial, client=harness.client), say=lambda _: None)
+    link = Link(connect(vp.serial, client=harness.client), say=lambda _: None, keep=store.remember)
     loop = Loop(link, game="numbermatch", objective=objective, budget=1.0, say=lambda _: None)
 
     def charged():
@@ -71,7 +72,7 @@ def real_play(harness, preset, seed, objective):
 def timed_play(harness, preset, seed, latency, objective):
     phone = Phone(preset, apps.create("numbermatch", preset, seed=seed), Faults(tap_latency=latency))
     vp = harness.add(phone)
-    loop = Loop(Link(connect(vp.serial, client=harness.client), say=lambda _: None),
+    loop = Loop(Link(connect(vp.serial, client=harness.client), say=lambda _: None, keep=store.remember),
                 game="numbermatch", objective=objective, budget=1.0, say=lambda _: None)
     checks = []
     judge = loop.judge
@@ -122,7 +123,7 @@ def main():
         cpu.sort()
         print(f"--realism real, {args.preset}, 27 numbers, --objective {args.objective}, seed {args.seed}: "
               f"{t.stages} stage cleared in {wall:.1f} s wall, {t.moves} moves, {link.taps} taps, "
-              f"{link.captures} captures ({link.unsettled} caught an animation), {link.swipes} swipes, "
+              f"{link.captures} captures ({link.settler.unsettled} caught an animation), {link.swipes} swipes, "
               f"{phone.wrong_taps} wrong taps, {t.repeats} repeated, {t.replans} re-solved")
         print(f"phone floor {floor:.1f} s; wall / floor = {wall / floor:.2f}")
         print(f"assistant's own time per move (wall less the phone's charges), {len(own)} moves: median "

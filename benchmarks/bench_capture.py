@@ -3,7 +3,7 @@
     python3 benchmarks/bench_capture.py [--preset 1080x2400] [--runs 20]
 
 Targets (issue 4): `screencap -p` <= 150 ms median, raw `screencap` <= 100 ms, both read as a
-stream and decoded to an RGB array by assistant.device. adbutils' own `screenshot()` (PNG read
+stream and decoded to an RGB array by assistant.phone. adbutils' own `screenshot()` (PNG read
 with the plain shell call) is timed beside them for comparison. The phone shows the Number Match
 app when phonesim.apps exists, else a board-like stand-in with 100 digits.
 """
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from assistant import device  # noqa: E402
+from assistant.phone import device, screen  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, Phone  # noqa: E402
 
@@ -93,13 +93,13 @@ def main() -> int:
         for method in ("png", "raw"):
             results[method] = median_ms(lambda: link.screen.grab(method), args.runs)
             verdict = "ok" if results[method] <= TARGETS_MS[method] else "OVER TARGET"
-            name = device.Screen.NAMES[method]
+            name = screen.Screen.NAMES[method]
             print(f"  {name:<20} streamed + decoded to RGB  {results[method]:7.1f} ms   "
                   f"(target <= {TARGETS_MS[method]} ms: {verdict})")
         # PIL decodes lazily: load() so the comparison includes decoding too
         plain = median_ms(lambda: vp.device.screenshot(error_ok=False).load(), max(5, args.runs // 4))
         print(f"  adbutils screenshot() (PNG, plain shell read) {plain:7.1f} ms")
-        print(f"  assistant.device keeps: {link.screen.describe()}")
+        print(f"  assistant.phone keeps: {link.screen.describe()}")
     return 0 if all(results[m] <= TARGETS_MS[m] for m in results) else 1
 
 

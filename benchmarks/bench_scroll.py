@@ -19,10 +19,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant import autoplay  # noqa: E402
-from assistant.device import connect  # noqa: E402
 from assistant.link import Link  # noqa: E402
 from assistant.loop import Loop  # noqa: E402
 from assistant.games.numbermatch.scroll import BoardView  # noqa: E402
+from assistant.phone.device import connect  # noqa: E402
+from calibration import store  # noqa: E402
 from phonesim import apps  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, Faults, Phone  # noqa: E402
@@ -34,7 +35,7 @@ def quiet(*_):
 
 def surveys(harness, preset, size, seed):
     vp = harness.add(Phone(preset, apps.create("numbermatch", preset, seed=seed, size=size)))
-    link = Link(connect(vp.serial, client=harness.client), say=quiet)
+    link = Link(connect(vp.serial, client=harness.client), say=quiet, keep=store.remember)
     link.look("numbermatch")  # builds the reading profile
     times, swipes, looks = [], [], []
     for _ in range(5):
@@ -59,7 +60,7 @@ def surveys(harness, preset, size, seed):
 def play(harness, preset, size, seed):
     phone = Phone(preset, apps.create("numbermatch", preset, seed=seed, size=size), Faults(tap_latency=0.2))
     vp = harness.add(phone)
-    loop = Loop(Link(connect(vp.serial, client=harness.client), say=quiet),
+    loop = Loop(Link(connect(vp.serial, client=harness.client), say=quiet, keep=store.remember),
                 game="numbermatch", objective="fast", budget=1.0, say=quiet)
     t0 = time.perf_counter()
     autoplay.play(loop, stages=1, say=quiet)

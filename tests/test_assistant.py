@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from assistant import autoplay, guide
-from assistant.device import PhoneLost, connect
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.overlay import HIGHLIGHT
+from assistant.phone.device import connect
+from assistant.phone.server import PhoneLost
 from helpers import centre
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
@@ -313,12 +314,17 @@ def test_ctrl_c_stops_after_the_move_with_a_summary(harness):
     vp.stop()
 
 
-def test_demo_plays_flip9_in_the_terminal():
+def test_demo_plays_flip9_in_the_terminal(tmp_path):
     run = subprocess.run([sys.executable, "-m", "assistant", "demo", "--game", "flip9", "--no-window",
-                          "--tap-latency", "0"], cwd=ROOT, capture_output=True, text=True, timeout=180)
+                          "--tap-latency", "0"], cwd=ROOT, capture_output=True, text=True, timeout=180,
+                         env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)})
     assert run.returncode == 0, run.stderr
     assert "sorted" in run.stdout
     assert run.stdout.strip().splitlines()[-1].startswith("done: ")
+    # the session (not the link) stored the profile with the animation times it learned
+    [stored] = (tmp_path / "tapsolve" / "profiles").glob("*_flip9_*.json")
+    learned = json.loads(stored.read_text())
+    assert learned["animations"]["swap"][1] is not None and learned["touches"]["swap"] > 0
 
 
 def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harness, monkeypatch, tmp_path):

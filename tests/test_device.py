@@ -8,7 +8,7 @@ import pytest
 
 from helpers import standin_phone, tapsolve
 
-from assistant import device
+from assistant.phone import device, screen, server
 from phonesim.harness import Harness, free_port
 from phonesim.phone import PRESETS, Phone
 from standin_app import COLOURS, StandInApp
@@ -53,7 +53,7 @@ def test_taps_swipes_and_several_taps_in_one_call(harness):
 def test_a_phone_silent_past_the_timeout_counts_as_lost(harness):
     harness.add(standin_phone())
     link = device.connect(client=harness.client)
-    with pytest.raises(device.PhoneLost, match="stopped answering for 0.3 s"):
+    with pytest.raises(server.PhoneLost, match="stopped answering for 0.3 s"):
         link.run("sleep 2", timeout=0.3)
     assert link.shell("sleep 0.5; echo awake", timeout=5) == "awake\n"
 
@@ -61,12 +61,12 @@ def test_a_phone_silent_past_the_timeout_counts_as_lost(harness):
 def test_black_screen_is_refused_with_the_reason(harness):
     harness.add(standin_phone(secure=True))
     link = device.connect(client=harness.client)
-    with pytest.raises(device.BlackScreen, match="secure window"):
+    with pytest.raises(screen.BlackScreen, match="secure window"):
         link.capture()
 
 
 def test_no_phone(harness):
-    with pytest.raises(device.NoPhone, match="no phone found.*USB debugging"):
+    with pytest.raises(server.NoPhone, match="no phone found.*USB debugging"):
         device.connect(client=harness.client)
     result = tapsolve("devices", port=harness.adb_port)
     assert result.returncode == 1
@@ -76,23 +76,23 @@ def test_no_phone(harness):
 def test_several_phones_need_a_serial_and_are_listed(harness):
     one = harness.add(standin_phone())
     two = harness.add(standin_phone("720x1600"))
-    with pytest.raises(device.SeveralPhones) as error:
+    with pytest.raises(server.SeveralPhones) as error:
         device.connect(client=harness.client)
     message = str(error.value)
     assert one.serial in message and two.serial in message and "--serial" in message
     assert "\n" not in message
     link = device.connect(two.serial, client=harness.client)
     assert link.size == (720, 1600)
-    with pytest.raises(device.NoPhone, match=f"no phone with serial 'nosuch'.*{one.serial}"):
+    with pytest.raises(server.NoPhone, match=f"no phone with serial 'nosuch'.*{one.serial}"):
         device.connect("nosuch", client=harness.client)
 
 
 def test_unauthorized_and_offline_phones_say_what_to_do(harness):
     locked = harness.add(standin_phone(), mode="unauthorized")
-    with pytest.raises(device.PhoneNotReady, match="unauthorized.*Allow USB debugging.*security settings"):
+    with pytest.raises(server.PhoneNotReady, match="unauthorized.*Allow USB debugging.*security settings"):
         device.connect(client=harness.client)
     silent = harness.add(standin_phone(), mode="silent")
-    with pytest.raises(device.PhoneNotReady, match="offline: unplug the phone"):
+    with pytest.raises(server.PhoneNotReady, match="offline: unplug the phone"):
         device.connect(silent.serial, client=harness.client)
     good = harness.add(standin_phone("1440x3200"))
     result = tapsolve("devices", port=harness.adb_port)
@@ -112,11 +112,11 @@ def test_a_stopped_phone_is_lost_not_hung(harness):
     vp = harness.add(standin_phone())
     link = device.connect(client=harness.client)
     vp.stop()
-    with pytest.raises(device.PhoneLost, match="lost the phone"):
+    with pytest.raises(server.PhoneLost, match="lost the phone"):
         link.capture()
-    with pytest.raises(device.PhoneLost):
+    with pytest.raises(server.PhoneLost):
         link.tap(1, 1)
-    with pytest.raises(device.PhoneLost, match="did not come back within 0.5 s"):
+    with pytest.raises(server.PhoneLost, match="did not come back within 0.5 s"):
         link.reconnect(timeout=0.5)
     vp.restart()  # plugged in again: the adb server finds it on its own
     link.reconnect(timeout=20)
@@ -143,7 +143,7 @@ def test_a_phone_lost_during_a_screenshot_is_lost_not_garbage(harness):
     for method in ("raw", "png"):
         link.screen.method = method
         vp.phone.app.unplug = vp.server.stop
-        with pytest.raises(device.PhoneLost):
+        with pytest.raises(server.PhoneLost):
             link.capture()
         vp.restart()
         link.reconnect(timeout=20)
@@ -151,8 +151,8 @@ def test_a_phone_lost_during_a_screenshot_is_lost_not_garbage(harness):
 
 def test_adb_server_not_reachable():
     port = free_port()
-    with pytest.raises(device.AdbServerUnreachable, match=f"cannot reach the adb server at 127.0.0.1:{port}"):
-        device.adb_client(port=port)
+    with pytest.raises(server.AdbServerUnreachable, match=f"cannot reach the adb server at 127.0.0.1:{port}"):
+        server.adb_client(port=port)
     result = tapsolve("devices", port=port)
     assert result.returncode == 1 and "cannot reach the adb server" in result.stderr
     assert "Traceback" not in result.stderr
@@ -164,20 +164,20 @@ def test_raw_formats_decode_to_rgb():
     old = struct.pack("<3I", 2, 3, 1) + rgba.tobytes()  # before Android 9: no colour space
     new = struct.pack("<4I", 2, 3, 1, 1) + rgba.tobytes()
     for data in (old, new):
-        assert device.decode_raw(data).tolist() == [[[10, 20, 30]] * 2] * 3
+        assert screen.decode_raw(data).tolist() == [[[10, 20, 30]] * 2] * 3
     bgra = struct.pack("<4I", 2, 3, 5, 1) + rgba.tobytes()
-    assert device.decode_raw(bgra)[0, 0].tolist() == [30, 20, 10]
+    assert screen.decode_raw(bgra)[0, 0].tolist() == [30, 20, 10]
     rgb565 = cv2.cvtColor(np.full((3, 2, 3), (248, 0, 0), np.uint8), cv2.COLOR_RGB2BGR565)
-    assert device.decode_raw(struct.pack("<3I", 2, 3, 4) + rgb565.tobytes())[0, 0].tolist() == [248, 0, 0]
+    assert screen.decode_raw(struct.pack("<3I", 2, 3, 4) + rgb565.tobytes())[0, 0].tolist() == [248, 0, 0]
     for bad in (b"", b"/system/bin/sh: screencap: not found\n", struct.pack("<4I", 2, 3, 1, 1) + b"x"):
         with pytest.raises(ValueError):
-            device.decode_raw(bad)
+            screen.decode_raw(bad)
     # a real phone's PNG is RGBA; phonesim's is RGB: both decode to the same RGB
     rgb = np.zeros((3, 2, 3), np.uint8)
     rgb[..., 0], rgb[..., 1], rgb[..., 2] = 10, 20, 30
     for code in (cv2.COLOR_RGB2BGRA, cv2.COLOR_RGB2BGR):
         data = cv2.imencode(".png", cv2.cvtColor(rgb, code))[1].tobytes()
-        assert np.array_equal(device.decode_png(data), rgb)
+        assert np.array_equal(screen.decode_png(data), rgb)
     for bad in (b"", b"\x89PNG but cut short"):
         with pytest.raises(ValueError, match="not a PNG"):
-            device.decode_png(bad)
+            screen.decode_png(bad)

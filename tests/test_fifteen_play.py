@@ -12,7 +12,7 @@ import pytest
 
 from assistant import autoplay, guide
 from assistant.overlay import HIGHLIGHT, LINK
-from assistant.device import connect
+from assistant.phone.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
 from phonesim import apps
@@ -62,7 +62,7 @@ def test_autoplay_waits_out_every_glide_and_taps_no_tile_while_one_moves(harness
     assert autoplay.play(loop, say=loop.said.append) == 0
     assert phone.app.board.is_won()
     assert "tile" in {motion for _, motion in phone.capture_log}
-    assert loop.link.unsettled > 0 and loop.link.animation["move"][0] > 0  # it saw tiles moving ...
+    assert loop.link.settler.unsettled > 0 and loop.link.clock.animation["move"][0] > 0  # it saw tiles moving ...
     assert loop.tally.repeats == 0 and loop.tally.replans == 0  # ... and judged none of them
     assert vp.wrong_taps == 0 and [t.target for t in phone.tap_log] == ["live"] * loop.tally.moves
     vp.stop()

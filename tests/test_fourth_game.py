@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from assistant import autoplay
-from assistant.device import connect
+from assistant.phone.device import connect
 from assistant.games import kind
 from assistant.link import Link
 from assistant.loop import Loop

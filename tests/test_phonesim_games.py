@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant import device
+from assistant.phone import device, server
 from helpers import centre, truth
 from phonesim.phone import PRESETS, Phone
 from solver import flip9
@@ -137,7 +137,7 @@ def test_tapsolve_phone_runs_in_the_foreground_until_ctrl_c(harness):
             pytest.fail(f"the phone did not stop within 30 s of Ctrl-C; its threads:\n{err[-4000:]}")
         assert proc.returncode == 0, err
         assert "stopped" in out and "Traceback" not in err
-        with pytest.raises(device.PhoneLost):
+        with pytest.raises(server.PhoneLost):
             link.capture()
     finally:
         if proc.poll() is None:

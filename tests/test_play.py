@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from assistant import autoplay
-from assistant.device import connect
+from assistant.phone.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
 from helpers import ROOT, tapsolve
@@ -205,8 +205,8 @@ def test_the_first_capture_after_a_move_waits_the_learned_animation_and_is_then_
         assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
     # learned: one capture a move, but for a rare settled capture that narrows the wait further
     # (at most one such in 8 moves, of at most 3 frames: moving, still, still)
-    assert sum(per_move[-8:]) <= 7 + 3 and per_move[-1] == 1, (per_move, link.animation)
-    moving, still_at = link.animation["pair"]
+    assert sum(per_move[-8:]) <= 7 + 3 and per_move[-1] == 1, (per_move, link.clock.animation)
+    moving, still_at = link.clock.animation["pair"]
     # narrowed while halving the gap saves more over the moves so far than a capture costs
     assert moving < 0.25 <= still_at + 1e-9 and still_at - moving <= 2 * phone.capture_s / 20 + 1e-9
 
@@ -237,12 +237,12 @@ def test_the_animation_times_learned_are_kept_in_the_profile_for_the_next_game(m
     first = Link(AnimatedPhone(clock), say=quiet)
     first.profile = profile
     play_moves(first, first.device, 20)
-    first._share_animations()
+    first.clock.share(first.profile)
     assert profile.changed and profile.animations["pair"][1] >= 0.25
     phone = AnimatedPhone(clock)
     second = Link(phone, say=quiet)
     second.profile = profile
-    second._share_animations()
+    second.clock.share(second.profile)
     assert play_moves(second, phone, 3) == [1, 1, 1]  # no capture spent learning again
 
 
@@ -262,7 +262,7 @@ def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkey
         phone = AnimatedPhone(clock, length=0.3)
         link = Link(phone, say=quiet)
         link.profile = profile
-        link._share_animations()
+        link.clock.share(link.profile)
         link.capture()  # the board read before the move
         link.tap_all([(1, 1)], kind="add")
         if judged_by == "glance":
@@ -274,7 +274,7 @@ def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkey
         else:
             link.capture()
         assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
-        link._share_animations()
+        link.clock.share(link.profile)
         moving, still_at = profile.animations["add"]
         gaps.append(still_at - moving)
         stored.append(profile.touches["add"])
@@ -313,6 +313,6 @@ def test_a_stored_animation_time_too_short_for_this_phone_is_learned_again(monke
     phone = AnimatedPhone(clock, length=0.5)
     link = Link(phone, say=quiet)
     link.profile = profile
-    link._share_animations()
+    link.clock.share(link.profile)
     per_move = play_moves(link, phone, 12)
-    assert link.animation["pair"][1] >= 0.5 and per_move[-1] == 1, (per_move, link.animation)
+    assert link.clock.animation["pair"][1] >= 0.5 and per_move[-1] == 1, (per_move, link.clock.animation)

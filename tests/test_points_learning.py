@@ -7,7 +7,7 @@ import json
 import numpy as np
 
 from assistant import autoplay
-from assistant.device import connect
+from assistant.phone.device import connect
 from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop

@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 
 from assistant import autoplay
-from assistant.device import connect
-import assistant.link as link_module
-from assistant.link import Link, ScreenNotSettling, part_change
+import assistant.animation as animation_module
+from assistant.animation import part_change
+from assistant.link import Link
 from assistant.loop import Loop
+from assistant.phone.device import connect
+from assistant.settle import ScreenNotSettling
+from calibration import store
 from helpers import tapsolve
 from phonesim import apps
 from phonesim.phone import PNG_S, PRESETS, REALISM, TAP_S, Faults, Phone
@@ -236,7 +239,7 @@ def test_a_screen_that_never_settles_stops_with_a_clear_message():
             return np.full((200, 100, 3), self.n % 2 * 200, np.uint8)
 
     link = Link(Flicker(), say=lambda _: None)
-    link.settle_timeout = 0.3
+    link.settler.timeout = 0.3
     with pytest.raises(ScreenNotSettling, match="kept changing"):
         link.capture()
 
@@ -251,7 +254,7 @@ def test_a_settled_screen_needs_two_equal_captures_and_one_when_nothing_was_sent
             return frames.pop(0)
 
     link = Link(Settling(), say=lambda _: None)
-    assert link.capture()[0, 0, 0] == 90 and link.captures == 3 and link.unsettled == 1
+    assert link.capture()[0, 0, 0] == 90 and link.captures == 3 and link.settler.unsettled == 1
     assert link.capture()[0, 0, 0] == 90 and link.captures == 4
 
 
@@ -266,7 +269,7 @@ def flip9_with_clock(layout="buttons", clock=None):
 def test_a_clock_on_the_screen_is_not_an_animation_but_a_swap_is(layout):
     """Flip 9 shows the time played, which changes every second: the reading says where it is,
     and the link's stillness test leaves it out, even once the time has grown a digit."""
-    from assistant.link import still
+    from assistant.settle import still
     import vision
 
     app = flip9_with_clock(layout)
@@ -309,7 +312,7 @@ def test_a_clock_ticking_between_every_two_captures_is_not_waited_for(harness):
     clock.step = 1.0
     assert autoplay.play(loop, say=said.append) == 0
     assert loop.tally.stages == 1 and phone.app.state.is_won() and clock.t >= loop.tally.moves
-    assert link.animation["swap"][0] == 0.0 and link.unsettled == 0
+    assert link.clock.animation["swap"][0] == 0.0 and link.settler.unsettled == 0
     vp.stop()
 
 
@@ -321,7 +324,7 @@ def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, s
                   realism=REALISM[realism].scaled(scale))
     vp = harness.add(phone)
     said = []
-    link = Link(connect(vp.serial, client=harness.client), say=said.append)
+    link = Link(connect(vp.serial, client=harness.client), say=said.append, keep=store.remember)
     loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
     loop.said = said
     phone.clear_log()
@@ -337,7 +340,7 @@ def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness,
     assert vp.wrong_taps == 0
     assert len(phone.tap_log) == loop.link.taps
     assert loop.tally.repeats == 0 and loop.tally.replans == 0
-    assert loop.link.early_judged > 0  # pairs judged early in their fade, among the rest
+    assert loop.link.clock.early_judged > 0  # pairs judged early in their fade, among the rest
     vp.stop()
 
 
@@ -349,7 +352,7 @@ def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, 
     assert loop.tally.stages == 2
     assert phone.taps_dropped > 0 and loop.tally.repeats > 0
     assert vp.wrong_taps == 0 and loop.tally.replans == 0  # no lost tap was taken for a pair made
-    assert loop.link.early_judged > 0
+    assert loop.link.clock.early_judged > 0
     vp.stop()
 
 
@@ -384,7 +387,7 @@ def test_captures_during_every_animation_are_waited_out_never_judged(harness, tm
     assert autoplay.play(loop, say=loop.said.append) == 0
     caught = {motion for _, motion in phone.capture_log}
     assert {"select", "fade", "collapse", "add", "slide"} <= caught
-    assert link.unsettled > 0
+    assert link.settler.unsettled > 0
     read_moving = [(k, phone.capture_log[k - 1:k + 1]) for k in returned if phone.capture_log[k][1]]
     assert not read_moving  # only settled frames were read
     assert loop.tally.replans == 0 and loop.tally.repeats == 0        # nothing half-drawn was judged
@@ -429,13 +432,13 @@ def test_an_animation_that_eases_in_is_not_taken_for_a_still_screen(harness, tmp
     two frames just after the touch look alike. Judged on them, the pair would look not made and
     be tapped again, onto crossed-out cells. (Moves judged on a read screen only, here.)"""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    monkeypatch.setattr(link_module, "EARLY_MISSES", 0)
+    monkeypatch.setattr(animation_module, "EARLY_MISSES", 0)
     vp, phone, loop = start(harness, realism="fast", size=18, seed=3)
     phone.app.animate(LONG)
     mix = phone.app._mix
     phone.app._mix = lambda a, b, progress: mix(a, b, progress ** 3)
     assert autoplay.play(loop, say=loop.said.append) == 0
-    assert loop.link.early_judged == 0
+    assert loop.link.clock.early_judged == 0
     assert loop.tally.repeats == 0 and loop.tally.replans == 0 and vp.wrong_taps == 0
     vp.stop()
 
@@ -497,7 +500,7 @@ def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_anim
 
     app.tap = tap_noting_motion
     assert autoplay.play(loop, say=loop.said.append) == 0
-    assert loop.link.early_judged >= 3
+    assert loop.link.clock.early_judged >= 3
     # a pair's second tap lands as the first one's highlight grows (one shell call); every other
     # tap after the last move's animation, but for its tail
     inside = [(motion, gone) for motion, gone in landed_during if motion not in (None, "select") and gone < 0.9]
@@ -534,8 +537,8 @@ def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_
 
     loop.link.early = early_noting
     assert autoplay.play(loop, say=loop.said.append) == 0
-    assert loop.link.early_judged == 0
-    assert frames.count(1) == link_module.EARLY_MISSES and frames[-1] == 0  # then none taken
+    assert loop.link.clock.early_judged == 0
+    assert frames.count(1) == animation_module.EARLY_MISSES and frames[-1] == 0  # then none taken
     assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()
 
@@ -554,14 +557,14 @@ def test_animation_times_learned_with_faster_animations_are_learned_again(harnes
     fade = REALISM["real"].durations()["fade"] * scale_now
     vp, phone, loop = start(harness, "720x1600", realism=realism, scale=scale)
     assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
-    assert loop.link.animation["pair"][1] < fade / 2
+    assert loop.link.clock.animation["pair"][1] < fade / 2
     vp.stop()
     vp, phone, loop = start(harness, "720x1600", scale=scale_now)
-    assert loop.link.animation == {}  # (taken from the stored profile at the first read)
+    assert loop.link.clock.animation == {}  # (taken from the stored profile at the first read)
     assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
     link = loop.link
-    assert link.animation["pair"][1] > fade / 2
-    assert link.early_judged > 0 and link._early_part["pair"] <= link_module.EARLY_LATEST
+    assert link.clock.animation["pair"][1] > fade / 2
+    assert link.clock.early_judged > 0 and link.clock.early_part["pair"] <= animation_module.EARLY_LATEST
     assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()
 
@@ -578,7 +581,7 @@ def test_an_early_frame_too_soon_for_a_slow_starting_fade_is_taken_later(harness
     app._mix = lambda a, b, progress: mix(a, b, progress ** 3)  # AccelerateInterpolator(1.5)
     assert autoplay.play(loop, say=loop.said.append) == 0
     link = loop.link
-    assert link._early_part["pair"] > link_module.EARLY_PART
-    assert link.early_judged >= 2
+    assert link.clock.early_part["pair"] > animation_module.EARLY_PART
+    assert link.clock.early_judged >= 2
     assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()

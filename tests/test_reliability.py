@@ -315,7 +315,7 @@ def test_phonesim_sets_nothing_aside_for_a_payload_that_does_not_come():
 
 def start_play(harness, faults=None, model_profile=None, **options):
     """A phone on the harness's adb server and a loop that plays Number Match on it."""
-    from assistant.device import connect
+    from assistant.phone.device import connect
     from assistant.link import Link
     from assistant.loop import Loop
     from phonesim import apps

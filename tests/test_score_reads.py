@@ -4,12 +4,13 @@ truth, and a digit read once is matched by template, in this game and the next o
 import pytest
 
 from assistant.link import Link
+from calibration import store
 from phonesim import apps
 from phonesim.phone import PRESETS
 
 
 class StubDevice:
-    """Just enough of assistant.device.Device for Link.look: a model and a capture."""
+    """Just enough of assistant.phone.device.Device for Link.look: a model and a capture."""
 
     def __init__(self, app, model):
         self.app, self.model, self.serial = app, model, "stub"
@@ -61,11 +62,11 @@ def test_score_digits_are_learned_once_per_phone(tmp_path, monkeypatch, tesserac
     preset = PRESETS["720x1600"]
     # the first game on the phone: tesseract only for a digit not seen before in its font
     app = apps.create("numbermatch", preset, seed=3)
-    first = play(Link(StubDevice(app, preset.model), say=lambda _: None), app, tesseract_calls)
+    first = play(Link(StubDevice(app, preset.model), say=lambda _: None, keep=store.remember), app, tesseract_calls)
     assert sum(first[1:]) <= 10, first  # score 0-9 and a few badge digits, each once
     # the next game on the same phone, with the stored profile: no tesseract at all
     app = apps.create("numbermatch", preset, seed=3)
-    second = play(Link(StubDevice(app, preset.model), say=lambda _: None), app, tesseract_calls)
+    second = play(Link(StubDevice(app, preset.model), say=lambda _: None, keep=store.remember), app, tesseract_calls)
     assert sum(second) == 0, second
 
 

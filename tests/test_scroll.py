@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from assistant import autoplay
-from assistant.device import connect
+from assistant.phone.device import connect
 from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop

@@ -21,7 +21,7 @@ def test_the_command_line_the_reader_and_the_phone_do_not_import_numba():
     loaded = modules_after(f"""
 from assistant import cli
 cli.build_parser().format_help()
-import assistant.read, assistant.device, assistant.link, assistant.games, phonesim.serve
+import assistant.read, assistant.phone.device, assistant.link, assistant.games, phonesim.serve
 import vision
 from vision.image import load_image
 for name in ("numbermatch_after_adds.png", "flip9_buttons_midgame.png"):
@@ -62,10 +62,11 @@ assert search.solve(Board.parse("1955"), "fast").status == "solved"
 def test_listing_phones_needs_neither_numba_nor_opencv_nor_numpy():
     loaded = modules_after("""
 import sys
-from assistant import cli, device
+from assistant import cli
+from assistant.phone import device, server
 cli.build_parser("devices").parse_args(["devices"])
 # requests (which adbutils imports to install apps) stands in until something uses it
-assert type(sys.modules["requests"]) is device._ImportedWhenUsed
+assert type(sys.modules["requests"]) is server._ImportedWhenUsed
 """)
     assert "adbutils" in loaded
     assert not {"numba", "cv2", "numpy", "solver.numbermatch.search", "assistant.games", "urllib3"} & loaded
@@ -73,7 +74,7 @@ assert type(sys.modules["requests"]) is device._ImportedWhenUsed
 
 def test_the_stand_in_for_requests_imports_it_when_used():
     loaded = modules_after("""
-from assistant import device
+from assistant.phone import device
 import requests
 assert requests.exceptions.RequestException.__module__ == "requests.exceptions"
 """)

@@ -33,9 +33,9 @@ class Profile:
     # learned in play by assistant.games; each game's reader checks its own: check_points)
     points: dict[str, int] = field(default_factory=dict)
     # how long the game animates after each kind of touch on this phone, learned in play by
-    # assistant.link: kind to [latest seen moving, earliest seen still] in seconds
+    # assistant.animation: kind to [latest seen moving, earliest seen still] in seconds
     animations: dict[str, list[float]] = field(default_factory=dict)
-    # the touches of each kind with a learned time made on this phone so far (assistant.link:
+    # the touches of each kind with a learned time made on this phone so far (assistant.animation:
     # how many more a narrower time may be expected to save on)
     touches: dict[str, int] = field(default_factory=dict)
     changed: bool = False  # learned something since loaded (worth storing again)

@@ -27,7 +27,7 @@ import numpy as np
 
 import vision
 from assistant.games import BoardChanged
-from assistant.link import changed_pixels
+from assistant.settle import changed_pixels
 from solver.errors import TapsolveError
 from solver.numbermatch import Board, Rules
 from vision import ReadError, Reading

@@ -1,0 +1,220 @@
+"""How long the game animates after each kind of touch on this phone, learned from settled
+captures, and when to take a frame: the first after a touch, or one early in a move's fade."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from assistant.settle import PIXEL_NOISE
+
+# A glance (one capture taken as the settled screen when it shows what was predicted) waits the
+# phone's animation time for that kind of touch, learned from settled captures only: between the
+# latest time after such a touch a frame was seen moving and the earliest one was seen still (so
+# a glance never falls inside an animation seen before). The move's capture is instead a settled
+# one started halfway between them, which halves the gap, while that pays: while half the gap
+# times the touches of that kind so far on this phone, earlier games' included (a guess at those
+# to come), exceeds a capture's time: the profile keeps that count (a kind touched once a game,
+# like an add, is narrowed over several games).
+# At most ANIMATION_MAX, so a stalled frame is not learned as an animation. A frame seen moving
+# at (CLOCK_SLACK: give or take the clock's rounding) or after the time learned still means the
+# time is wrong for this phone (a stored one, a slower phone): it is learned again.
+ANIMATION_MAX = 1.5
+CLOCK_SLACK = 1e-3
+# A move that changes parts of the screen in place (a pair fading) is judged on one frame taken
+# early in its animation, EARLY_PART of the time it was learned still by: the frame must show
+# each part changing as a fade does and nothing else changed. A frame too early to show it moves
+# that part halfway to the still time, and past EARLY_LATEST no early frame pays (unless it came
+# after that time, or is the first to pass EARLY_LATEST: the time is then taken to be wrong, a
+# stored one learned with faster animations, and learned again); a kind whose early frames
+# showed something else EARLY_MISSES times in a row (a game that draws more than a fade as a
+# pair goes) is judged after its animation, as before.
+EARLY_PART = 1 / 4
+EARLY_LATEST = 0.9
+EARLY_MISSES = 3
+# The time a kind was learned still by runs from a touch's return to a frame's request, each a
+# little off from when the phone acted: a touch after a move judged early waits this much more.
+TOUCH_MARGIN = 0.05
+# A fade, inside a part: the pixels at least MARK_CONTRAST from the part's ground (its median
+# colour) are its marks (a digit). The ground stays as it was (but within MARK_HALO pixels of a
+# mark: anti-aliasing), no mark gains contrast, and at least FADING_MARKS of them lose some.
+MARK_CONTRAST = 60
+MARK_HALO = 2
+FADING_MARKS = 0.5
+
+
+def part_change(before, after, part) -> str:
+    """How a part (x0, y0, x1, y1) of the screen changed between two frames: "unchanged" (or
+    too little to tell), "fading" (its marks losing contrast on an unchanged ground, as a pair
+    crossed out does; see MARK_CONTRAST) or "other" (the ground changed: a highlight, a flash;
+    or a mark gained contrast)."""
+    x0, y0, x1, y1 = part
+    a = before[y0:y1, x0:x1].astype(np.int16)
+    b = after[y0:y1, x0:x1].astype(np.int16)
+    if a.size == 0 or a.shape != b.shape:
+        return "other"
+    changed = np.abs(a - b).max(axis=2) > PIXEL_NOISE
+    if not changed.any():
+        return "unchanged"
+    ground = np.median(a.reshape(-1, 3), axis=0)
+    contrast_a = np.abs(a - ground).max(axis=2)
+    contrast_b = np.abs(b - ground).max(axis=2)
+    marks = contrast_a >= MARK_CONTRAST
+    if not marks.any():
+        return "other"
+    side = 2 * MARK_HALO + 1
+    halo = cv2.dilate(marks.astype(np.uint8), np.ones((side, side), np.uint8)).astype(bool)
+    if (changed & ~halo).any() or (contrast_b[marks] > contrast_a[marks] + PIXEL_NOISE).any():
+        return "other"
+    losing = (contrast_b[marks] < contrast_a[marks] - PIXEL_NOISE).mean()
+    return "fading" if losing >= FADING_MARKS else "unchanged"
+
+
+class AnimationClock:
+    """The touches sent and the animation times learned per kind of touch; every time it gives
+    is on the caller's clock (``time.monotonic``), which it never reads itself."""
+
+    def __init__(self):
+        self.kind = "tap"  # the last touch's kind ...
+        self.touched_at: float | None = None  # ... and when it returned (None: the screen settled since)
+        # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
+        self.animation: dict[str, list] = {}
+        self.touches: dict[str, int] = {}  # taps and swipes sent, per kind
+        # moves judged on an early frame: per kind, the part of its still time to take it at and
+        # the misses in a row; the kinds whose learned time early frames showed wrong; when the
+        # last one's animation ends (no touch lands before it); the verdict on the last refused
+        self.early_judged = 0
+        self.early_part: dict[str, float] = {}
+        self._early_misses: dict[str, int] = {}
+        self._early_doubted: set[str] = set()
+        self._animating_until = 0.0
+        self._early_verdict: tuple[str, str, float] | None = None
+        self._profile = None  # the profile whose stored animation times were taken ...
+        self._touched_before: dict[str, int] = {}  # ... and its count of earlier games' touches
+
+    # -- touches -------------------------------------------------------------------------------
+    @property
+    def quiet_from(self) -> float:
+        """When a touch may be sent: after the animation of a move judged early (a real phone's
+        capture of the frame alone outlasts a fade: this holds back one that answers at once)."""
+        return self._animating_until + TOUCH_MARGIN
+
+    def touch(self, kind: str) -> None:
+        """A tap or swipe of this kind is being sent (``touched_at`` is set when it returns)."""
+        self.kind, self._animating_until = kind, 0.0
+        self.touches[kind] = self.touches.get(kind, 0) + 1
+
+    def settled(self) -> None:
+        """The screen was seen (or taken to be) still since the last touch."""
+        self.touched_at = None
+
+    # -- the first frame after a touch -------------------------------------------------------
+    def learned(self) -> tuple[float, float | None]:
+        """The last touch's kind as learned: (latest seen moving, earliest seen still or None)."""
+        moving, seen_still = self.animation.get(self.kind, (0.0, None))  # stored as a list
+        return moving, seen_still
+
+    def seen_still_by(self, at: float) -> bool:
+        """Whether a frame asked for at ``at`` comes after the time this kind of touch's
+        animation was learned still by (so no animation easing in can still be unseen)."""
+        seen_still = self.learned()[1]
+        return seen_still is not None and at - self.touched_at >= seen_still
+
+    def first_frame(self, capture_s: float) -> tuple[float, bool] | None:
+        """When to ask for the first frame after the last touch, and whether it narrows this
+        kind's time: halfway through its bracket where that pays (a capture costing
+        ``capture_s``), else once it was seen still; None with no touch since the screen
+        settled or no time learned for its kind."""
+        moving, seen_still = self.learned()
+        if self.touched_at is None or seen_still is None:
+            return None
+        # while half the gap, over the touches of this kind on this phone, outweighs a capture
+        narrowing = (seen_still - moving) / 2 * self.touches_on_phone(self.kind) > capture_s
+        return self.touched_at + ((moving + seen_still) / 2 if narrowing else seen_still), narrowing
+
+    def touches_on_phone(self, kind: str) -> int:
+        """The touches of this kind made on this phone: this link's and earlier games' (the profile's)."""
+        return self.touches.get(kind, 0) + self._touched_before.get(kind, 0)
+
+    def learn(self, times: list[float]) -> None:
+        """A settled capture after the last touch, whose frames were asked for at ``times``:
+        the last two showed the still screen, so it was still by the first of them, and moving
+        at the frame before (learned only from a touch that changed the screen: a lost tap shows
+        no animation's end)."""
+        bracket = self.animation.setdefault(self.kind, [0.0, None])
+        seen = min(ANIMATION_MAX, times[-2] - self.touched_at)
+        moved = min(ANIMATION_MAX, times[-3] - self.touched_at) if len(times) > 2 else None
+        if moved is not None and bracket[1] is not None and moved >= bracket[1] - CLOCK_SLACK:
+            # still moving after the time it was learned still by (another phone's speed,
+            # an update of the game): learned again from this capture
+            bracket[:] = [moved, seen]
+        bracket[1] = seen if bracket[1] is None else min(bracket[1], seen)
+        if moved is not None:
+            bracket[0] = max(bracket[0], min(moved, bracket[1]))
+
+    # -- an early frame ----------------------------------------------------------------------
+    def early_at(self) -> float | None:
+        """When to take a frame early in the last touch's animation; None when none pays (no
+        touch since the screen settled, no time learned, too late a part, too many misses)."""
+        kind = self.kind
+        seen_still = self.learned()[1]
+        self._early_verdict = None
+        share = self.early_part.setdefault(kind, EARLY_PART)
+        if (self.touched_at is None or seen_still is None or share > EARLY_LATEST
+                or self._early_misses.get(kind, 0) >= EARLY_MISSES):
+            return None
+        return self.touched_at + seen_still * share
+
+    def judge_early(self, verdicts: set[str], at: float) -> bool:
+        """Whether the early frame asked for at ``at``, whose parts changed as ``verdicts`` say
+        (``part_change``, "other" for a change elsewhere), judges the move: every part fading.
+        Then the move's animation is taken as under way until its time (``quiet_from``)."""
+        kind = self.kind
+        if verdicts != {"fading"}:
+            self._early_verdict = kind, "too soon" if verdicts == {"unchanged"} else "other", at - self.touched_at
+            return False
+        self.early_judged += 1
+        self._early_misses[kind] = 0
+        self._animating_until = self.touched_at + self.learned()[1]
+        self.touched_at = None
+        return True
+
+    def early_result(self, made: bool) -> None:
+        """How the move whose early frame was refused turned out: ``made`` (judged after its
+        animation) means the frame missed it, and a frame that came too soon is taken later.
+        A frame that showed nothing yet though it came after the time this kind was learned
+        still by shows that time wrong (learned on this phone with its animations off, say):
+        it is forgotten, to be learned again by the next settled capture. So is a time whose
+        early frames came too soon until the next would pass EARLY_LATEST (learned with faster
+        animations), once: if the time learned again does the same, no early frame pays."""
+        if self._early_verdict is None or not made:
+            return
+        kind, verdict, after = self._early_verdict
+        self._early_verdict = None
+        if verdict == "too soon":
+            bracket = self.animation[kind]
+            share = (self.early_part[kind] + 1) / 2
+            if after >= bracket[1] - CLOCK_SLACK or (share > EARLY_LATEST and kind not in self._early_doubted):
+                self._early_doubted.add(kind)
+                bracket[:] = [min(after, ANIMATION_MAX), None]
+                self.early_part[kind] = EARLY_PART
+            else:
+                self.early_part[kind] = share
+        else:
+            self._early_misses[kind] = self._early_misses.get(kind, 0) + 1
+
+    # -- the profile -------------------------------------------------------------------------
+    def share(self, profile) -> None:
+        """Start from the animation times the profile learned in earlier games (a game animates
+        alike on one phone), and keep in it what this one learns, with the count of touches."""
+        if profile is not self._profile:
+            self._profile = profile
+            self._touched_before = dict(profile.touches)
+            for kind, times in profile.animations.items():
+                self.animation.setdefault(kind, list(times))
+        learned = {kind: list(times) for kind, times in self.animation.items() if times[1] is not None}
+        if learned != profile.animations:
+            profile.animations, profile.changed = learned, True
+        touches = {kind: self.touches_on_phone(kind) for kind in learned}
+        if touches != profile.touches:  # stored with the next thing learned, or at exit
+            profile.touches, profile.counted = touches, True

@@ -1,0 +1,221 @@
+"""One phone in state "device": shell commands, taps and swipes, waiting for it to come back,
+and its screen; `connect` finds the one to play on, `tapsolve devices` lists them all.
+
+A command's output is read as a stream straight into one buffer (``run``): adbutils' plain
+``shell()`` grows a bytes object 4 KiB at a time, which is slow for a screenshot.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from assistant.phone.screen import Screen
+from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
+                                    PhoneLost, PhoneNotReady, adb_client, advice, choose, is_local,
+                                    list_phones, reachable, start_server)
+from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
+from solver.errors import TapsolveError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _read_to_end(sock: socket.socket, expect: int = 0) -> bytes | bytearray:
+    """Everything until the stream closes, read into one buffer (sized by expect when known)."""
+    buffer = bytearray(max(expect + 1, 1 << 16))
+    count = 0
+    while True:
+        if count == len(buffer):
+            buffer.extend(bytes(len(buffer)))
+        with memoryview(buffer) as view, view[count:] as rest:
+            got = sock.recv_into(rest)
+        if not got:
+            break
+        count += got
+    del buffer[count:]
+    return buffer
+
+
+class Device:
+    """A phone in state "device": shell commands, taps and swipes, and its Screen."""
+
+    def __init__(self, client: adbutils.AdbClient, serial: str):
+        # never adbutils' own client: its connections start servers that print into our output
+        self.client = client if isinstance(client, Client) else Client(client.host, client.port)
+        self.serial = serial
+        self.screen = Screen(self)
+        self._model: str | None = None
+        self._input_size: tuple[int, int] | None = None
+
+    # -- commands --------------------------------------------------------------------------
+    def run(self, command: str, service: str = "shell", expect: int = 0,
+            timeout: float = COMMAND_TIMEOUT) -> bytes | bytearray:
+        """Run a command on the phone (service "shell" or "exec") and return its whole output.
+
+        timeout: seconds without a byte from the phone before it counts as lost."""
+        try:
+            connection = self.client.make_connection(timeout=timeout)
+        except (adbutils.AdbError, OSError) as exc:
+            raise AdbServerUnreachable(f"the adb server stopped answering: {exc}") from None
+        sock = connection.conn
+        try:
+            connection.send_command(f"host:transport:{self.serial}")
+            connection.check_okay()
+            connection.send_command(f"{service}:{command}")
+            connection.check_okay()
+            return _read_to_end(sock, expect)
+        except adbutils.AdbError as exc:
+            raise PhoneLost(f"lost the phone {self.serial}: {_reason(exc)}; check the cable "
+                            "(or `adb connect` again) and unlock the phone") from None
+        except (socket.timeout, TimeoutError):
+            raise PhoneLost(f"the phone {self.serial} stopped answering for {timeout:g} s") from None
+        except OSError as exc:
+            raise PhoneLost(f"lost the phone {self.serial}: {exc}") from None
+        finally:
+            sock.close()  # not AdbConnection.close(): it sleeps 10 ms after shutting down
+
+    def state(self) -> str | None:
+        """The phone's state as the adb server lists it now ("device", "offline"...), None if gone."""
+        try:
+            return next((p.state for p in list_phones(self.client) if p.serial == self.serial), None)
+        except AdbServerUnreachable:
+            return None
+
+    def reconnect(self, timeout: float = 30.0, poll: float = 0.25) -> None:
+        """Wait until the phone is back in state "device" (after PhoneLost), or raise PhoneLost.
+
+        A local adb server that died is started again (said, and stopped when tapsolve exits).
+        The adb server reconnects a phone over TCP on its own; we also ask it to (`adb connect`)
+        in case it forgot the phone, e.g. after its own restart."""
+        deadline = time.monotonic() + timeout
+        asked = 0.0
+        state = None
+        while True:
+            state = self.state()
+            if state == "device":
+                return
+            if state is None and not reachable(self.client.host, self.client.port) and is_local(self.client.host):
+                start_server(self.client.port)  # the server died (or was killed) under us
+            now = time.monotonic()
+            if now > deadline:
+                raise PhoneLost(f"the phone {self.serial} did not come back within {timeout:g} s "
+                                f"({'last seen ' + state if state else 'not listed'})")
+            if state is None and ":" in self.serial and now - asked > 2:
+                asked = now
+                try:
+                    self.client.connect(self.serial, timeout=2)
+                except (adbutils.AdbError, OSError):
+                    pass
+            time.sleep(poll)
+
+    def shell(self, command: str, timeout: float = COMMAND_TIMEOUT) -> str:
+        return self.run(command, timeout=timeout).decode("utf-8", "replace")
+
+    @property
+    def model(self) -> str:
+        if self._model is None:
+            self._model = self.shell("getprop ro.product.model").strip() or "unknown model"
+        return self._model
+
+    def input_size(self) -> tuple[int, int]:
+        """The screen size taps are given in (`wm size`, an override winning over the physical)."""
+        if self._input_size is None:
+            text = self.shell("wm size")
+            sizes = {}
+            for line in text.splitlines():
+                name, _, value = line.partition(":")
+                w, _, h = value.strip().partition("x")
+                if w.isdigit() and h.isdigit():
+                    sizes[name.strip()] = (int(w), int(h))
+            size = sizes.get("Override size") or sizes.get("Physical size")
+            if size is None:
+                raise PhoneLost(f"the phone {self.serial} did not say its screen size (`wm size`: {text.strip()!r})")
+            self._input_size = size
+        return self._input_size
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The screenshot's size (width, height): what tap coordinates are given in."""
+        return self.screen.size or self.input_size()
+
+    # -- touching --------------------------------------------------------------------------
+    def _to_input(self, x: float, y: float) -> tuple[int, int]:
+        """Screenshot pixels to the phone's input coordinates (they differ under `wm size` overrides)."""
+        shot = self.screen.size
+        real = self.input_size()
+        if shot and shot != real:
+            x, y = x * real[0] / shot[0], y * real[1] / shot[1]
+        return round(x), round(y)
+
+    def tap(self, x: float, y: float) -> None:
+        self.taps([(x, y)])
+
+    def taps(self, points: Iterable[tuple[float, float]]) -> None:
+        """Several taps in one shell call, in order (one round trip instead of one per tap)."""
+        commands = ["input tap %d %d" % self._to_input(x, y) for x, y in points]
+        if commands:
+            # a real phone takes ~0.3 s per `input tap` and says nothing until all are done
+            self._check_input(self.shell("; ".join(commands), timeout=COMMAND_TIMEOUT + 2 * len(commands)))
+
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, ms: int = 300) -> None:
+        (a, b), (c, d) = self._to_input(x1, y1), self._to_input(x2, y2)
+        self._check_input(self.shell(f"input swipe {a} {b} {c} {d} {int(ms)}",
+                                     timeout=COMMAND_TIMEOUT + ms / 1000))
+
+    def _check_input(self, output: str) -> None:
+        # `input` prints nothing when it works; Xiaomi phones without "USB debugging (security
+        # settings)" answer with a SecurityException instead.
+        if "SecurityException" in output or "INJECT_EVENTS" in output:
+            raise PhoneNotReady(f"the phone {self.serial} refuses taps: {advice('unauthorized')}")
+
+    def capture(self) -> np.ndarray:
+        return self.screen.capture()
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc.args[0] if exc.args else exc).strip()
+    return text or type(exc).__name__
+
+
+def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = None,
+            log: Callable[[str], None] | None = None) -> Device:
+    """The phone to play on, its capture method chosen by timing; one-line errors otherwise."""
+    device = Device(client or adb_client(), serial or "")
+    phone = choose(list_phones(device.client), serial)
+    device.serial = phone.serial
+    device.screen.choose()
+    if log:
+        log(f"phone {phone.serial}: {device.model}, {device.size[0]}x{device.size[1]}; "
+            f"{device.screen.describe()}")
+    return device
+
+
+# -- `tapsolve devices` ---------------------------------------------------------------------
+
+def run_devices(args) -> int:
+    """List the phones with their state, model and screen size, and what to do about the others."""
+    client = adb_client()
+    phones = list_phones(client)
+    if not phones:
+        raise NoPhone(NO_PHONE)
+    for phone in phones:
+        if phone.ready:
+            try:
+                device = Device(client, phone.serial)
+                phone.model = device.shell("getprop ro.product.model").strip() or phone.model
+                phone.size = device.input_size()
+            except TapsolveError:
+                pass
+    rows = [(p.serial, p.state, p.model or "-", f"{p.size[0]}x{p.size[1]}" if p.size else "-")
+            for p in phones]
+    widths = [max(len(r[i]) for r in rows + [("SERIAL", "STATE", "MODEL", "SCREEN")]) for i in range(4)]
+    print("  ".join(h.ljust(w) for h, w in zip(("SERIAL", "STATE", "MODEL", "SCREEN"), widths)).rstrip())
+    for phone, row in zip(phones, rows):
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        if not phone.ready:
+            print(f"  -> {advice(phone.state)}")
+    if len(phones) > 1:
+        print(f"{len(phones)} phones: choose one with --serial SERIAL")
+    return 0

@@ -1,0 +1,142 @@
+"""The phone's screen: captured by PNG or raw screencap (the faster, timed at connect), decoded to RGB."""
+
+from __future__ import annotations
+
+import statistics
+import struct
+import time
+from typing import TYPE_CHECKING
+
+from assistant.phone.server import PhoneLost
+from solver.errors import TapsolveError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class BlackScreen(TapsolveError):
+    """The screenshot is all black: nothing to read."""
+
+
+class CaptureFailed(TapsolveError):
+    """The phone answered a screenshot with something that is not one."""
+
+
+def decode_png(data: bytes | bytearray) -> np.ndarray:
+    import cv2  # here, not at the top: `tapsolve devices` decodes no screen and starts faster
+    import numpy as np
+
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    except cv2.error:
+        image = None
+    if image is None:
+        raise ValueError(f"not a PNG ({len(data)} bytes: {bytes(data[:40])!r})")
+    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+
+
+# Android PixelFormat values screencap writes: bytes per pixel and the cv2 conversion to RGB.
+_RAW_FORMATS = {1: (4, "COLOR_RGBA2RGB"), 2: (4, "COLOR_RGBA2RGB"), 3: (3, None),
+                5: (4, "COLOR_BGRA2RGB"), 4: (2, "COLOR_BGR5652RGB")}
+
+
+def decode_raw(data: bytes | bytearray) -> np.ndarray:
+    """Plain `screencap`: width, height, format (and, since Android 9, a colour space) then pixels."""
+    if len(data) < 12:
+        raise ValueError(f"raw screencap too short ({len(data)} bytes: {bytes(data)!r})")
+    width, height, pixel_format = struct.unpack_from("<3I", data)
+    if pixel_format not in _RAW_FORMATS or not 0 < width <= 10000 or not 0 < height <= 10000:
+        raise ValueError(f"not a raw screencap (header {width}x{height} format {pixel_format}): "
+                         f"{bytes(data[:40])!r}")
+    depth, conversion = _RAW_FORMATS[pixel_format]
+    header = len(data) - width * height * depth
+    if header not in (12, 16):
+        raise ValueError(f"raw screencap of {len(data)} bytes does not hold {width}x{height} pixels")
+    import numpy as np
+
+    pixels = np.frombuffer(data, np.uint8, width * height * depth, header)
+    pixels = pixels.reshape(height, width, depth) if depth != 2 else pixels.reshape(height, width, 2)
+    if conversion is None:
+        return pixels.copy()
+    import cv2
+
+    return cv2.cvtColor(pixels, getattr(cv2, conversion))
+
+
+class Screen:
+    """Captures the phone's screen as RGB, by the method that was fastest when timed at connect."""
+
+    METHODS = {"png": ("screencap -p", decode_png), "raw": ("screencap", decode_raw)}
+    NAMES = {"png": "PNG screencap -p", "raw": "raw screencap"}
+
+    def __init__(self, device, method: str = "png"):
+        # the phone it captures (assistant.phone.device.Device): its run, state and serial
+        self.device = device
+        self.method = method
+        self.timings: dict[str, float] = {}  # method -> median seconds at connect
+        self.failures: dict[str, str] = {}
+        self.size: tuple[int, int] | None = None  # (width, height) of the last capture
+        self._expect: dict[str, int] = {}
+        self.decode_s = 0.0  # seconds spent decoding captures (the computer's, not the phone's)
+
+    def grab(self, method: str) -> np.ndarray:
+        """One capture by the named method, without the black-frame check."""
+        command, decode = self.METHODS[method]
+        data = self.device.run(command, "exec", self._expect.get(method, 0))
+        self._expect[method] = len(data)
+        start = time.monotonic()
+        try:
+            image = decode(data)
+        except ValueError as exc:
+            if self.device.state() != "device":  # cut off because the phone went away
+                raise PhoneLost(f"lost the phone {self.device.serial} during a screenshot; check "
+                                "the cable (or `adb connect` again)") from None
+            raise CaptureFailed(f"the phone's {self.NAMES[method]} gave no picture: {exc}") from None
+        self.decode_s += time.monotonic() - start
+        self.size = (image.shape[1], image.shape[0])
+        return image
+
+    def choose(self, tries: int = 3) -> str:
+        """Time each method (median of tries after one warm-up) and keep the fastest that works."""
+        self.timings.clear()
+        self.failures.clear()
+        for method in self.METHODS:
+            try:
+                self.grab(method)
+                times = []
+                for _ in range(tries):
+                    start = time.perf_counter()
+                    self.grab(method)
+                    times.append(time.perf_counter() - start)
+                self.timings[method] = statistics.median(times)
+            except CaptureFailed as exc:
+                self.failures[method] = str(exc)
+        if not self.timings:
+            raise CaptureFailed(f"cannot capture the phone's screen: {'; '.join(self.failures.values())}")
+        self.method = min(self.timings, key=self.timings.get)
+        return self.method
+
+    def describe(self) -> str:
+        """Which method captures and how fast each was, for --verbose."""
+        others = ", ".join(f"{self.NAMES[m]} {t * 1000:.0f} ms" for m, t in self.timings.items()
+                           if m != self.method)
+        failed = ", ".join(f"{self.NAMES[m]} failed" for m in self.failures)
+        timing = self.timings.get(self.method)
+        text = f"capture by {self.NAMES[self.method]}" + (f" ({timing * 1000:.0f} ms)" if timing else "")
+        extra = "; ".join(x for x in (others, failed) if x)
+        return text + (f"; also timed {extra}" if extra else "")
+
+    def capture(self) -> np.ndarray:
+        """The screen as an H x W x 3 RGB image; BlackScreen when there is nothing on it."""
+        image = self.grab(self.method)
+        if is_black(image):
+            raise BlackScreen(
+                f"the phone {self.device.serial}'s screenshot is all black: the screen is off or "
+                "locked, or the app shows a secure window that blocks screenshots; wake and unlock "
+                "the phone and open the game")
+        return image
+
+
+def is_black(image: np.ndarray) -> bool:
+    """True when every pixel is (nearly) black: what screencap gives for secure windows and an off screen."""
+    return int(image[::4, ::4].max(initial=0)) < 16

@@ -1,0 +1,107 @@
+"""Capturing the phone's screen until it is still: two frames alike show no animation under way."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from solver.errors import TapsolveError
+
+# A still screen: two captures at least SETTLE_INTERVAL apart whose compared region differs in at
+# most STILL_PIXELS pixels (by more than PIXEL_NOISE in a channel) show no animation under way.
+SETTLE_INTERVAL = 0.05
+STILL_PIXELS = 16
+PIXEL_NOISE = 10
+# A game's animations last well under a second; a screen changing for longer is not settling.
+SETTLE_TIMEOUT = 5.0
+# After a touch, two equal frames show a still screen only this far apart: an animation that
+# eases in (Android's AccelerateInterpolator: the square or the cube of the time) changes a
+# digit's shade by less than PIXEL_NOISE over its first tenths of a second. A real phone's
+# captures are this far apart anyway; one that answers sooner waits, until the kind of touch
+# has been seen still by a time (learned so), after which nothing easing in goes unseen.
+STILL_SPAN = 0.3
+# The compared region leaves out the status bar (its clock ticks) and the band at the bottom
+# where free games show a banner ad (a 50 dp banner is under 1/12 of a phone's height), whose
+# pictures may move all the time.
+STATUS_BAR_PART = 1 / 20
+BANNER_PART = 1 / 12
+
+
+class ScreenNotSettling(TapsolveError):
+    """The screen kept changing for longer than any animation of the game."""
+
+
+def changed_pixels(a, b) -> int:
+    """How many pixels differ by more than PIXEL_NOISE in some channel between two same-sized images."""
+    # all in OpenCV and uint8: a quarter of the time of numpy's int16 difference, every look
+    r, g, b_ = cv2.split(cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b)))
+    strongest = cv2.max(cv2.max(r, g), b_)
+    return cv2.countNonZero(cv2.threshold(strongest, PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1])
+
+
+def still(a: np.ndarray, b: np.ndarray, ticking=()) -> bool:
+    """Whether two captures show the same picture where the game draws (see BANNER_PART), but
+    for the parts that change on their own (``Reading.ticking``: a clock)."""
+    if a.shape != b.shape:
+        return False
+    if ticking:
+        b = b.copy()
+        for x0, y0, x1, y1 in ticking:
+            b[y0:y1, x0:x1] = a[y0:y1, x0:x1]
+    h = a.shape[0]
+    y0, y1 = int(h * STATUS_BAR_PART), int(h * (1 - BANNER_PART))
+    return changed_pixels(a[y0:y1], b[y0:y1]) <= STILL_PIXELS
+
+
+class Settler:
+    """Captures until two frames in a row show the same picture, and keeps the last such screen."""
+
+    def __init__(self, grab, wait_until):
+        # grab() -> (image, when it was asked for); wait_until(t): sleep until the clock reads t
+        self.grab, self.wait_until = grab, wait_until
+        self.timeout = SETTLE_TIMEOUT
+        self.screen: np.ndarray | None = None  # the last settled screen
+        # the parts of it that moves judged on an early frame changed since (see Link.early)
+        self.changed: list[tuple[int, int, int, int]] = []
+        self.unsettled = 0  # captures that showed the screen still changing (an animation)
+
+    def settle(self, ticking=(), first=None, touched_at: float | None = None, seen_still_by=None):
+        """The still screen and when each frame was asked for (the last two show it still). With
+        nothing sent since the settled screen (``touched_at`` None) one frame equal to it does;
+        after a touch two equal frames count STILL_SPAN apart, or once ``seen_still_by`` the
+        first's time. ``first``: a frame (image, when asked) taken since the touch."""
+        if first is not None:
+            previous, previous_at = first
+            image, at = self.grab()
+            times = [previous_at, at]
+        else:
+            image, at = self.grab()
+            times = [at]
+            previous, previous_at = (None if touched_at is not None else self.screen), None
+        start = times[0]
+        while True:
+            if previous is not None and still(previous, image, ticking):
+                if touched_at is None or at - previous_at >= STILL_SPAN or seen_still_by(previous_at):
+                    return image, times
+                # too close together to rule out an animation that eases in: a later frame is
+                # compared with the same earlier one (and stands in the times for this one)
+                self.wait_until(previous_at + STILL_SPAN)
+                image, at = self.grab()
+                times[-1] = at
+                continue
+            if previous is not None:
+                self.unsettled += 1
+            # frames are taken when a capture is asked for: the screen changed across this span
+            # (not the captures' own time, which a slow phone may stretch by seconds)
+            if at - start > self.timeout:
+                raise ScreenNotSettling(
+                    f"the phone's screen kept changing for {self.timeout:g} s (an animation "
+                    "that does not end, a video ad?): close what moves on the phone and run again")
+            self.wait_until(at + SETTLE_INTERVAL)
+            previous, previous_at = image, at
+            image, at = self.grab()
+            times.append(at)
+
+    def settled(self, image) -> None:
+        """``image`` is the screen now (settled, or a glance that showed what was predicted)."""
+        self.screen, self.changed = image, []
