@@ -47,20 +47,6 @@ def neighbours(width):
 
 
 @njit(cache=True)
-def legal_tiles(cells, width):
-    """The tiles next to the blank (the tiles that can slide), in increasing order."""
-    nbr, count = neighbours(width)
-    blank = 0
-    for c in range(cells.size):
-        if cells[c] == 0:
-            blank = c
-    out = np.empty(count[blank], np.int64)
-    for k in range(count[blank]):
-        out[k] = cells[nbr[blank * 4 + k]]
-    return np.sort(out)
-
-
-@njit(cache=True)
 def manhattan_table(width):
     """md[tile * cells + cell]: the distance of `tile` at `cell` from its home (0 for the blank)."""
     cells = width * width
