@@ -41,9 +41,9 @@ def standin_phone(preset="1080x2400", **faults):
 
 def replayed(out):
     """The Number Match board a `tapsolve solve --json` answer ends on: its moves pushed on its start."""
-    from solver.numbermatch import Board, move_from_json
+    from solver.numbermatch import Add, Board, Pair
 
     board = Board.from_json(out["start"])
     for move in out["moves"]:
-        board.push(move_from_json(move))
+        board.push(Add() if move["type"] == "add" else Pair(*move["cells"]))
     return board

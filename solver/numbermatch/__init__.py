@@ -150,20 +150,6 @@ class Add:
 Move = Union[Pair, Add]
 
 
-def move_from_json(data: dict) -> Move:
-    """The move of the contract's move JSON."""
-    kind = data.get("type") if isinstance(data, dict) else None
-    if kind == "add":
-        return Add()
-    if kind == "pair":
-        cells = data.get("cells")
-        if (not isinstance(cells, list) or len(cells) != 2
-                or not all(isinstance(c, int) for c in cells) or not 0 <= cells[0] < cells[1]):
-            raise BoardError(f"a pair needs two cell indices i < j, not {cells!r}")
-        return Pair(cells[0], cells[1])
-    raise BoardError(f"a move is a pair or an add, not {data!r}")
-
-
 def parse_cells(text: str) -> list[int]:
     """Cells of the contract's board text: ``1``-``9`` live, ``.`` crossed out; spaces, ``/``
     and newlines are ignored."""
