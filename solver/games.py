@@ -32,9 +32,6 @@ class Game:
     title: str
     modules: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
-    def module_name(self, layer: str) -> str:
-        return self.modules.get(layer, f"{layer}.{self.name}")
-
 
 # Lists, not tuples: a game registered at run time joins them in place, so that every module
 # that took them at import (``from solver.games import NAMES``) sees it.
@@ -85,12 +82,12 @@ def titles(names=None) -> str:
 def module(layer: str, name: str):
     """The module of game ``name`` in ``layer`` ("solver", "vision", "phonesim.apps",
     "assistant.games"), imported on first use (a game's heavy parts load only when played)."""
-    return importlib.import_module(entry(name).module_name(layer))
+    return importlib.import_module(entry(name).modules.get(layer, f"{layer}.{name}"))
 
 
-def load_plugins(entries: str | None = None) -> None:
-    """Register the games ``TAPSOLVE_GAMES`` (or ``entries``) names, each "module:attribute"."""
-    for where in filter(None, (e.strip() for e in (entries or os.environ.get(PLUGINS, "")).split(","))):
+def load_plugins() -> None:
+    """Register the games ``TAPSOLVE_GAMES`` names, each "module:attribute"."""
+    for where in filter(None, (e.strip() for e in os.environ.get(PLUGINS, "").split(","))):
         path, _, attribute = where.partition(":")
         register(vars(importlib.import_module(path))[attribute or "GAME"])
 
