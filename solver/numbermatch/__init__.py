@@ -170,12 +170,6 @@ def parse_cells(text: str) -> list[int]:
     return cells
 
 
-def format_cells(cells: list[int], columns: int = 9) -> str:
-    """Board text for ``cells``: rows of ``columns`` separated by spaces."""
-    text = "".join(str(c) if c else "." for c in cells)
-    return " ".join(text[k:k + columns] for k in range(0, len(text), columns))
-
-
 def matches(a: int, b: int) -> bool:
     """Two live numbers pair when they are equal or sum to ten."""
     return a > 0 and b > 0 and (a == b or a + b == 10)
@@ -215,8 +209,10 @@ class Board(Position):
         return cls(parse_cells(text), rules.adds if adds_left is None else check_adds(adds_left), rules=rules, **kw)
 
     def format(self) -> str:
-        """The contract's board text; ``Board.parse(b.format())`` gives the same cells back."""
-        return format_cells(self.cells, self.rules.columns)
+        """The contract's board text, rows separated by spaces; ``Board.parse(b.format())`` gives the
+        same cells back."""
+        text, cols = "".join(str(c) if c else "." for c in self.cells), self.rules.columns
+        return " ".join(text[k:k + cols] for k in range(0, len(text), cols))
 
     __str__ = format
 
