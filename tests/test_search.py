@@ -9,6 +9,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from solver.numbermatch import search
+from solver.numbermatch.search.reference import reference_lock_floor, reference_pairs_floor, reference_solve
 from solver.errors import InputError
 from solver.numbermatch import Board, Rules
 
@@ -42,7 +43,7 @@ def assert_clears(solution):
 @settings(max_examples=150, deadline=None)
 @given(small_boards())
 def test_fast_finds_the_fewest_adds_then_moves_the_reference_search_finds(board):
-    reference = search.reference_solve(search.without_empty_rows(board), budget=REFERENCE_BUDGET)
+    reference = reference_solve(search.without_empty_rows(board), budget=REFERENCE_BUDGET)
     assume(reference.status != "gave_up")
     solution = search.solve(board, "fast", budget=20)
     assert solution.status == reference.status
@@ -65,7 +66,7 @@ def test_the_floor_on_what_the_adds_copy_never_exceeds_the_reference_optimum(boa
     # the fewest-moves search prunes on this floor, so a floor above the optimum would "prove" a
     # line that is not the shortest
     start = search.without_empty_rows(board)
-    reference = search.reference_solve(start, budget=REFERENCE_BUDGET)
+    reference = reference_solve(start, budget=REFERENCE_BUDGET)
     assume(reference.status == "solved" and reference.optimal and reference.adds_used > 0)
     kernel = search.Kernel(start, tt_bits=4)
     kernel.reset(reference.adds_used, kernel.K.MOVES)
@@ -74,13 +75,13 @@ def test_the_floor_on_what_the_adds_copy_never_exceeds_the_reference_optimum(boa
 
 
 def test_the_reference_search_proves_the_fewest_pairs():
-    reference = search.reference_solve(Board.parse("195519", adds_left=1))
+    reference = reference_solve(Board.parse("195519", adds_left=1))
     assert reference.status == "solved" and reference.optimal
     assert reference.replay().is_won()
     assert (reference.adds_used, reference.pairs) == (0, 3)                  # no add needed
     # "19551": 1-9 and 5-5 first leave the last 1 alone; "+" then copies only it, and the copy
     # pairs it (3 pairs); "+" pressed first would copy all five numbers (5 pairs)
-    reference = search.reference_solve(Board.parse("19551", adds_left=1))
+    reference = reference_solve(Board.parse("19551", adds_left=1))
     assert (reference.adds_used, reference.pairs) == (1, 3)
     assert reference.replay().is_won()
 
@@ -134,7 +135,7 @@ def fewest_left_by_pairs(board: Board) -> int:
 def test_the_pairs_floor_never_exceeds_what_pairs_alone_can_leave(board):
     # the fewest-moves search proves a line on this floor: above the truth it would "prove" a line
     # that is not the shortest
-    assert search.reference_pairs_floor(board) <= fewest_left_by_pairs(board)
+    assert reference_pairs_floor(board) <= fewest_left_by_pairs(board)
 
 
 # about 25 s: the readable floor tries every group of three and four classes (in the whole suite,
@@ -144,7 +145,7 @@ def test_the_pairs_floor_never_exceeds_what_pairs_alone_can_leave(board):
 @given(floor_boards)
 def test_the_compiled_pairs_floor_equals_the_readable_one(board):
     kernel = search.Kernel(board, tt_bits=4)
-    assert kernel.pairs_floor(budget=10**7) == search.reference_pairs_floor(board)
+    assert kernel.pairs_floor(budget=10**7) == reference_pairs_floor(board)
 
 
 @settings(max_examples=60, deadline=None)
@@ -165,7 +166,7 @@ def test_the_lock_floor_along_a_line_equals_the_readable_one_and_never_exceeds_w
         bits = int(a.ctl[K.LMASK])
         assert {int(a.lg[K.LG_POS, b]) for b in range(int(a.lg[K.LG_SIZE, 2])) if bits >> b & 1} == live
         floor = K.lock_floor(a.lg, a.memo, a.gstack, a.gains, a.ctl, a.undo, 10**6)
-        assert floor == search.reference_lock_floor(board, live)
+        assert floor == reference_lock_floor(board, live)
         assert floor <= fewest_left_by_pairs(work)
         pairs = list(work.pairs())
         if not pairs:
@@ -227,7 +228,7 @@ def test_two_classes_that_lock_each_other_are_seen():
     # 5 1 5 1 in reading order, nothing of theirs in a column or on a diagonal: pairs alone leave
     # all four, though each class is even
     board = Board.parse("51512", adds_left=1)
-    assert search.reference_pairs_floor(board) == fewest_left_by_pairs(board) == 5
+    assert reference_pairs_floor(board) == fewest_left_by_pairs(board) == 5
     assert search.Kernel(board, tt_bits=4).pairs_floor() == 5
 
 
@@ -333,7 +334,7 @@ def test_the_add_after_live_rule_is_followed():
     board = Board.parse("1.3...... 7.2......", adds_left=3, rules=rules)
     solution = search.solve(board, "fast", budget=5)
     assert solution.start.rules == rules
-    assert solution.adds_used == search.reference_solve(board).adds_used == 2
+    assert solution.adds_used == reference_solve(board).adds_used == 2
     assert_clears(solution)
 
 

@@ -14,7 +14,6 @@ from solver.errors import InputError
 from solver.numbermatch import Board
 from solver.numbermatch.search.binding import Kernel, warm_up
 from solver.numbermatch.search.racer import AddsRacer, MovesRacer
-from solver.numbermatch.search.reference import reference_lock_floor, reference_pairs_floor, reference_solve  # noqa: F401 (tests)
 from solver.numbermatch.search.solution import Solution, adds_in
 
 OBJECTIVES = ("fast", "score")
