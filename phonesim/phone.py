@@ -44,7 +44,6 @@ PRESETS = {
                style="2022"),
     )
 }
-DEFAULT_PRESET = "1080x2400"
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key
 
 

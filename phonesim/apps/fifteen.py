@@ -65,7 +65,6 @@ class FifteenApp(App):
         self.clock = time.monotonic  # tests put a clock moved by hand here
         self.glide = 0.0  # seconds a tile takes into the gap (0: at once, the fast profile)
         self._motion: tuple[float, int, int] | None = None  # the last slide: (start, from cell, to cell)
-        self.animated_s = 0.0  # the length of every slide's animation played so far
         self.new_deal()
 
     def animate(self, durations: dict[str, float], banner: bool = False) -> None:

@@ -259,9 +259,6 @@ swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N
             app.clock = lambda: 0.0
             app.new_deal()
             yield f"{layout}_fresh", app
-            app = cls(preset, seed=seed, theme=theme, layout=layout)
-            app.clock = lambda: 0.0
-            app.new_deal()
             app.clock = lambda: 47.0
             cards = app.state.cards
             buttons = app.truth()["buttons"]

@@ -18,11 +18,10 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import App, Preset
+from phonesim.phone import BACK_KEYS, App, Preset
 from solver.numbermatch import Add, Board, Pair, Rules, parse_points, points_from
 
 COLUMNS = 9
-BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}
 # The animations the real game plays, by the names a realism profile gives their lengths:
 ANIMATIONS = {
     "select": "a tapped number's highlight grows out from the cell's centre",
@@ -146,7 +145,6 @@ class NumberMatchApp(App):
         self._motion: dict | None = None  # the last move's animation (see _animate_move)
         self._selected_at = 0.0
         self._ended_at = 0.0  # when the stage-complete screen starts sliding in
-        self.animated_s = 0.0  # the length of every move's animation and slide played so far
 
     def animate(self, durations: dict[str, float], banner: bool = False) -> None:
         """Play the ANIMATIONS for these lengths (seconds; missing or 0: none), with a banner ad
@@ -172,7 +170,7 @@ class NumberMatchApp(App):
         self.ghost = [v or 1 + (7 * k) % 9 for k, v in enumerate(board.cells)]
         self.selected, self.hinted = None, None
         self._motion = None
-        self.scroll(0)
+        self.scroll_pixels(0)  # back inside the board
 
     def start_stage(self, stage: int, score: int) -> None:
         self.offset = 0
@@ -183,7 +181,7 @@ class NumberMatchApp(App):
     def _after_move(self) -> None:
         self.selected, self.hinted = None, None
         self.best = max(self.best, self.board.score)
-        self.scroll(0)
+        self.scroll_pixels(0)  # back inside the board
         self.check_end()
 
     def _animate_move(self, before, pair=(), removed=(), added=0) -> None:
@@ -323,13 +321,6 @@ class NumberMatchApp(App):
             self.ghost = [cells[k] or (self.ghost[k] if k < len(self.ghost) else 0) for k in range(len(cells))]
             self._after_move()
 
-    def press_hint(self) -> None:
-        self.hinted = next(((p.i, p.j) for p in self.board.pairs()), None)
-
-    def scroll(self, rows: int) -> None:
-        """Scroll the board by ``rows`` (positive shows later rows), kept inside the board."""
-        self.scroll_pixels(rows * self.layout.cell)
-
     def scroll_pixels(self, dy: int) -> None:
         """Scroll by ``dy`` pixels (whole rows when ``snap_rows``), so the last row stays above the fade."""
         L = self.layout
@@ -385,7 +376,7 @@ class NumberMatchApp(App):
             elif self._inside(L.button_rect(L.add_center), x, y):
                 self.press_add()
             elif self._inside(L.button_rect(L.hint_center), x, y):
-                self.press_hint()
+                self.hinted = next(((p.i, p.j) for p in self.board.pairs()), None)
             return
         buttons = self.buttons()
         if self.screen == "stage_complete" and self._slide(self.clock()) is not None:
