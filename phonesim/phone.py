@@ -47,6 +47,11 @@ PRESETS = {
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key
 
 
+def inside(rect, x: int, y: int) -> bool:
+    """Whether (x, y) lies in ``rect`` (x, y, w, h)."""
+    return rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
+
+
 class App:
     """A game app on the virtual phone (each game's app module gives one as ``APP``). Each gives
     its screen, its taps and its truth; the rest has defaults: an app with no options of its own
@@ -326,10 +331,6 @@ class Phone:
                 self.show_dialog()
         elif f.dialog_between_stages and screen == "board" and old_screen != "board":
             self.show_dialog()
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.preset.width, self.preset.height
 
     def properties(self) -> dict[str, str]:
         p = self.preset

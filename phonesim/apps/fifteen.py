@@ -17,7 +17,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import App, Preset
+from phonesim.phone import App, Preset, inside
 from solver.fifteen import Board, parity_solvable, scramble
 
 # each look's colours per theme: frame, tile face, digits, the gap (grid look)
@@ -79,23 +79,22 @@ class FifteenApp(App):
         self.moves = 0
 
     def tap(self, x: int, y: int) -> None:
-        bx, by, bw, bh = self.buttons()["new"]
-        if bx <= x < bx + bw and by <= y < by + bh:
+        if inside(self.buttons()["new"], x, y):
             self.new_deal()
             return
-        if self.board.is_won():
+        cell = self.cell_at(x, y)
+        if cell is None or self.board.is_won() or self.board.tiles[cell] not in self.board.legal_moves():
             return
-        for cell, (cx, cy, cw, ch) in self.cell_rects().items():
-            if cx <= x < cx + cw and cy <= y < cy + ch:
-                tile = self.board.tiles[cell]
-                if tile in self.board.legal_moves():
-                    gap = self.board.blank
-                    self.board.push(tile)
-                    self.moves += 1
-                    if self.glide > 0:
-                        self._motion = (self.clock(), cell, gap)
-                        self.animated_s += self.glide
-                return
+        gap = self.board.blank
+        self.board.push(self.board.tiles[cell])
+        self.moves += 1
+        if self.glide > 0:
+            self._motion = (self.clock(), cell, gap)
+            self.animated_s += self.glide
+
+    def cell_at(self, x: int, y: int) -> int | None:
+        """The cell under a finger at (x, y), None off the board."""
+        return next((cell for cell, rect in self.cell_rects().items() if inside(rect, x, y)), None)
 
     def _gliding(self, now: float | None = None) -> tuple[int, int, float] | None:
         """The slide playing now: (from cell, to cell, progress 0-1), else None."""
@@ -116,18 +115,17 @@ class FifteenApp(App):
         """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a tile that can slide is
         "live"; the gap "empty"; a tile that cannot slide, a solved board or anything else
         "nothing"; any cell while a tile glides "animating"."""
-        bx, by, bw, bh = self.buttons()["new"]
-        if bx <= x < bx + bw and by <= y < by + bh:
+        if inside(self.buttons()["new"], x, y):
             return "button"
-        for cell, (cx, cy, cw, ch) in self.cell_rects().items():
-            if cx <= x < cx + cw and cy <= y < cy + ch:
-                if self._gliding() is not None:
-                    return "animating"
-                tile = self.board.tiles[cell]
-                if self.board.is_won():
-                    return "nothing"
-                return "empty" if tile == 0 else "live" if tile in self.board.legal_moves() else "nothing"
-        return "nothing"
+        cell = self.cell_at(x, y)
+        if cell is None:
+            return "nothing"
+        if self._gliding() is not None:
+            return "animating"
+        tile = self.board.tiles[cell]
+        if self.board.is_won():
+            return "nothing"
+        return "empty" if tile == 0 else "live" if tile in self.board.legal_moves() else "nothing"
 
     # -- geometry --------------------------------------------------------------------------
 

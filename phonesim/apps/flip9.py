@@ -14,7 +14,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import App, Preset
+from phonesim.phone import App, Preset, inside
 from solver.flip9 import State
 
 
@@ -81,8 +81,8 @@ class Flip9App(App):
     # -- the phone's events ----------------------------------------------------------------
 
     def tap(self, x: int, y: int) -> None:
-        for name, (bx, by, bw, bh) in self.buttons().items():
-            if bx <= x < bx + bw and by <= y < by + bh:
+        for name, rect in self.buttons().items():
+            if inside(rect, x, y):
                 if name == "new":
                     self.new_deal()
                 else:
@@ -91,8 +91,7 @@ class Flip9App(App):
 
     def landed(self, x: int, y: int) -> str:
         """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a button or nothing."""
-        hit = any(bx <= x < bx + bw and by <= y < by + bh for bx, by, bw, bh in self.buttons().values())
-        return "button" if hit else "nothing"
+        return "button" if any(inside(rect, x, y) for rect in self.buttons().values()) else "nothing"
 
     # -- geometry --------------------------------------------------------------------------
 

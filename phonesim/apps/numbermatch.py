@@ -18,7 +18,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import BACK_KEYS, App, Preset
+from phonesim.phone import BACK_KEYS, App, Preset, inside
 from solver.numbermatch import Add, Board, Pair, Rules, parse_points, points_from
 
 COLUMNS = 9
@@ -258,14 +258,14 @@ class NumberMatchApp(App):
                 return "live" if self.board.cells[index] else "crossed"
             if L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.fade_end:
                 return "empty"  # the grid past the board's last cell
-            if self._inside(L.button_rect(L.add_center), x, y):
+            if inside(L.button_rect(L.add_center), x, y):
                 return "add"
-            if self._inside(L.button_rect(L.hint_center), x, y):
+            if inside(L.button_rect(L.hint_center), x, y):
                 return "button"
-            if self.banner and self._inside(self.banner_rect(), x, y):
+            if self.banner and inside(self.banner_rect(), x, y):
                 return "ad"
             return "nothing"
-        if any(self._inside(rect, x, y) for rect in self.buttons().values()):
+        if any(inside(rect, x, y) for rect in self.buttons().values()):
             return "animating" if self.screen == "stage_complete" and self._slide(now) is not None else "button"
         return "nothing"
 
@@ -363,32 +363,28 @@ class NumberMatchApp(App):
         index = ((y - L.grid_top + self.offset) // L.cell) * COLUMNS + (x - L.grid_x) // L.cell
         return index if index < len(self.board.cells) else None
 
-    @staticmethod
-    def _inside(rect, x, y) -> bool:
-        return rect is not None and rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
-
     def tap(self, x: int, y: int) -> None:
         if self.screen == "board":
             L = self.layout
             index = self.cell_at(x, y)
             if index is not None:
                 self.tap_cell(index)
-            elif self._inside(L.button_rect(L.add_center), x, y):
+            elif inside(L.button_rect(L.add_center), x, y):
                 self.press_add()
-            elif self._inside(L.button_rect(L.hint_center), x, y):
+            elif inside(L.button_rect(L.hint_center), x, y):
                 self.hinted = next(((p.i, p.j) for p in self.board.pairs()), None)
             return
         buttons = self.buttons()
         if self.screen == "stage_complete" and self._slide(self.clock()) is not None:
             return  # the screen is still sliding in: the button is not where it will be
-        if self.screen == "stage_complete" and self._inside(buttons["continue"], x, y):
+        if self.screen == "stage_complete" and inside(buttons["continue"], x, y):
             if self.ads:
                 self.screen = "ad"
             else:
                 self.start_stage(self.board.stage + 1, self.board.score)
-        elif self.screen == "ad" and self._inside(buttons["close"], x, y):
+        elif self.screen == "ad" and inside(buttons["close"], x, y):
             self.start_stage(self.board.stage + 1, self.board.score)
-        elif self.screen == "game_over" and self._inside(buttons["new_game"], x, y):
+        elif self.screen == "game_over" and inside(buttons["new_game"], x, y):
             self.new_game()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
