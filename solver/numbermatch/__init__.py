@@ -249,10 +249,6 @@ class Board(Position):
     def rows(self) -> int:
         return -(-len(self.cells) // self.rules.columns)
 
-    def position(self, index: int) -> tuple[int, int]:
-        """(row, column) of a cell index, both from 0."""
-        return divmod(index, self.rules.columns)
-
     def live_count(self) -> int:
         return sum(1 for c in self.cells if c)
 
@@ -405,6 +401,7 @@ class Board(Position):
         """A line for a person: the pair's values and (row, column) positions from 1, or the add."""
         if isinstance(move, Add):
             return f"press +  ({self.adds_left - 1} left after)"
-        (ri, ci), (rj, cj) = self.position(move.i), self.position(move.j)
+        cols = self.rules.columns
+        (ri, ci), (rj, cj) = divmod(move.i, cols), divmod(move.j, cols)
         return (f"{self.cells[move.i]} at ({ri + 1},{ci + 1}) with {self.cells[move.j]} at "
                 f"({rj + 1},{cj + 1})  +{self.points(move)}")
