@@ -30,9 +30,9 @@ def create(game: str, preset: Preset, *, seed: int = 0, theme: str = "light", **
     choose("game", game, games.NAMES)
     choose("theme", theme, THEMES)
     app = app_class(game)
-    unknown = set(options) - set(app.OPTIONS)
-    if unknown - option_names():
-        raise AppOptionError(f"no game app has the options {', '.join(sorted(unknown - option_names()))}")
+    unknown = set(options) - option_names()
+    if unknown:
+        raise AppOptionError(f"no game app has the options {', '.join(sorted(unknown))}")
     return app.create(preset, seed, theme, {**app.OPTIONS, **{k: v for k, v in options.items() if k in app.OPTIONS}})
 
 

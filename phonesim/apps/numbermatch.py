@@ -823,8 +823,7 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
         yield "fresh", app
 
         app = cls.create(preset, seed, theme, options)
-        rng = random.Random(seed)
-        play_pairs(app, 6, rng)
+        play_pairs(app, 6, random.Random(seed))
         live = [int(k) for k in app.truth()["cells"] if app.board.cells[int(k)]]
         app.tap_on_cell(live[len(live) // 2])
         yield "midgame", app
