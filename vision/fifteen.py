@@ -170,8 +170,9 @@ def place(patches: list[Patch], n: int) -> dict[int, Patch] | None:
     return cells
 
 
-def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
-    """Read a 15-puzzle screen (raises ReadError when there is none): tiles, centres, unsure tiles."""
+def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+    """Read a 15-puzzle screen (raises ReadError when there is none): tiles, centres, unsure tiles.
+    The frame never scrolls (``first_row`` stays 0)."""
     H, W = dist.shape
     theme = screen_theme(bg)
     stale = False
@@ -231,19 +232,13 @@ def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:
     return sorted(unsure)
 
 
-def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
-               first_row: int = 0) -> Reading:
-    """vision.read's entry for this game: the frame never scrolls (``first_row`` stays 0)."""
-    return read_fifteen(image, bg, dist, profile, use_tesseract)
-
-
 class FifteenReader(Reader):
     """vision.read's reader of the 15-puzzle (its solved screen is its board, read as stage_complete)."""
 
     game = "fifteen"
     FONTS = FONTS
     FIRST_READ = FIRST_READ
-    read_board = staticmethod(read_board)
+    read_board = staticmethod(read_fifteen)
 
     def trust_case(self, truth: dict) -> dict:
         """The tiles, and where the first row is."""

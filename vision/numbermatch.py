@@ -551,6 +551,7 @@ class NumberMatchReader(Reader):
     game = "numbermatch"
     FONTS = FONTS
     FIRST_READ = FIRST_READ
+    CELL_BENCHMARK = True
     read_board = staticmethod(read_numbermatch)
     read_other_screen = staticmethod(read_message_screen)
     check_geometry = staticmethod(check_geometry)
@@ -602,9 +603,6 @@ class NumberMatchReader(Reader):
         b = reading.board
         return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
                 f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")
-
-
-    CELL_BENCHMARK = True
 
     def truth_cells(self, truth: dict) -> list[int]:
         """The visible cells."""
