@@ -22,7 +22,7 @@ import vision
 from solver import games as registry
 from solver.errors import TapsolveError
 from vision import schema
-from vision.image import background, check_image
+from vision.image import background, check_image, theme as screen_theme
 from vision.profile import Profile
 
 
@@ -33,10 +33,6 @@ class ProfileError(TapsolveError):
 def profiles_dir() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "tapsolve" / "profiles"
-
-
-def theme_of(image: np.ndarray) -> str:
-    return "light" if float(np.mean(background(image))) > 128 else "dark"
 
 
 def profile_path(model: str, width: int, height: int, game: str, theme: str) -> Path:
@@ -124,7 +120,7 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
     decided by the screen, never by which profile happened to be stored first."""
     image = check_image(image)
     h, w = image.shape[:2]
-    theme = theme_of(image)
+    theme = screen_theme(background(image))
     games = list(registry.NAMES) if game == "auto" else [game]
     profiles = {}
     if not rebuild:
