@@ -524,12 +524,6 @@ def check_geometry(geo: dict, w: int, h: int) -> None:
                 raise Wrong(f"geometry.{band} is not a band from top to bottom")
 
 
-def check_points(points: dict) -> None:
-    """A stored profile's points table (kind to points, learned in play): a BoardError (a
-    ValueError) names a bad kind or value."""
-    points_from(points)
-
-
 # the label of the button on each screen between boards (pill_buttons' names) -> the screen
 SCREENS = {"continue": "stage_complete", "new_game": "game_over", "play_again": "game_over"}
 
@@ -555,7 +549,7 @@ class NumberMatchReader(Reader):
     read_board = staticmethod(read_numbermatch)
     read_other_screen = staticmethod(read_message_screen)
     check_geometry = staticmethod(check_geometry)
-    check_points = staticmethod(check_points)
+    check_points = staticmethod(points_from)  # a BoardError (a ValueError) names a bad kind or value
 
     def trust_case(self, truth: dict) -> dict:
         """The visible cells, the header's numbers, where the first row is, and every cell of the
