@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -35,7 +36,6 @@ class TesseractFailed(ReadError):
 _warm: dict[tuple[str, ...], list[subprocess.Popen]] = {}
 _deferred: dict[tuple[str, ...], None] = {}  # calls for ``found`` to start (an ordered set)
 _lock = threading.Lock()
-_installed: list[bool] = []
 _used: set[tuple[str, ...]] = set()  # the options of the calls run so far
 _spares: list[bool] = [False]  # see ``keep_spares``
 
@@ -46,12 +46,11 @@ def options(psm: int, chars: str | None = None, boxes: bool = False) -> tuple[st
     return out + BOXES if boxes else out
 
 
+@functools.cache
 def installed() -> bool:
     """Whether tesseract is on the PATH (looked up once: asking its version is one more process
     to start)."""
-    if not _installed:
-        _installed.append(shutil.which(COMMAND) is not None)
-    return _installed[0]
+    return shutil.which(COMMAND) is not None
 
 
 def check() -> None:
