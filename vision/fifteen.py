@@ -225,11 +225,8 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
 
 def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:
     """Cells whose number was not read for sure, is not a tile of this size, or clashes with another."""
-    unsure = []
-    for c, v in values.items():
-        if v is None or not 1 <= v < n * n or sum(w == v for w in values.values()) > 1:
-            unsure.append(c)
-    return sorted(unsure)
+    return sorted(c for c, v in values.items()
+                  if v is None or not 1 <= v < n * n or sum(w == v for w in values.values()) > 1)
 
 
 class FifteenReader(Reader):
