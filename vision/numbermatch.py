@@ -568,22 +568,17 @@ class NumberMatchReader(Reader):
                     values={"adds_left": label["refills_left"], "stage": label["stage"], "score": label["score"]})
 
     def trust_outcome(self, case, perturbation: str, reading: Reading) -> str:
-        wrong = False
         b = reading.board
-        for key in ("adds_left", "stage", "score"):
-            if key not in reading.unsure_why and getattr(b, key) != case.values[key]:
-                wrong = True
+        wrong = any(key not in reading.unsure_why and getattr(b, key) != case.values[key]
+                    for key in ("adds_left", "stage", "score"))
         # a perturbation that moves the board (crop) shows the truth's rows under other indices
         truth = case.cells if perturbation != "crop" else {}
         whole = (case.board or case.cells) if perturbation != "crop" else {}
         placed = "rows" not in reading.unsure_why and "screen" not in reading.unsure_why
         if placed:
             base = reading.first_row * COLUMNS
-            for k, value in enumerate(b.cells):
-                i = base + k
-                if i in reading.unsure:
-                    continue
-                if truth.get(i, whole.get(i)) != value:
+            for i, value in enumerate(b.cells, base):
+                if i not in reading.unsure and truth.get(i, whole.get(i)) != value:
                     wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
             if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
                 wrong = True  # a row on screen lost
@@ -614,14 +609,10 @@ class NumberMatchReader(Reader):
         classify(cells, bg)
         last = max(i for i, c in enumerate(cells) if c.glyph is not None)
         cells = cells[:last + 1]
-        reads = glyphs_.read_strip([c.crop for c in cells if c.glyph is not None])
-        out, k = [], 0
+        reads = iter(glyphs_.read_strip([c.crop for c in cells if c.glyph is not None]))
+        out = []
         for c in cells:
-            if c.glyph is None:
-                out.append(-1)
-                continue
-            r = reads[k]
-            k += 1
+            r = next(reads) if c.glyph is not None else []  # no glyph: no read, -1
             out.append(0 if c.state == "faded" else (int(glyphs_.vote(r) or r[0]) if r else -1))
         return out
 
