@@ -53,12 +53,6 @@ def installed() -> bool:
     return shutil.which(COMMAND) is not None
 
 
-def check() -> None:
-    """Raise a one-line ReadError when tesseract is not installed."""
-    if not installed():
-        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
-
-
 def start(opts: tuple[str, ...]) -> subprocess.Popen | None:
     """A tesseract process for these options, loading its model while it waits for its input."""
     try:
@@ -212,7 +206,8 @@ def run(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None = Non
     each page, or with ``BOXES`` the box lines of each page (their page field dropped)."""
     if not images:
         return []
-    check()
+    if not installed():
+        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
     gather = _local.gather
     answer = gather.run(images, opts, stop) if gather is not None else None
     return answer if answer is not None else _run(images, opts, stop)
