@@ -10,6 +10,7 @@ error, or rebuilt with a note when the caller allows it.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import re
@@ -71,10 +72,8 @@ def save(profile: Profile, path: Path, note: Callable[[str], None] | None = None
         tmp.write_text(json.dumps(profile.to_json()))
         tmp.replace(path)  # never leave a half-written profile behind
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         if path.parent not in _unwritable:
             _unwritable.add(path.parent)
             if note:
