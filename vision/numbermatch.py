@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import cv2
 import numpy as np
 
-from solver.numbermatch import Board, points_from
+from solver.numbermatch import Board, parse_cells, points_from
 from vision import glyphs as glyphs_, tesseract
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
@@ -562,8 +562,6 @@ class NumberMatchReader(Reader):
 
     def trust_label(self, label: dict) -> dict:
         """The cells and the header's numbers."""
-        from solver.numbermatch import parse_cells
-
         return dict(cells=dict(enumerate(parse_cells(label["board"]))),
                     values={"adds_left": label["refills_left"], "stage": label["stage"], "score": label["score"]})
 
