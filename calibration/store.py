@@ -10,6 +10,7 @@ error, or rebuilt with a note when the caller allows it.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import re
@@ -22,7 +23,7 @@ import vision
 from solver import games as registry
 from solver.errors import TapsolveError
 from vision import schema
-from vision.image import background, check_image
+from vision.image import background, check_image, theme as screen_theme
 from vision.profile import Profile
 
 
@@ -33,10 +34,6 @@ class ProfileError(TapsolveError):
 def profiles_dir() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "tapsolve" / "profiles"
-
-
-def theme_of(image: np.ndarray) -> str:
-    return "light" if float(np.mean(background(image))) > 128 else "dark"
 
 
 def profile_path(model: str, width: int, height: int, game: str, theme: str) -> Path:
@@ -75,10 +72,8 @@ def save(profile: Profile, path: Path, note: Callable[[str], None] | None = None
         tmp.write_text(json.dumps(profile.to_json()))
         tmp.replace(path)  # never leave a half-written profile behind
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         if path.parent not in _unwritable:
             _unwritable.add(path.parent)
             if note:
@@ -124,7 +119,7 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
     decided by the screen, never by which profile happened to be stored first."""
     image = check_image(image)
     h, w = image.shape[:2]
-    theme = theme_of(image)
+    theme = screen_theme(background(image))
     games = list(registry.NAMES) if game == "auto" else [game]
     profiles = {}
     if not rebuild:

@@ -112,7 +112,7 @@ def normalise(crop: np.ndarray) -> np.ndarray:
     return out
 
 
-def classify(cells: list[Cell], board_bg: np.ndarray, faded_ratio: float | None = None) -> None:
+def classify(cells: list[Cell], board_bg: np.ndarray) -> None:
     """Set each cell's state (live, faded, empty) and whether it is selected."""
     strong = [c.contrast for c in cells if c.glyph is not None]
     if not strong:

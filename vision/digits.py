@@ -119,7 +119,6 @@ def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tes
     return out
 
 
-
 def sharpness(cells: list[Cell]) -> float:
     """How many edge widths tall the live digits are (median): some 20-50 on a phone's own
     screenshot, under 10 when it was shrunk to a thumbnail, blurred or blown up from one."""
@@ -151,11 +150,10 @@ def unlike_their_digit(cells: list[Cell], digits: list) -> list[int]:
         others = [float(g[j] @ m) for e, m in means.items() if e != d]
         if not others:
             continue
-        if counts[d] > 1:  # its own digit without itself
-            rest = sums[d] - g[j]
-            own = float(g[j] @ rest) / max(1e-6, float(np.linalg.norm(rest)))
-        else:
+        if counts[d] < 2:
             continue  # a digit seen once has no look on this board to be judged against
+        rest = sums[d] - g[j]  # its own digit without itself
+        own = float(g[j] @ rest) / max(1e-6, float(np.linalg.norm(rest)))
         if max(others) > own - UNLIKE_MARGIN:
             odd.append(k)
     return odd

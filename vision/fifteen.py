@@ -170,8 +170,9 @@ def place(patches: list[Patch], n: int) -> dict[int, Patch] | None:
     return cells
 
 
-def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
-    """Read a 15-puzzle screen (raises ReadError when there is none): tiles, centres, unsure tiles."""
+def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+    """Read a 15-puzzle screen (raises ReadError when there is none): tiles, centres, unsure tiles.
+    The frame never scrolls (``first_row`` stays 0)."""
     H, W = dist.shape
     theme = screen_theme(bg)
     stale = False
@@ -224,17 +225,8 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
 
 def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:
     """Cells whose number was not read for sure, is not a tile of this size, or clashes with another."""
-    unsure = []
-    for c, v in values.items():
-        if v is None or not 1 <= v < n * n or sum(w == v for w in values.values()) > 1:
-            unsure.append(c)
-    return sorted(unsure)
-
-
-def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
-               first_row: int = 0) -> Reading:
-    """vision.read's entry for this game: the frame never scrolls (``first_row`` stays 0)."""
-    return read_fifteen(image, bg, dist, profile, use_tesseract)
+    return sorted(c for c, v in values.items()
+                  if v is None or not 1 <= v < n * n or sum(w == v for w in values.values()) > 1)
 
 
 class FifteenReader(Reader):
@@ -243,7 +235,7 @@ class FifteenReader(Reader):
     game = "fifteen"
     FONTS = FONTS
     FIRST_READ = FIRST_READ
-    read_board = staticmethod(read_board)
+    read_board = staticmethod(read_fifteen)
 
     def trust_case(self, truth: dict) -> dict:
         """The tiles, and where the first row is."""

@@ -206,7 +206,7 @@ def doubtful_cards(digits: list[str | None]) -> dict[int, str]:
     return out
 
 
-def read_line_digits(image, bg, box_bottom: int, top: int, font, use_tesseract):
+def read_line_digits(image, bg, box_bottom: int, top: int):
     """The inventor's card line "[3, 1, 5, ...]": nine digits and each one's centre (the widest
     line that has that shape: a notification over the top of the screen is a wide line too)."""
     lines = [t for t in text_lines(image, bg, top, box_bottom, min_contrast=60) if t.x1 - t.x0 > image.shape[1] * 0.3]
@@ -304,8 +304,9 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     return kind, number, moves, ticking
 
 
-def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True) -> Reading:
-    """Read a Flip 9 screen (raises ReadError when there is none): cards, must, buttons."""
+def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+    """Read a Flip 9 screen (raises ReadError when there is none): cards, must, buttons. The cards
+    never scroll (``first_row`` stays 0)."""
     H, W = dist.shape
     theme = screen_theme(bg)
     if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
@@ -371,7 +372,7 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
         highlighted = [b for b in seen if b.accent]
         must_box = highlighted[0] if len(highlighted) == 1 else None
     else:
-        crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04), font, use_tesseract)
+        crops, centres = read_line_digits(image, bg, key_top, int(H * 0.04))
         if crops is None:
             raise ReadError("no Flip 9 board found: the line of cards did not read")
         digits = read_single_glyphs(crops, font, use_tesseract)
@@ -409,19 +410,14 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
     return reading
 
 
-def read_board(image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None, use_tesseract: bool = True,
-               first_row: int = 0) -> Reading:
-    """vision.read's entry for this game: Flip 9's cards never scroll (``first_row`` stays 0)."""
-    return read_flip9(image, bg, dist, profile, use_tesseract)
-
-
 class Flip9Reader(Reader):
     """vision.read's reader of Flip 9 (it has no screen between boards that tapsolve reads)."""
 
     game = "flip9"
     FONTS = FONTS
     FIRST_READ = FIRST_READ
-    read_board = staticmethod(read_board)
+    CELL_BENCHMARK = True
+    read_board = staticmethod(read_flip9)
 
     def trust_case(self, truth: dict) -> dict:
         """The cards, the card that must move, and where the first row of cards (or keys) is."""
@@ -448,9 +444,6 @@ class Flip9Reader(Reader):
             return f"read {reading.state.format()} must {reading.state.must}"
         return f"read {reading.cards} unsure {reading.unsure}"
 
-
-    CELL_BENCHMARK = True
-
     def truth_cells(self, truth: dict) -> list[int]:
         """The cards."""
         return list(truth["state"]["cards"])
@@ -466,7 +459,7 @@ class Flip9Reader(Reader):
         if cards:
             crops = [b.glyphs[0] for b in cards]
         else:
-            crops, _ = read_line_digits(image, bg, min(b.y for b in keys), int(image.shape[0] * 0.04), None, True)
+            crops, _ = read_line_digits(image, bg, min(b.y for b in keys), int(image.shape[0] * 0.04))
         reads = glyphs_.read_strip(crops or [])
         return [int(r[0]) if r else 0 for r in reads]
 

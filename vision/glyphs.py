@@ -9,6 +9,8 @@ per cell; doubtful glyphs go back to tesseract, and a glyph still doubtful is re
 
 from __future__ import annotations
 
+from collections import Counter
+
 import cv2
 import numpy as np
 
@@ -68,10 +70,7 @@ def read_strip(crops: list[np.ndarray], chars: str = DIGITS) -> list[list[str]]:
 
 def vote(reads: list[str]) -> str | None:
     """The read most of ``reads`` agree on, or None when there is none or a tie."""
-    counts: dict[str, int] = {}
-    for r in reads:
-        counts[r] = counts.get(r, 0) + 1
-    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    ranked = Counter(reads).most_common(2)
     if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
         return ranked[0][0]
     return None

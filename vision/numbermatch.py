@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import cv2
 import numpy as np
 
-from solver.numbermatch import Board, points_from
+from solver.numbermatch import Board, parse_cells, points_from
 from vision import glyphs as glyphs_, tesseract
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
@@ -524,12 +524,6 @@ def check_geometry(geo: dict, w: int, h: int) -> None:
                 raise Wrong(f"geometry.{band} is not a band from top to bottom")
 
 
-def check_points(points: dict) -> None:
-    """A stored profile's points table (kind to points, learned in play): a BoardError (a
-    ValueError) names a bad kind or value."""
-    points_from(points)
-
-
 # the label of the button on each screen between boards (pill_buttons' names) -> the screen
 SCREENS = {"continue": "stage_complete", "new_game": "game_over", "play_again": "game_over"}
 
@@ -551,10 +545,11 @@ class NumberMatchReader(Reader):
     game = "numbermatch"
     FONTS = FONTS
     FIRST_READ = FIRST_READ
+    CELL_BENCHMARK = True
     read_board = staticmethod(read_numbermatch)
     read_other_screen = staticmethod(read_message_screen)
     check_geometry = staticmethod(check_geometry)
-    check_points = staticmethod(check_points)
+    check_points = staticmethod(points_from)  # a BoardError (a ValueError) names a bad kind or value
 
     def trust_case(self, truth: dict) -> dict:
         """The visible cells, the header's numbers, where the first row is, and every cell of the
@@ -567,28 +562,21 @@ class NumberMatchReader(Reader):
 
     def trust_label(self, label: dict) -> dict:
         """The cells and the header's numbers."""
-        from solver.numbermatch import parse_cells
-
         return dict(cells=dict(enumerate(parse_cells(label["board"]))),
                     values={"adds_left": label["refills_left"], "stage": label["stage"], "score": label["score"]})
 
     def trust_outcome(self, case, perturbation: str, reading: Reading) -> str:
-        wrong = False
         b = reading.board
-        for key in ("adds_left", "stage", "score"):
-            if key not in reading.unsure_why and getattr(b, key) != case.values[key]:
-                wrong = True
+        wrong = any(key not in reading.unsure_why and getattr(b, key) != case.values[key]
+                    for key in ("adds_left", "stage", "score"))
         # a perturbation that moves the board (crop) shows the truth's rows under other indices
         truth = case.cells if perturbation != "crop" else {}
         whole = (case.board or case.cells) if perturbation != "crop" else {}
         placed = "rows" not in reading.unsure_why and "screen" not in reading.unsure_why
         if placed:
             base = reading.first_row * COLUMNS
-            for k, value in enumerate(b.cells):
-                i = base + k
-                if i in reading.unsure:
-                    continue
-                if truth.get(i, whole.get(i)) != value:
+            for i, value in enumerate(b.cells, base):
+                if i not in reading.unsure and truth.get(i, whole.get(i)) != value:
                     wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
             if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
                 wrong = True  # a row on screen lost
@@ -602,9 +590,6 @@ class NumberMatchReader(Reader):
         b = reading.board
         return (f"read {b.format()} adds {b.adds_left} stage {b.stage} score {b.score}"
                 f" unsure {list(reading.unsure)[:6]}+{reading.parts_unsure}")
-
-
-    CELL_BENCHMARK = True
 
     def truth_cells(self, truth: dict) -> list[int]:
         """The visible cells."""
@@ -622,14 +607,10 @@ class NumberMatchReader(Reader):
         classify(cells, bg)
         last = max(i for i, c in enumerate(cells) if c.glyph is not None)
         cells = cells[:last + 1]
-        reads = glyphs_.read_strip([c.crop for c in cells if c.glyph is not None])
-        out, k = [], 0
+        reads = iter(glyphs_.read_strip([c.crop for c in cells if c.glyph is not None]))
+        out = []
         for c in cells:
-            if c.glyph is None:
-                out.append(-1)
-                continue
-            r = reads[k]
-            k += 1
+            r = next(reads) if c.glyph is not None else []  # no glyph: no read, -1
             out.append(0 if c.state == "faded" else (int(glyphs_.vote(r) or r[0]) if r else -1))
         return out
 

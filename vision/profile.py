@@ -44,9 +44,7 @@ class Profile:
     texts: dict = field(default_factory=dict, repr=False, compare=False)
 
     def font(self, name: str) -> Templates:
-        if name not in self.fonts:
-            self.fonts[name] = Templates()
-        return self.fonts[name]
+        return self.fonts.setdefault(name, Templates())
 
     def draft(self) -> "Profile":
         """A copy for one read to learn into (its geometry, colours and fonts its own; ``changed``

@@ -60,7 +60,6 @@ class Reader:
         """What a read claimed, for a misread's note (default: its screen)."""
         return f"read screen {reading.screen}"
 
-
     # -- benchmarks/bench_read.py's hooks (a reader with CELL_BENCHMARK) -----------------------
 
     def truth_cells(self, truth: dict) -> list[int]:

@@ -37,7 +37,7 @@ def problem(data) -> str | None:
     """What is wrong with a profile's JSON (the first thing found), or None when it is sound."""
     try:
         _check(data)
-    except Wrong as exc:
+    except ValueError as exc:  # a Wrong, or a game reader's own ValueError
         return str(exc)
     return None
 
@@ -64,10 +64,7 @@ def _check(data) -> None:
     if not isinstance(data["model"], str):
         raise Wrong("model is not text")
     check_dict("geometry", data["geometry"])
-    try:
-        reader.check_geometry(data["geometry"], w, h)
-    except ValueError as exc:
-        raise Wrong(str(exc)) from None
+    reader.check_geometry(data["geometry"], w, h)
     colours = check_dict("colours", data["colours"])
     check_keys("colours", colours, set(), COLOUR_KEYS)
     if "background" in colours:
@@ -81,10 +78,7 @@ def _check(data) -> None:
         points = check_dict("points", data["points"])
         for key, value in points.items():
             check_int(f"points.{key}", value, 0, 10 ** 6)
-        try:
-            reader.check_points(points)  # which kinds of points the game has
-        except ValueError as exc:
-            raise Wrong(str(exc)) from None
+        reader.check_points(points)  # which kinds of points the game has
     for kind, times in check_dict("animations", data.get("animations", {})).items():
         moving, still = check_numbers(f"animations.{kind}", times, 2, 0, MAX_ANIMATION)
         if moving > still:

@@ -61,5 +61,3 @@ def close_button(image: np.ndarray, bg) -> tuple[int, int] | None:
         if diag and flat:
             return int(x0 + x + w // 2), int(y + h // 2)
     return None
-
-

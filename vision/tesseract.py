@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -35,7 +36,6 @@ class TesseractFailed(ReadError):
 _warm: dict[tuple[str, ...], list[subprocess.Popen]] = {}
 _deferred: dict[tuple[str, ...], None] = {}  # calls for ``found`` to start (an ordered set)
 _lock = threading.Lock()
-_installed: list[bool] = []
 _used: set[tuple[str, ...]] = set()  # the options of the calls run so far
 _spares: list[bool] = [False]  # see ``keep_spares``
 
@@ -46,18 +46,11 @@ def options(psm: int, chars: str | None = None, boxes: bool = False) -> tuple[st
     return out + BOXES if boxes else out
 
 
+@functools.cache
 def installed() -> bool:
     """Whether tesseract is on the PATH (looked up once: asking its version is one more process
     to start)."""
-    if not _installed:
-        _installed.append(shutil.which(COMMAND) is not None)
-    return _installed[0]
-
-
-def check() -> None:
-    """Raise a one-line ReadError when tesseract is not installed."""
-    if not installed():
-        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
+    return shutil.which(COMMAND) is not None
 
 
 def start(opts: tuple[str, ...]) -> subprocess.Popen | None:
@@ -213,7 +206,8 @@ def run(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None = Non
     each page, or with ``BOXES`` the box lines of each page (their page field dropped)."""
     if not images:
         return []
-    check()
+    if not installed():
+        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
     gather = _local.gather
     answer = gather.run(images, opts, stop) if gather is not None else None
     return answer if answer is not None else _run(images, opts, stop)

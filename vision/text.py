@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision import tesseract
+from vision.glyphs import PAD
 from vision.image import distance
 from vision.thresholds import COLOURED, STROKE, TEXT_CONTRAST
 
@@ -81,8 +82,6 @@ def text_lines(image: np.ndarray, bg, y0: int, y1: int, x0: int = 0, x1: int | N
 
 def line_image(ink: np.ndarray, height: int = 40) -> np.ndarray:
     """One line of ink (0-1) as tesseract is given it: scaled to ~``height`` px high, binarised, padded."""
-    from vision.glyphs import PAD
-
     h, w = ink.shape
     scale = height / max(1, h)
     big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), height), interpolation=cv2.INTER_CUBIC)
