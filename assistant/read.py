@@ -22,13 +22,6 @@ def note(message: str) -> None:
     print(f"tapsolve: {message}", file=sys.stderr)
 
 
-def show(reading, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(reading.to_json()))
-    else:
-        print(reading.text())
-
-
 def run_read(args) -> int:
     import vision
 
@@ -49,7 +42,7 @@ def run_read(args) -> int:
 
         image, model, _ = capture(args.serial)
         reading = store.read(image, model, args.game, note=note)
-    show(reading, args.json)
+    print(json.dumps(reading.to_json()) if args.json else reading.text())
     return 0
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -215,11 +216,6 @@ class Tally:
         return out
 
 
-def describe(reading) -> str:
-    """What a read claimed, in the game's words (its reader's ``trust_words``)."""
-    return "" if reading is None else reader(reading.game).trust_words(reading)
-
-
 def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), say=print,
         tally: Tally | None = None, progress=None) -> Tally:
     """Read every perturbation of every case in each mode; returns the counts."""
@@ -249,7 +245,8 @@ def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), 
                         say(f"  classify failed: {exc!r}")
                 if mode == "stored":
                     tally.seconds.append(seconds)
-                tally.add(mode, name, case, outcome, describe(reading) if outcome == "misread" else "")
+                claimed = reader(reading.game).trust_words(reading) if outcome == "misread" else ""
+                tally.add(mode, name, case, outcome, claimed)
     return tally
 
 
@@ -301,8 +298,6 @@ def main(args, say=print) -> int:
     t0 = time.perf_counter()
     cases = load_cases(args.sample)
     say(f"{len(cases)} screenshots x {len(names)} perturbations x {len(modes)} profile modes")
-    import sys
-
     tally = Tally()
 
     def progress(text):  # with the counts so far: a run cut short still says what it saw
