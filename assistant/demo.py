@@ -76,7 +76,7 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say,
+        link = Link(connect(vp.serial, client=harness.client, log=say), say=say,
                     keep=partial(store.remember, note=say))
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
         if window:
