@@ -79,7 +79,9 @@ class Game:
 
     def after(self, position, move):
         """The position the rules predict once ``move`` is made (``position`` is left alone)."""
-        raise NotImplementedError
+        expected = position.copy()
+        expected.push(move)
+        return expected
 
     def same(self, seen, expected) -> bool:
         """The position on screen is the one expected (a question: nothing changes)."""

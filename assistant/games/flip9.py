@@ -26,11 +26,6 @@ class Flip9(Game):
     def plan(self, state: flip9.State) -> Plan:
         return Plan(flip9.solve(state), "solved", optimal=True)
 
-    def after(self, state: flip9.State, move) -> flip9.State:
-        expected = flip9.State(state.cards, state.must)
-        expected.push(move)
-        return expected
-
     def same(self, seen: flip9.State, expected: flip9.State) -> bool:
         return seen.cards == expected.cards and (seen.must == expected.must or seen.is_won())
 

@@ -75,11 +75,6 @@ class NumberMatch(PointsLearning, Game):
         solution = search.solve(board, objective=self.objective, budget=self.budget)
         return Plan(solution.moves, solution.status, solution.adds_used, solution.score, solution.optimal)
 
-    def after(self, board: Board, move) -> Board:
-        expected = board.copy()
-        expected.push(move)
-        return expected
-
     def same(self, seen: Board, expected: Board) -> bool:
         """The board on screen is the one predicted. A score that differs is no reason to distrust
         the board (the table is a reconstruction): ``learn`` learns from it."""
@@ -260,13 +255,9 @@ def board_diagram(board: Board, move=None, cell: int = 56) -> np.ndarray:
         r, c = divmod(k, cols)
         x0, y0 = ox + c * cell, oy + r * cell
         cv2.rectangle(image, (x0, y0), (x0 + cell, y0 + cell), (220, 224, 230), 1)
-        if value:
-            colour = overlay.INK
-        else:
-            colour = (200, 205, 214)
-        text = str(value) if value else "."
-        cv2.putText(image, text, (x0 + cell // 3, y0 + int(cell * 0.72)), cv2.FONT_HERSHEY_SIMPLEX,
-                    cell / 40, colour, 2, cv2.LINE_AA)
+        colour = overlay.INK if value else (200, 205, 214)
+        cv2.putText(image, str(value) if value else ".", (x0 + cell // 3, y0 + int(cell * 0.72)),
+                    cv2.FONT_HERSHEY_SIMPLEX, cell / 40, colour, 2, cv2.LINE_AA)
     centre = {k: (ox + (k % cols) * cell + cell // 2, oy + (k // cols) * cell + cell // 2)
               for k in range(len(board.cells))}
     plus = (ox + cols * cell // 2, oy + rows * cell + cell // 2 + 4)
