@@ -173,10 +173,9 @@ class Link:
         self.tap_all([(x, y)])
 
     def tap_all(self, points, kind: str = "tap") -> None:
-        """Several taps in one shell call. A lost phone is waited for, but the taps are not
-        sent again: the screen, read next, tells whether they landed. The call returns once
-        the phone has run every `input tap` (each costs a real phone 0.3-0.6 s), so a screen
-        captured after it can judge whether they landed. ``kind`` names what the taps make
+        """Several taps in one shell call, returning once the phone has run every `input tap`
+        (0.3-0.6 s each on a real phone): the screen read next tells whether they landed, so a
+        lost phone is waited for but the taps are not sent again. ``kind``: what the taps make
         the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)
