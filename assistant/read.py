@@ -9,13 +9,11 @@ from solver.errors import TapsolveError
 
 
 def capture(serial: str | None):
-    """(RGB screenshot, model, serial) from a phone over ADB (assistant/phone/)."""
-    try:
-        from assistant.phone import device
-    except ImportError:
-        raise TapsolveError("reading from a phone needs assistant/phone/ (the ADB link)") from None
+    """(RGB screenshot, model) from a phone over ADB."""
+    from assistant.phone import device
+
     phone = device.connect(serial)
-    return phone.capture(), phone.model, phone.serial
+    return phone.capture(), phone.model
 
 
 def note(message: str) -> None:
@@ -40,7 +38,7 @@ def run_read(args) -> int:
     else:
         from calibration import store
 
-        image, model, _ = capture(args.serial)
+        image, model = capture(args.serial)
         reading = store.read(image, model, args.game, note=note)
     print(json.dumps(reading.to_json()) if args.json else reading.text())
     return 0
@@ -53,7 +51,7 @@ def run_calibrate(args) -> int:
     if args.image is not None:
         image, model = vision.load_image(args.image), args.model or "image"
     else:
-        image, model, _ = capture(args.serial)
+        image, model = capture(args.serial)
     notes = []
     reading = store.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile
