@@ -99,7 +99,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                 stop.asked = True
                 break
             reading = loop.reading
-            if loop.finished():
+            if loop.game.finished(loop.position, reading):
                 tally.stages += 1
                 say(loop.game.won(tally.stages, stages))
                 if not loop.game.more_stages or tally.stages >= stages:

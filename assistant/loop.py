@@ -171,10 +171,6 @@ class Loop:
             return None
         return self.plan.moves[self.step]
 
-    def finished(self) -> bool:
-        """The board on screen is won, as the game tells it."""
-        return self.game.finished(self.position, self.reading)
-
     # -- judging what happened ---------------------------------------------------------------
 
     def judge(self, move, reading=None) -> str:
