@@ -1,9 +1,5 @@
 """One phone in state "device": shell commands, taps and swipes, waiting for it to come back,
-and its screen; `connect` finds the one to play on, `tapsolve devices` lists them all.
-
-A command's output is read as a stream straight into one buffer (``run``): adbutils' plain
-``shell()`` grows a bytes object 4 KiB at a time, which is slow for a screenshot.
-"""
+and its screen; `connect` finds the one to play on, `tapsolve devices` lists them all."""
 
 from __future__ import annotations
 
@@ -23,7 +19,8 @@ if TYPE_CHECKING:
 
 
 def _read_to_end(sock: socket.socket, expect: int = 0) -> bytes | bytearray:
-    """Everything until the stream closes, read into one buffer (sized by expect when known)."""
+    """Everything until the stream closes, read into one buffer (sized by expect when known):
+    adbutils' plain ``shell()`` grows a bytes object 4 KiB at a time, slow for a screenshot."""
     buffer = bytearray(max(expect + 1, 1 << 16))
     count = 0
     while True:
