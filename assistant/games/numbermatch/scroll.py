@@ -464,10 +464,7 @@ class BoardView:
         if self.board is None or self.first_row is None:
             self.survey(link)
         placed = None
-        if self.left is not None and getattr(link, "shows", lambda _: False)(self.left):
-            image = self.left  # nothing sent to the phone since this screen: no capture needed
-        else:
-            image = link.capture()
+        image = link.capture()
         if self._unchanged(image):  # just as the last survey left it: no need to read it again
             placed = self.first_row, image, self.raw
         for _ in range(0 if placed else 2):  # where the board stands now; read it again if it changed
