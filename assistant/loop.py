@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.games import Plan, game_for, kind
+import vision
 from vision import ReadError, Reading, tesseract
 from solver.errors import TapsolveError
 
@@ -250,8 +251,6 @@ class Loop:
         read the same screenshot again without the stored profile (tesseract alone). When the
         two disagree the profile misled: it is rebuilt, the board read again and the plan made
         again (True). When they agree the reading stands (False)."""
-        import vision
-
         game = self.game.name
         try:
             fresh = vision.read(self.image, game, None)

@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+import vision
 from vision.reader import reader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,8 +58,6 @@ class Case:
 
 def load_cases(sample: int = 0) -> list[Case]:
     """The real screenshots, then every board fixture (every ``sample``-th when sample > 1)."""
-    import vision
-
     index = json.loads((FIXTURES / "index.json").read_text())
     boards = [e for e in index if e["screen"] == "board"]
     if sample > 1:
@@ -75,8 +74,6 @@ def load_cases(sample: int = 0) -> list[Case]:
 
 def real_cases() -> list[Case]:
     """The real screenshots with their labels (read first: there are few, and they matter most)."""
-    import vision
-
     labels = json.loads((REALSHOTS / "labels.json").read_text()) if (REALSHOTS / "labels.json").exists() else {}
     cases = []
     for name, label in sorted(labels.items()):
@@ -178,8 +175,6 @@ def classify(case: Case, perturbation: str, reading) -> str:
 
 def read_one(image, profile=None, first_row: int = 0):
     """(reading or None, outcome override or None, seconds)."""
-    import vision
-
     t0 = time.perf_counter()
     try:
         reading = vision.read(image, profile=profile, first_row=first_row)
@@ -219,8 +214,6 @@ class Tally:
 def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), say=print,
         tally: Tally | None = None, progress=None) -> Tally:
     """Read every perturbation of every case in each mode; returns the counts."""
-    import vision
-
     tally = tally or Tally()
     for n, case in enumerate(cases, 1):
         if progress is not None:
