@@ -88,7 +88,6 @@ class Device:
         in case it forgot the phone, e.g. after its own restart."""
         deadline = time.monotonic() + timeout
         asked = 0.0
-        state = None
         while True:
             state = self.state()
             if state == "device":

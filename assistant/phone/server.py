@@ -214,8 +214,7 @@ class PhoneInfo:
         return self.state == "device"
 
     def describe(self) -> str:
-        model = f" {self.model}" if self.model else ""
-        return f"{self.serial} ({self.state}{',' if model else ''}{model})"
+        return f"{self.serial} ({self.state}{', ' + self.model if self.model else ''})"
 
 
 def list_phones(client: adbutils.AdbClient) -> list[PhoneInfo]:
