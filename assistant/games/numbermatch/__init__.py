@@ -113,8 +113,7 @@ class NumberMatch(PointsLearning, Game):
         return note
 
     def taps(self, move, reading) -> list[tuple[int, int]]:
-        """Screen points to tap for a move on the screen read now (``show`` brings its cells on
-        screen first), given what is selected on it."""
+        """The taps given what is selected (``show`` brought the move's cells on screen first)."""
         if isinstance(move, Add):
             if reading.add_button is None:
                 raise TapsolveError("the + button is not on screen")
