@@ -14,7 +14,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from assistant.games import Plan, game_for, kind
+from assistant.games import Plan, kind
 import vision
 from vision import ReadError, Reading, tesseract
 from solver.errors import TapsolveError
@@ -77,7 +77,7 @@ class Loop:
     def made(self, name: str):
         """The game played, made on the first screen of it read."""
         if self.game is None:
-            self.game = game_for(name, self.objective, self.budget)
+            self.game = kind(name)(self.objective, self.budget)
             self.game.attach(self.link, self.alone)
         return self.game
 

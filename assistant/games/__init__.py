@@ -188,7 +188,3 @@ class Game:
 def kind(name: str) -> type[Game]:
     """The assistant class of game ``name`` (its module's ``GAME``)."""
     return registry.module("assistant.games", name).GAME
-
-
-def game_for(name: str, objective: str = "fast", budget: float = 1.0) -> Game:
-    return kind(name)(objective, budget)
