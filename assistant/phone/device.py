@@ -204,10 +204,11 @@ def run_devices(args) -> int:
                 phone.size = device.input_size()
             except TapsolveError:
                 pass
+    header = ("SERIAL", "STATE", "MODEL", "SCREEN")
     rows = [(p.serial, p.state, p.model or "-", f"{p.size[0]}x{p.size[1]}" if p.size else "-")
             for p in phones]
-    widths = [max(len(r[i]) for r in rows + [("SERIAL", "STATE", "MODEL", "SCREEN")]) for i in range(4)]
-    print("  ".join(h.ljust(w) for h, w in zip(("SERIAL", "STATE", "MODEL", "SCREEN"), widths)).rstrip())
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
     for phone, row in zip(phones, rows):
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
         if not phone.ready:
