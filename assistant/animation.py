@@ -111,8 +111,7 @@ class AnimationClock:
     # -- the first frame after a touch -------------------------------------------------------
     def learned(self) -> tuple[float, float | None]:
         """The last touch's kind as learned: (latest seen moving, earliest seen still or None)."""
-        moving, seen_still = self.animation.get(self.kind, (0.0, None))  # stored as a list
-        return moving, seen_still
+        return tuple(self.animation.get(self.kind, (0.0, None)))  # (stored as a list)
 
     def seen_still_by(self, at: float) -> bool:
         """Whether a frame asked for at ``at`` comes after the time this kind of touch's

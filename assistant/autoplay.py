@@ -99,7 +99,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                 stop.asked = True
                 break
             reading = loop.reading
-            if loop.finished():
+            if loop.game.finished(loop.position, reading):
                 tally.stages += 1
                 say(loop.game.won(tally.stages, stages))
                 if not loop.game.more_stages or tally.stages >= stages:
@@ -142,8 +142,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     raise TapsolveError(lost_taps(lost_in_a_row, tally.moves, landed))
                 continue
             lost_in_a_row, landed, refusals = 0, True, 0
-            if outcome == "done":
-                status(status_line(loop))
+            if outcome == "done":  # moves done / planned, and where the game stands
+                status(f"  [{loop.step}/{len(loop.plan.moves)}] {loop.game.status(loop.position)}")
     say(("stopped: " if stop.asked else "done: ") + tally.summary(loop.game) + loop.game.summary())
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
 
@@ -155,9 +155,3 @@ def lost_taps(count: int, moves: int, landed: bool) -> str:
                 "\"USB debugging (security settings)\" in the developer options")
     return (f"{count} taps in a row were lost after {moves} move{'s' if moves != 1 else ''} landed: the "
             "phone drops taps; check the cable or Wi-Fi and that nothing covers the game, then run again")
-
-
-def status_line(loop: Loop) -> str:
-    """Moves done / planned and where the game stands, after each move."""
-    total = len(loop.plan.moves) if loop.plan else 0
-    return f"  [{loop.step}/{total}] {loop.game.status(loop.position)}"

@@ -16,12 +16,8 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from assistant.options import add_fault_options, adds, bounded_int, non_negative_int, positive_float
-
-if TYPE_CHECKING:
-    import random
 
 # statistics (with fractions and decimal, 6-10 ms) and random are imported where a bench runs:
 # every command builds this parser, `tapsolve read` too
@@ -96,13 +92,6 @@ def trust(args) -> int:
     from assistant import trust as bench_trust
 
     return bench_trust.main(args)
-
-
-def random_board(size: int, adds: int, rng: random.Random):
-    """A fresh board of ``size`` random numbers 1-9, nine to a row."""
-    from solver.numbermatch import Board
-
-    return Board([rng.randint(1, 9) for _ in range(size)], adds)
 
 
 def random_playouts(board, budget: float, seed: int, restarts: int = MAX_RESTARTS) -> Result:
@@ -190,12 +179,12 @@ def peak_memory_mib() -> float:
 
 
 def numbermatch(args) -> int:
-    from solver.numbermatch import search
+    from solver.numbermatch import Board, search
 
     objectives = ("fast", "score") if args.objective == "both" else (args.objective,)
     t_cold = time.perf_counter()
     search.warm_up()
-    warm_playouts()
+    random_playouts(Board([1, 9, 5], 1), 10.0, 1, restarts=1)  # the playouts' compiled code too
     load = time.perf_counter() - t_cold
     import random
 
@@ -205,7 +194,7 @@ def numbermatch(args) -> int:
     missed = 0  # boards the baseline clears and we do not
     progress = Progress(args.boards)
     for k in range(args.boards):
-        board = random_board(args.size, args.adds, rng)
+        board = Board([rng.randint(1, 9) for _ in range(args.size)], args.adds)
         seed = rng.getrandbits(62) or 1
         for name in objectives:
             runs[name].append(ours(board, name, args.budget))
@@ -226,7 +215,7 @@ def numbermatch(args) -> int:
     print(f"Number Match: {args.boards} random boards of {args.size} numbers, {args.adds} adds,"
           f" seed {args.seed}, budget {args.budget:g} s per board and solver")
     names = list(runs)
-    ratios = [n for n in objectives] if baseline else []
+    ratios = list(objectives) if baseline else []
     header = f"{'':22s}" + "".join(f"{n:>11s}" for n in names) + "".join(f"{n + '/base':>13s}" for n in ratios)
     print(header)
     for metric in table[names[0]]:
@@ -273,9 +262,3 @@ def play(args) -> int:
                                               for key, value in figures["breakdown_s"].items())
           + f"; wall / (floor + animations) {figures['wall_per_floor_and_animations']}")
     return code
-
-
-def warm_playouts() -> None:
-    from solver.numbermatch import Board
-
-    random_playouts(Board([1, 9, 5], 1), 10.0, 1, restarts=1)

@@ -22,7 +22,8 @@ def open_loop(args, objective: str, say=print):
     from calibration import store
 
     # what a read teaches the profile is stored for the next game
-    link = Link(connect(args.serial), verbose=args.verbose, say=say, keep=partial(store.remember, note=say))
+    link = Link(connect(args.serial, log=say if args.verbose else None), say=say,
+                keep=partial(store.remember, note=say))
     return Loop(link, game=args.game, objective=args.objective or objective, budget=args.budget, say=say)
 
 

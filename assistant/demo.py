@@ -69,18 +69,16 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     app = apps.create(args.game, preset, seed=args.seed, **(options or {}))
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed),
                   realism=realism(args))
-    view = None
     line = autoplay.StatusLine()
     say = line.say
     with Harness() as harness:
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client), verbose=True, say=say,
+        link = Link(connect(vp.serial, client=harness.client, log=say), say=say,
                     keep=partial(store.remember, note=say))
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
-        if window:
-            view = WindowView()
+        view = WindowView() if window else None
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()
         try:

@@ -157,24 +157,22 @@ def export(loop: Loop, folder: str | Path, say=print) -> int:
     if reading.screen != "board" or loop.plan is None:
         raise TapsolveError("no board on the phone to plan for")
     loop.show(loop.next_move)
-    reading = loop.reading
     pages = []
-    first = overlay.draw_on_screen(loop.image, reading, loop.next_move, loop.game, step_header(loop)) \
-        if loop.next_move is not None else overlay.caption(loop.image, step_header(loop))
-    pages.append(("step-000.png", "The phone now, with the first move"))
-    save_png(folder / pages[0][0], first)
+
+    def page(image, title):  # the next step-NNN.png
+        pages.append((f"step-{len(pages):03d}.png", title))
+        save_png(folder / pages[-1][0], image)
+
+    page(overlay.draw_on_screen(loop.image, loop.reading, loop.next_move, loop.game, step_header(loop))
+         if loop.next_move is not None else overlay.caption(loop.image, step_header(loop)),
+         "The phone now, with the first move")
     position = loop.position
     total = len(loop.plan.moves)
     for k, move in enumerate(loop.plan.moves, 1):
         title = f"Step {k}/{total}: {loop.game.describe(position, move)}"
-        image = overlay.caption(loop.game.diagram(position, move), [title, loop.game.progress(position)])
-        name = f"step-{k:03d}.png"
-        save_png(folder / name, image)
-        pages.append((name, title))
+        page(overlay.caption(loop.game.diagram(position, move), [title, loop.game.progress(position)]), title)
         position = loop.game.after(position, move)
-    done = overlay.caption(loop.game.diagram(position, None), ["Done", loop.game.progress(position)])
-    save_png(folder / f"step-{total + 1:03d}.png", done)
-    pages.append((f"step-{total + 1:03d}.png", "Done"))
+    page(overlay.caption(loop.game.diagram(position, None), ["Done", loop.game.progress(position)]), "Done")
     (folder / "index.html").write_text(index_html(pages))
     say(f"wrote {len(pages)} step pictures and index.html to {folder}")
     return 0

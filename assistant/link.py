@@ -17,8 +17,7 @@ from calibration import store
 class Link:
     """One phone, its reading profile, and bounded reconnects when it goes away."""
 
-    def __init__(self, device, verbose: bool = False, say=print, reconnect_timeout: float = 30.0,
-                 keep=None):
+    def __init__(self, device, say=print, reconnect_timeout: float = 30.0, keep=None):
         # device: an assistant.phone.device.Device (or anything with its capture, taps and swipe)
         self.device, self.say = device, say
         # keep(profile): what the session's owner does with the profile after each read (store it
@@ -36,9 +35,6 @@ class Link:
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
-        if verbose:
-            w, h = device.size
-            say(f"phone {device.serial}: {device.model}, {w}x{h}; {device.screen.describe()}")
 
     def _again(self, action):
         """Run action; if the phone is lost, wait (bounded) for it to come back and run it once more."""
@@ -177,10 +173,9 @@ class Link:
         self.tap_all([(x, y)])
 
     def tap_all(self, points, kind: str = "tap") -> None:
-        """Several taps in one shell call. A lost phone is waited for, but the taps are not
-        sent again: the screen, read next, tells whether they landed. The call returns once
-        the phone has run every `input tap` (each costs a real phone 0.3-0.6 s), so a screen
-        captured after it can judge whether they landed. ``kind`` names what the taps make
+        """Several taps in one shell call, returning once the phone has run every `input tap`
+        (0.3-0.6 s each on a real phone): the screen read next tells whether they landed, so a
+        lost phone is waited for but the taps are not sent again. ``kind``: what the taps make
         the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)

@@ -14,7 +14,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from assistant.games import Plan, game_for, kind
+from assistant.games import Plan, kind
+import vision
 from vision import ReadError, Reading, tesseract
 from solver.errors import TapsolveError
 
@@ -76,7 +77,7 @@ class Loop:
     def made(self, name: str):
         """The game played, made on the first screen of it read."""
         if self.game is None:
-            self.game = game_for(name, self.objective, self.budget)
+            self.game = kind(name)(self.objective, self.budget)
             self.game.attach(self.link, self.alone)
         return self.game
 
@@ -171,10 +172,6 @@ class Loop:
             return None
         return self.plan.moves[self.step]
 
-    def finished(self) -> bool:
-        """The board on screen is won, as the game tells it."""
-        return self.game.finished(self.position, self.reading)
-
     # -- judging what happened ---------------------------------------------------------------
 
     def judge(self, move, reading=None) -> str:
@@ -254,8 +251,6 @@ class Loop:
         read the same screenshot again without the stored profile (tesseract alone). When the
         two disagree the profile misled: it is rebuilt, the board read again and the plan made
         again (True). When they agree the reading stands (False)."""
-        import vision
-
         game = self.game.name
         try:
             fresh = vision.read(self.image, game, None)

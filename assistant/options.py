@@ -13,7 +13,9 @@ import math
 def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_high: str = "",
                 low_open: bool = False):
     """An argparse type: `convert` the text, then check it against low/high (low excluded
-    when low_open), with the given messages ({} is the text)."""
+    when low_open), with the given messages ({} is the text; too_high defaults to too_low)."""
+    too_high = too_high or too_low
+
     def parse(text: str):
         try:
             value = convert(text)
@@ -32,16 +34,13 @@ def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_
 non_negative_int = number_type(int, "a whole number", 0, too_low="{} is negative: give 0 or more")
 positive_int = number_type(int, "a whole number", 1, too_low="{} must be 1 or more")
 positive_float = number_type(float, "a number", 0, too_low="{} must be more than 0", low_open=True)
-card = number_type(int, "a card (1-9)", 1, 9, too_low="{} is not a card: cards are 1-9",
-                   too_high="{} is not a card: cards are 1-9")
-probability = number_type(float, "a number", 0, 1, too_low="{} is not a probability from 0 to 1",
-                          too_high="{} is not a probability from 0 to 1")
+card = number_type(int, "a card (1-9)", 1, 9, too_low="{} is not a card: cards are 1-9")
+probability = number_type(float, "a number", 0, 1, too_low="{} is not a probability from 0 to 1")
 
 
 def bounded_int(low: int, high: int, what: str):
     """A whole number from low to high; `what` names it in the error."""
-    message = f"{{}} is out of range: {what} are {low} to {high}"
-    return number_type(int, "a whole number", low, high, too_low=message, too_high=message)
+    return number_type(int, "a whole number", low, high, too_low=f"{{}} is out of range: {what} are {low} to {high}")
 
 
 def adds(text: str) -> int:

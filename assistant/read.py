@@ -9,24 +9,15 @@ from solver.errors import TapsolveError
 
 
 def capture(serial: str | None):
-    """(RGB screenshot, model, serial) from a phone over ADB (assistant/phone/)."""
-    try:
-        from assistant.phone import device
-    except ImportError:
-        raise TapsolveError("reading from a phone needs assistant/phone/ (the ADB link)") from None
+    """(RGB screenshot, model) from a phone over ADB."""
+    from assistant.phone import device
+
     phone = device.connect(serial)
-    return phone.capture(), phone.model, phone.serial
+    return phone.capture(), phone.model
 
 
 def note(message: str) -> None:
     print(f"tapsolve: {message}", file=sys.stderr)
-
-
-def show(reading, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(reading.to_json()))
-    else:
-        print(reading.text())
 
 
 def run_read(args) -> int:
@@ -47,9 +38,9 @@ def run_read(args) -> int:
     else:
         from calibration import store
 
-        image, model, _ = capture(args.serial)
+        image, model = capture(args.serial)
         reading = store.read(image, model, args.game, note=note)
-    show(reading, args.json)
+    print(json.dumps(reading.to_json()) if args.json else reading.text())
     return 0
 
 
@@ -60,7 +51,7 @@ def run_calibrate(args) -> int:
     if args.image is not None:
         image, model = vision.load_image(args.image), args.model or "image"
     else:
-        image, model, _ = capture(args.serial)
+        image, model = capture(args.serial)
     notes = []
     reading = store.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile

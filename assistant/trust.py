@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+import vision
 from vision.reader import reader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,8 +58,6 @@ class Case:
 
 def load_cases(sample: int = 0) -> list[Case]:
     """The real screenshots, then every board fixture (every ``sample``-th when sample > 1)."""
-    import vision
-
     index = json.loads((FIXTURES / "index.json").read_text())
     boards = [e for e in index if e["screen"] == "board"]
     if sample > 1:
@@ -74,8 +74,6 @@ def load_cases(sample: int = 0) -> list[Case]:
 
 def real_cases() -> list[Case]:
     """The real screenshots with their labels (read first: there are few, and they matter most)."""
-    import vision
-
     labels = json.loads((REALSHOTS / "labels.json").read_text()) if (REALSHOTS / "labels.json").exists() else {}
     cases = []
     for name, label in sorted(labels.items()):
@@ -177,8 +175,6 @@ def classify(case: Case, perturbation: str, reading) -> str:
 
 def read_one(image, profile=None, first_row: int = 0):
     """(reading or None, outcome override or None, seconds)."""
-    import vision
-
     t0 = time.perf_counter()
     try:
         reading = vision.read(image, profile=profile, first_row=first_row)
@@ -215,16 +211,9 @@ class Tally:
         return out
 
 
-def describe(reading) -> str:
-    """What a read claimed, in the game's words (its reader's ``trust_words``)."""
-    return "" if reading is None else reader(reading.game).trust_words(reading)
-
-
 def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), say=print,
         tally: Tally | None = None, progress=None) -> Tally:
     """Read every perturbation of every case in each mode; returns the counts."""
-    import vision
-
     tally = tally or Tally()
     for n, case in enumerate(cases, 1):
         if progress is not None:
@@ -249,7 +238,8 @@ def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), 
                         say(f"  classify failed: {exc!r}")
                 if mode == "stored":
                     tally.seconds.append(seconds)
-                tally.add(mode, name, case, outcome, describe(reading) if outcome == "misread" else "")
+                claimed = reader(reading.game).trust_words(reading) if outcome == "misread" else ""
+                tally.add(mode, name, case, outcome, claimed)
     return tally
 
 
@@ -301,8 +291,6 @@ def main(args, say=print) -> int:
     t0 = time.perf_counter()
     cases = load_cases(args.sample)
     say(f"{len(cases)} screenshots x {len(names)} perturbations x {len(modes)} profile modes")
-    import sys
-
     tally = Tally()
 
     def progress(text):  # with the counts so far: a run cut short still says what it saw

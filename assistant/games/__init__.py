@@ -1,9 +1,8 @@
 """The Game protocol: what the loop, autoplay, the guide and the overlay ask of every game.
 
-The closed loop (``assistant.loop``) is the same for every game; a game is one module here
-(``assistant.games.<name>``, a folder if it needs several; found through ``solver.games``) with
-one class on this protocol, so a new game is a new module, not a rewrite. No generic module asks
-a game its name, nor reaches into its helpers (a game scrolls and learns through this protocol).
+A game is one module here (``assistant.games.<name>``, a folder if it needs several; found through
+``solver.games``) with one class on this protocol: no generic module asks a game its name, nor
+reaches into its helpers (a game scrolls and learns through this protocol).
 """
 
 from __future__ import annotations
@@ -67,8 +66,7 @@ class Game:
 
     @staticmethod
     def warm() -> None:
-        """Load what the first plan needs (a compiled solver), run in a thread while the first
-        screen is captured (default: nothing to load)."""
+        """Load what the first plan needs (a compiled solver), in a thread while the first screen is captured."""
 
     def position(self, reading):
         """The game's position from a reading of its board."""
@@ -79,7 +77,9 @@ class Game:
 
     def after(self, position, move):
         """The position the rules predict once ``move`` is made (``position`` is left alone)."""
-        raise NotImplementedError
+        expected = position.copy()
+        expected.push(move)
+        return expected
 
     def same(self, seen, expected) -> bool:
         """The position on screen is the one expected (a question: nothing changes)."""
@@ -121,18 +121,15 @@ class Game:
         raise NotImplementedError
 
     def animation(self, position, move) -> str:
-        """What the game animates after ``move``, by kind (the link learns how long each lasts,
-        so one capture after it is enough)."""
+        """What the game animates after ``move``, by kind (the link learns how long each lasts)."""
         return "move"
 
     def in_place(self, position, move, reading) -> InPlace | None:
-        """What ``move`` changes on the screen ``reading`` read, when it changes only some parts
-        of it in place; None for a move judged on a screen read again (the default)."""
+        """What ``move`` changes on screen when it changes only some parts in place, else None."""
         return None
 
     def order_for_screen(self, position, moves: list, reading) -> list:
-        """The rest of the plan, reordered where the rules allow so the next move is on screen
-        (a board taller than the screen scrolls less); as it is for a game that does not scroll."""
+        """The rest of the plan reordered where the rules allow, the next move on screen (a tall board scrolls less)."""
         return moves
 
     def show(self, move, reading, select: bool = False):
@@ -191,7 +188,3 @@ class Game:
 def kind(name: str) -> type[Game]:
     """The assistant class of game ``name`` (its module's ``GAME``)."""
     return registry.module("assistant.games", name).GAME
-
-
-def game_for(name: str, objective: str = "fast", budget: float = 1.0) -> Game:
-    return kind(name)(objective, budget)

@@ -26,11 +26,6 @@ class Flip9(Game):
     def plan(self, state: flip9.State) -> Plan:
         return Plan(flip9.solve(state), "solved", optimal=True)
 
-    def after(self, state: flip9.State, move) -> flip9.State:
-        expected = flip9.State(state.cards, state.must)
-        expected.push(move)
-        return expected
-
     def same(self, seen: flip9.State, expected: flip9.State) -> bool:
         return seen.cards == expected.cards and (seen.must == expected.must or seen.is_won())
 
@@ -72,8 +67,22 @@ class Flip9(Game):
         points = [buttons[str(c)] for c in move] if move else []
         return overlay.mark_points(image, points, size, False)
 
-    def diagram(self, state: flip9.State, move) -> np.ndarray:
-        return cards_diagram(state, move)
+    def diagram(self, state: flip9.State, move, cell: int = 64) -> np.ndarray:
+        """A clean drawing of the nine Flip 9 cards with the swap's cards highlighted."""
+        import cv2
+        from assistant import overlay
+
+        image = np.full((cell * 2, cell * 10, 3), 255, np.uint8)
+        centres = {}
+        for k, value in enumerate(state.cards):
+            x0, y0 = cell // 2 + k * cell, cell // 2
+            cv2.rectangle(image, (x0 + 3, y0), (x0 + cell - 3, y0 + cell), (180, 190, 205), 2)
+            cv2.putText(image, str(value), (x0 + cell // 3, y0 + int(cell * 0.7)), cv2.FONT_HERSHEY_SIMPLEX,
+                        cell / 40, overlay.INK, 2, cv2.LINE_AA)
+            centres[value] = (x0 + cell // 2, y0 + cell // 2)
+        if move:
+            image = overlay.mark_points(image, [centres[c] for c in move], cell, True)
+        return image
 
 
 def _with_must(reading, must):
@@ -82,23 +91,6 @@ def _with_must(reading, must):
     shown.state = type(reading.state)(reading.state.cards, must)
     return shown
 
-
-def cards_diagram(state, move=None, cell: int = 64) -> np.ndarray:
-    """A clean drawing of the nine Flip 9 cards with the swap's cards highlighted."""
-    import cv2
-    from assistant import overlay
-
-    image = np.full((cell * 2, cell * 10, 3), 255, np.uint8)
-    centres = {}
-    for k, value in enumerate(state.cards):
-        x0, y0 = cell // 2 + k * cell, cell // 2
-        cv2.rectangle(image, (x0 + 3, y0), (x0 + cell - 3, y0 + cell), (180, 190, 205), 2)
-        cv2.putText(image, str(value), (x0 + cell // 3, y0 + int(cell * 0.7)), cv2.FONT_HERSHEY_SIMPLEX,
-                    cell / 40, overlay.INK, 2, cv2.LINE_AA)
-        centres[value] = (x0 + cell // 2, y0 + cell // 2)
-    if move:
-        image = overlay.mark_points(image, [centres[c] for c in move], cell, True)
-    return image
 
 # -- `tapsolve solve flip9` -------------------------------------------------------------------
 

@@ -1,9 +1,5 @@
 """One phone in state "device": shell commands, taps and swipes, waiting for it to come back,
-and its screen; `connect` finds the one to play on, `tapsolve devices` lists them all.
-
-A command's output is read as a stream straight into one buffer (``run``): adbutils' plain
-``shell()`` grows a bytes object 4 KiB at a time, which is slow for a screenshot.
-"""
+and its screen; `connect` finds the one to play on, `tapsolve devices` lists them all."""
 
 from __future__ import annotations
 
@@ -23,7 +19,8 @@ if TYPE_CHECKING:
 
 
 def _read_to_end(sock: socket.socket, expect: int = 0) -> bytes | bytearray:
-    """Everything until the stream closes, read into one buffer (sized by expect when known)."""
+    """Everything until the stream closes, read into one buffer (sized by expect when known):
+    adbutils' plain ``shell()`` grows a bytes object 4 KiB at a time, slow for a screenshot."""
     buffer = bytearray(max(expect + 1, 1 << 16))
     count = 0
     while True:
@@ -91,7 +88,6 @@ class Device:
         in case it forgot the phone, e.g. after its own restart."""
         deadline = time.monotonic() + timeout
         asked = 0.0
-        state = None
         while True:
             state = self.state()
             if state == "device":
@@ -208,10 +204,11 @@ def run_devices(args) -> int:
                 phone.size = device.input_size()
             except TapsolveError:
                 pass
+    header = ("SERIAL", "STATE", "MODEL", "SCREEN")
     rows = [(p.serial, p.state, p.model or "-", f"{p.size[0]}x{p.size[1]}" if p.size else "-")
             for p in phones]
-    widths = [max(len(r[i]) for r in rows + [("SERIAL", "STATE", "MODEL", "SCREEN")]) for i in range(4)]
-    print("  ".join(h.ljust(w) for h, w in zip(("SERIAL", "STATE", "MODEL", "SCREEN"), widths)).rstrip())
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
     for phone, row in zip(phones, rows):
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
         if not phone.ready:

@@ -54,8 +54,7 @@ def decode_raw(data: bytes | bytearray) -> np.ndarray:
         raise ValueError(f"raw screencap of {len(data)} bytes does not hold {width}x{height} pixels")
     import numpy as np
 
-    pixels = np.frombuffer(data, np.uint8, width * height * depth, header)
-    pixels = pixels.reshape(height, width, depth) if depth != 2 else pixels.reshape(height, width, 2)
+    pixels = np.frombuffer(data, np.uint8, width * height * depth, header).reshape(height, width, depth)
     if conversion is None:
         return pixels.copy()
     import cv2

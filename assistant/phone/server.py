@@ -144,16 +144,21 @@ class Client(adbutils.AdbClient):
 _started: list[int] = []
 
 
-def start_server(port: int) -> bool:
-    """Start a local adb server on ``port`` (quietly) and stop it again when tapsolve exits."""
+def _adb(port: int, command: str, timeout: float) -> bool:
+    """Run `adb -P port command` quietly; False when it could not run."""
     from adbutils._utils import adb_path
 
     try:
-        subprocess.run([adb_path(), "-P", str(port), "start-server"], timeout=20,
+        subprocess.run([adb_path(), "-P", str(port), command], timeout=timeout,
                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return True
     except (OSError, subprocess.SubprocessError):
         return False
-    if not reachable(DEFAULT_HOST, port):
+
+
+def start_server(port: int) -> bool:
+    """Start a local adb server on ``port`` (quietly) and stop it again when tapsolve exits."""
+    if not _adb(port, "start-server", timeout=20) or not reachable(DEFAULT_HOST, port):
         return False
     if not _started:
         atexit.register(stop_started_servers)
@@ -166,15 +171,8 @@ def start_server(port: int) -> bool:
 
 def stop_started_servers() -> None:
     """Stop the adb servers this tapsolve started (by their port, never any other)."""
-    from adbutils._utils import adb_path
-
     while _started:
-        port = _started.pop()
-        try:
-            subprocess.run([adb_path(), "-P", str(port), "kill-server"], timeout=10,
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except (OSError, subprocess.SubprocessError):
-            pass
+        _adb(_started.pop(), "kill-server", timeout=10)
 
 
 def is_local(host: str) -> bool:
@@ -216,8 +214,7 @@ class PhoneInfo:
         return self.state == "device"
 
     def describe(self) -> str:
-        model = f" {self.model}" if self.model else ""
-        return f"{self.serial} ({self.state}{',' if model else ''}{model})"
+        return f"{self.serial} ({self.state}{', ' + self.model if self.model else ''})"
 
 
 def list_phones(client: adbutils.AdbClient) -> list[PhoneInfo]:

@@ -75,11 +75,6 @@ class NumberMatch(PointsLearning, Game):
         solution = search.solve(board, objective=self.objective, budget=self.budget)
         return Plan(solution.moves, solution.status, solution.adds_used, solution.score, solution.optimal)
 
-    def after(self, board: Board, move) -> Board:
-        expected = board.copy()
-        expected.push(move)
-        return expected
-
     def same(self, seen: Board, expected: Board) -> bool:
         """The board on screen is the one predicted. A score that differs is no reason to distrust
         the board (the table is a reconstruction): ``learn`` learns from it."""
@@ -118,8 +113,7 @@ class NumberMatch(PointsLearning, Game):
         return note
 
     def taps(self, move, reading) -> list[tuple[int, int]]:
-        """Screen points to tap for a move on the screen read now (``show`` brings its cells on
-        screen first), given what is selected on it."""
+        """The taps given what is selected (``show`` brought the move's cells on screen first)."""
         if isinstance(move, Add):
             if reading.add_button is None:
                 raise TapsolveError("the + button is not on screen")
@@ -235,8 +229,33 @@ class NumberMatch(PointsLearning, Game):
         return overlay.mark_points(image, [reading.cells[k] for k in (move.i, move.j) if k in reading.cells],
                                    size, True)
 
-    def diagram(self, board: Board, move) -> np.ndarray:
-        return board_diagram(board, move)
+    def diagram(self, board: Board, move, cell: int = 56) -> np.ndarray:
+        """A clean drawing of a Number Match board with `move` highlighted (for exported steps)."""
+        import cv2
+        from assistant import overlay
+
+        cols = board.rules.columns
+        rows = max(1, board.rows)
+        image = np.full((rows * cell + 2 * cell, cols * cell + cell, 3), 255, np.uint8)
+        ox, oy = cell // 2, cell // 2
+        for k, value in enumerate(board.cells):
+            r, c = divmod(k, cols)
+            x0, y0 = ox + c * cell, oy + r * cell
+            cv2.rectangle(image, (x0, y0), (x0 + cell, y0 + cell), (220, 224, 230), 1)
+            colour = overlay.INK if value else (200, 205, 214)
+            cv2.putText(image, str(value) if value else ".", (x0 + cell // 3, y0 + int(cell * 0.72)),
+                        cv2.FONT_HERSHEY_SIMPLEX, cell / 40, colour, 2, cv2.LINE_AA)
+        centre = {k: (ox + (k % cols) * cell + cell // 2, oy + (k // cols) * cell + cell // 2)
+                  for k in range(len(board.cells))}
+        plus = (ox + cols * cell // 2, oy + rows * cell + cell // 2 + 4)
+        cv2.circle(image, plus, cell // 3, (46, 133, 236), 2, cv2.LINE_AA)
+        cv2.putText(image, f"+ {board.adds_left}", (plus[0] - cell // 4, plus[1] + cell // 8),
+                    cv2.FONT_HERSHEY_SIMPLEX, cell / 90, (46, 133, 236), 2, cv2.LINE_AA)
+        if isinstance(move, Add):
+            image = overlay.mark_button(image, plus, cell)
+        elif move is not None:
+            image = overlay.mark_points(image, [centre[move.i], centre[move.j]], cell, True)
+        return image
 
 
 def cell_lattice(reading, columns: int):
@@ -246,37 +265,5 @@ def cell_lattice(reading, columns: int):
     pitch = reading.pitch
     return lambda k: (round(x0 + (k % columns - c0) * pitch), round(y0 + (k // columns - r0) * pitch))
 
-
-def board_diagram(board: Board, move=None, cell: int = 56) -> np.ndarray:
-    """A clean drawing of a Number Match board with `move` highlighted (for exported steps)."""
-    import cv2
-    from assistant import overlay
-
-    cols = board.rules.columns
-    rows = max(1, board.rows)
-    image = np.full((rows * cell + 2 * cell, cols * cell + cell, 3), 255, np.uint8)
-    ox, oy = cell // 2, cell // 2
-    for k, value in enumerate(board.cells):
-        r, c = divmod(k, cols)
-        x0, y0 = ox + c * cell, oy + r * cell
-        cv2.rectangle(image, (x0, y0), (x0 + cell, y0 + cell), (220, 224, 230), 1)
-        if value:
-            colour = overlay.INK
-        else:
-            colour = (200, 205, 214)
-        text = str(value) if value else "."
-        cv2.putText(image, text, (x0 + cell // 3, y0 + int(cell * 0.72)), cv2.FONT_HERSHEY_SIMPLEX,
-                    cell / 40, colour, 2, cv2.LINE_AA)
-    centre = {k: (ox + (k % cols) * cell + cell // 2, oy + (k // cols) * cell + cell // 2)
-              for k in range(len(board.cells))}
-    plus = (ox + cols * cell // 2, oy + rows * cell + cell // 2 + 4)
-    cv2.circle(image, plus, cell // 3, (46, 133, 236), 2, cv2.LINE_AA)
-    cv2.putText(image, f"+ {board.adds_left}", (plus[0] - cell // 4, plus[1] + cell // 8),
-                cv2.FONT_HERSHEY_SIMPLEX, cell / 90, (46, 133, 236), 2, cv2.LINE_AA)
-    if isinstance(move, Add):
-        image = overlay.mark_button(image, plus, cell)
-    elif move is not None:
-        image = overlay.mark_points(image, [centre[move.i], centre[move.j]], cell, True)
-    return image
 
 GAME = NumberMatch

@@ -162,7 +162,6 @@ class PointsLearning:
         return "; ".join(out)
 
     def summary(self) -> str:
-        """What the run learned of the game, for the closing line ("" when nothing)."""
         learned = ", ".join(f"{POINT_NAMES[k]} {v}" for k, v in self.learned.items())
         waiting = self.waiting()
         return (f"; points learned: {learned}" if learned else "") + (f"; not learned yet: {waiting}" if waiting else "")

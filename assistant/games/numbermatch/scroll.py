@@ -27,7 +27,7 @@ import numpy as np
 
 import vision
 from assistant.games import BoardChanged
-from assistant.settle import changed_pixels
+from assistant.settle import STILL_PIXELS, changed_pixels
 from solver.errors import TapsolveError
 from solver.numbermatch import Board, Rules
 from vision import ReadError, Reading
@@ -191,22 +191,17 @@ class BoardView:
         return min(y for _, y in reading.cells.values()) - reading.pitch / 2
 
     @staticmethod
-    def _grid_box(reading: Reading):
-        xs = [x for x, _ in reading.cells.values()]
-        ys = [y for _, y in reading.cells.values()]
-        h = reading.pitch / 2
-        return int(min(xs) - h), int(min(ys) - h), int(max(xs) + h), int(max(ys) + h)
-
-    def _same_picture(self, a, b, reading: Reading) -> bool:
+    def _same_picture(a, b, reading: Reading) -> bool:
         """The grid looks the same on two screenshots (the status bar's clock may change).
 
         Pixels are counted, not averaged: on a board of repeated rows two screens may differ
         by one crossed-out pair alone, a change too small to move a mean over the grid."""
         if a is None or b is None or a.shape != b.shape:
             return False
-        x0, y0, x1, y1 = self._grid_box(reading)
-        pa, pb = a[max(0, y0):y1, max(0, x0):x1], b[max(0, y0):y1, max(0, x0):x1]
-        return changed_pixels(pa, pb) <= 16
+        xs, ys = zip(*reading.cells.values())
+        h = reading.pitch / 2
+        grid = slice(max(0, int(min(ys) - h)), int(max(ys) + h)), slice(max(0, int(min(xs) - h)), int(max(xs) + h))
+        return changed_pixels(a[grid], b[grid]) <= STILL_PIXELS
 
     def _unchanged(self, image) -> bool:
         """The screen is exactly as this view left it (below the status bar, whose clock ticks)."""
@@ -215,7 +210,7 @@ class BoardView:
                 or last.shape != image.shape:
             return False
         y = image.shape[0] // 20
-        return changed_pixels(last[y:], image[y:]) <= 16
+        return changed_pixels(last[y:], image[y:]) <= STILL_PIXELS
 
     def _swipe(self, link, reading: Reading, rows: int, budget: Budget) -> float:
         """Swipe the board by ``rows`` (positive shows later rows) between cell centres of the grid
@@ -469,10 +464,7 @@ class BoardView:
         if self.board is None or self.first_row is None:
             self.survey(link)
         placed = None
-        if self.left is not None and getattr(link, "shows", lambda _: False)(self.left):
-            image = self.left  # nothing sent to the phone since this screen: no capture needed
-        else:
-            image = link.capture()
+        image = link.capture()
         if self._unchanged(image):  # just as the last survey left it: no need to read it again
             placed = self.first_row, image, self.raw
         for _ in range(0 if placed else 2):  # where the board stands now; read it again if it changed
