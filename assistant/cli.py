@@ -13,7 +13,7 @@ from solver.errors import TapsolveError
 
 # -- the phone: guide, play, demo ---------------------------------------------------------------
 
-def open_loop(args, objective: str, say=print):
+def open_loop(args, say=print):
     from functools import partial
 
     from assistant.link import Link
@@ -24,7 +24,7 @@ def open_loop(args, objective: str, say=print):
     # what a read teaches the profile is stored for the next game
     link = Link(connect(args.serial, log=say if args.verbose else None), say=say,
                 keep=partial(store.remember, note=say))
-    return Loop(link, game=args.game, objective=args.objective or objective, budget=args.budget, say=say)
+    return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say)
 
 
 def run_guide(args) -> int:
@@ -32,7 +32,7 @@ def run_guide(args) -> int:
 
     if args.export:
         guide.export_folder(args.export)  # a bad folder is said before the phone is looked for
-    loop = open_loop(args, "fast")
+    loop = open_loop(args)
     if args.export:
         return guide.export(loop, args.export)
     return guide.run_window(loop)
@@ -42,7 +42,7 @@ def run_play(args) -> int:
     from assistant import autoplay
 
     line = autoplay.StatusLine()
-    loop = open_loop(args, "score", say=line.say)
+    loop = open_loop(args, say=line.say)
     if args.dry_run:
         return autoplay.dry_run(loop)
     return autoplay.play(loop, stages=args.stages, say=line.say, status=line)
@@ -54,12 +54,14 @@ def run_demo(args) -> int:
     return demo.run(args)
 
 
-def add_phone_options(parser, objective_default: str):
+def add_phone_options(parser):
     parser.add_argument("--serial", help="the phone to use (see tapsolve devices); needed with several")
     parser.add_argument("--game", choices=("auto", *registry.NAMES), default="auto",
                         help="the game on screen (default: recognise it)")
-    parser.add_argument("--objective", choices=("fast", "score"), default=None,
-                        help=f"Number Match: fewest adds and moves, or most points (default {objective_default})")
+    # the guide, play and the demo plan alike: a most-points line presses "+" early and runs to
+    # hundreds of moves on a board that scrolls
+    parser.add_argument("--objective", choices=("fast", "score"), default="fast",
+                        help="Number Match: fewest adds and moves (default), or most points")
     parser.add_argument("--budget", type=positive_float, default=1.0, help="seconds to search a plan (default 1)")
     parser.add_argument("--verbose", "-v", action="store_true", help="say how the screen is captured and read")
 
@@ -86,10 +88,11 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
     sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
                      "also 720x1600, 1440x3200, tablet-1600x2560)")
-    sim.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0])
+    sim.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0],
+                     help=f"the game the phone runs (default {registry.NAMES[0]})")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
     sim.add_argument("--port", type=port, default=0, help="TCP port (default: a free one)")
-    sim.add_argument("--theme", choices=("light", "dark"), default="light")
+    sim.add_argument("--theme", choices=("light", "dark"), default="light", help="the game's colours (default light)")
     add_fault_options(sim, tap_latency=0.0)
     if command in (None, "phone"):
         from assistant import options
@@ -114,12 +117,23 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def version() -> str:
+    """The installed tapsolve's version (pyproject's), or "unknown" for a copy run uninstalled."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tapsolve")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; ``command`` (the one about to run, when known and not `solve`)
     leaves out the games' `solve` commands, whose modules import numpy and the solvers."""
     parser = Parser(
         prog="tapsolve",
         description="Reads number puzzles off an Android phone, solves them, and guides or taps the moves.")
+    parser.add_argument("--version", action="version", version=f"tapsolve {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     solve = commands.add_parser("solve", help="solve a board given as text")
@@ -130,21 +144,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         registry.module("assistant.games", name).add_solve_command(games)
 
     guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
-    add_phone_options(guide, "fast")
+    add_phone_options(guide)
     guide.add_argument("--export", metavar="DIR", help="write the whole plan as step PNGs and index.html instead of a window")
     guide.set_defaults(run=run_guide)
 
     play = commands.add_parser("play", help="tap the moves on the phone, checking the screen after each")
-    add_phone_options(play, "score")
+    add_phone_options(play)
     play.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
     play.add_argument("--dry-run", action="store_true", help="print the taps instead of sending them")
     play.set_defaults(run=run_play)
 
     demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
-    demo.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0])
+    demo.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0],
+                      help=f"the game to play (default {registry.NAMES[0]})")
     demo.add_argument("--preset", default="1080x2400", help="virtual phone model (see tapsolve phone --help)")
-    demo.add_argument("--seed", type=non_negative_int, default=1)
-    demo.add_argument("--stages", type=positive_int, default=1)
+    demo.add_argument("--seed", type=non_negative_int, default=1, help="board and phone seed (default 1)")
+    demo.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
     add_fault_options(demo, tap_latency=0.05)
     demo.add_argument("--json", action="store_true",
                       help="print the run summary as one JSON object, last")

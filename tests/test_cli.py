@@ -1,0 +1,44 @@
+"""The command line as a newcomer meets it: a version, a help line for every option, and the
+guide, play and the demo planning alike."""
+
+import argparse
+import tomllib
+
+from assistant import cli
+from helpers import ROOT, tapsolve
+
+
+def every_parser(parser, path=("tapsolve",)):
+    """Each (command path, parser) of the command line, sub-commands included."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from every_parser(sub, path + (name,))
+
+
+def test_every_option_of_every_command_says_what_it_is_for():
+    missing = [f"{' '.join(path)} {action.option_strings[0]}" for path, parser in every_parser(cli.build_parser())
+               for action in parser._actions
+               if action.option_strings and not isinstance(action, argparse._HelpAction) and not action.help]
+    assert not missing, missing
+
+
+def test_the_check_finds_an_option_without_help():
+    parser = argparse.ArgumentParser()
+    parser.add_subparsers().add_parser("x").add_argument("--quiet")
+    assert [(path, a.option_strings) for path, p in every_parser(parser) for a in p._actions
+            if a.option_strings and not a.help and not isinstance(a, argparse._HelpAction)] == [
+        (("tapsolve", "x"), ["--quiet"])]
+
+
+def test_version_is_the_projects():
+    run = tapsolve("--version")
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert run.returncode == 0 and run.stdout.strip() == f"tapsolve {version}"
+
+
+def test_play_plans_as_the_guide_and_the_demo_do():
+    parser = cli.build_parser()
+    assert {parser.parse_args([command]).objective for command in ("guide", "play", "demo")} == {"fast"}
+    assert parser.parse_args(["play", "--objective", "score"]).objective == "score"
