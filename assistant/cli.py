@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from assistant.options import (add_fault_options, non_negative_int, port, positive_float, positive_int,
-                               stop_on_terminate)
+from assistant.options import (add_fault_options, address, non_negative_int, pairing_code, port,
+                               positive_float, positive_int, stop_on_terminate)
 from solver import games as registry
 from solver.errors import TapsolveError
 
@@ -74,6 +74,24 @@ def devices(args) -> int:
     return run_devices(args)
 
 
+def connect(args) -> int:
+    from assistant.phone.device import run_connect
+
+    return run_connect(args)
+
+
+def disconnect(args) -> int:
+    from assistant.phone.device import run_disconnect
+
+    return run_disconnect(args)
+
+
+def pair(args) -> int:
+    from assistant.phone.device import run_pair
+
+    return run_pair(args)
+
+
 def phone(args) -> int:
     from phonesim.serve import run_phone
 
@@ -84,10 +102,25 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     """`tapsolve devices` and `tapsolve phone` (the virtual phone; each game's own options only
     when ``command``, the one about to run, is `phone` or not known: they import the apps)."""
     dev = commands.add_parser("devices", help="list phones with their state, model and screen size")
+    dev.add_argument("--scan", action="store_true",
+                     help="first connect the emulators answering on this computer's usual adb ports")
     dev.set_defaults(run=devices)
+    con = commands.add_parser("connect", help="connect a phone on Wi-Fi or an emulator by its HOST:PORT")
+    con.add_argument("address", type=address, metavar="HOST:PORT",
+                     help="the phone's Wireless debugging address, or the emulator's adb port")
+    con.set_defaults(run=connect)
+    dis = commands.add_parser("disconnect", help="drop a phone connected over the network (all when none given)")
+    dis.add_argument("address", type=address, nargs="?", metavar="HOST:PORT", help="the one to drop")
+    dis.set_defaults(run=disconnect)
+    par = commands.add_parser("pair", help="pair with a phone's Wireless debugging (Android 11+)")
+    par.add_argument("address", type=address, metavar="HOST:PORT",
+                     help='the address "Pair device with pairing code" shows (not the connect one)')
+    par.add_argument("code", type=pairing_code, metavar="CODE", help="the 6-digit pairing code it shows")
+    par.set_defaults(run=pair)
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
     sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
-                     "also 720x1600, 1440x3200, tablet-1600x2560)")
+                     "also 720x1600, 1440x3200, tablet-1600x2560, 1080x2340-2022, and the emulator "
+                     "screens 720x1280, 900x1600, 1080x1920)")
     sim.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0],
                      help=f"the game the phone runs (default {registry.NAMES[0]})")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
@@ -181,6 +214,7 @@ tapsolve reads number puzzles off an Android phone, solves them, and guides or t
 
   tapsolve demo                           watch it play on the built-in virtual phone
   tapsolve devices                        list the phones connected over ADB
+  tapsolve connect HOST:PORT              connect a phone on Wi-Fi or an emulator
   tapsolve guide                          show the next move over the phone's screen
   tapsolve play                           tap the moves on the phone itself
   tapsolve read SCREENSHOT.png            read a board off a screenshot

@@ -12,6 +12,7 @@ from assistant import autoplay, guide
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.phone.device import connect
+from assistant.phone.server import stopping_started
 from calibration import store
 from solver.errors import InputError
 
@@ -71,7 +72,7 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
                   realism=realism(args))
     line = autoplay.StatusLine()
     say = line.say
-    with Harness() as harness:
+    with Harness() as harness, stopping_started(harness.adb_port):
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")

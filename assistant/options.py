@@ -51,6 +51,21 @@ def adds(text: str) -> int:
 
 
 port = bounded_int(0, 65535, "TCP ports")
+
+
+def address(text: str) -> str:
+    """A network phone's HOST:PORT, as adb names it (an emulator's 127.0.0.1:5555)."""
+    host, _, number = text.rpartition(":")
+    if not host or not number.isdigit() or not 0 < int(number) < 65536 or any(c in host for c in " /"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, such as 192.168.1.20:41234")
+    return text
+
+
+def pairing_code(text: str) -> str:
+    """The 6-digit code a phone's "Pair device with pairing code" dialog shows."""
+    if not (text.isdigit() and len(text) == 6):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a pairing code: give the 6 digits the phone shows")
+    return text
 finite_seconds = number_type(float, "a number of seconds", 0, 60, too_low="{} is negative: give 0 or more seconds",
                              too_high="{} is not a number of seconds from 0 to 60")
 

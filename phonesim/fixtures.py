@@ -47,10 +47,11 @@ Time and clock are fixed so every run writes the same pixels.
 
 
 def generate(out: Path, games=None) -> list[dict]:
-    """Every game's fixture states (its app's ``fixture_states``) on every preset and theme."""
+    """Every game's fixture states (its app's ``fixture_states``) on every phone preset (not
+    the emulators') and theme."""
     games = registry.NAMES if games is None else games
     index: list[dict] = []
-    for p, preset in enumerate(PRESETS.values()):
+    for p, preset in enumerate(p for p in PRESETS.values() if not p.emulator):
         for t, theme in enumerate(THEMES):
             seed = 10 * p + t + 1
             for game in games:

@@ -32,6 +32,7 @@ class Preset:
     # the Number Match build it runs: "current" (2026: coins, Numbers Cleared, best score) or
     # "2022" (an older build: a "Number Match" title bar, the score under a trophy, no best score)
     style: str = "current"
+    emulator: bool = False  # an emulator's usual screen: played on, left out of fixtures/
 
 
 PRESETS = {
@@ -42,6 +43,11 @@ PRESETS = {
         Preset("tablet-1600x2560", 1600, 2560, 320, "Galaxy Tab S7", "gts7lwifi", "gts7l", "dejavu", 64),
         Preset("1080x2340-2022", 1080, 2340, 400, "Redmi Note 10 Pro", "sweet_eea", "sweet", "roboto", 66,
                style="2022"),
+        # the screens emulators (BlueStacks, MuMu, LDPlayer, Nox, MEmu) are usually set to, portrait
+        Preset("720x1280", 720, 1280, 320, "Emulator 720x1280", "emu720", "emu720", "roboto", 48, emulator=True),
+        Preset("900x1600", 900, 1600, 240, "Emulator 900x1600", "emu900", "emu900", "roboto", 36, emulator=True),
+        Preset("1080x1920", 1080, 1920, 480, "Emulator 1080x1920", "emu1080", "emu1080", "roboto", 72,
+               emulator=True),
     )
 }
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key

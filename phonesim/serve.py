@@ -62,7 +62,7 @@ def run_phone(args) -> int:
           f"{args.theme} theme, {phone.realism.name} realism" + (", unauthorized" if args.unauthorized else ""),
           flush=True)
     print(f"serial: {server.serial}", flush=True)
-    print(f"connect: adb connect {server.serial}", flush=True)
+    print(f"connect: tapsolve connect {server.serial}", flush=True)
     print("Ctrl-C stops the phone.", flush=True)
     try:
         while not stop.wait(0.5):

@@ -92,7 +92,8 @@ def test_unauthorized_and_offline_phones_say_what_to_do(harness):
     with pytest.raises(server.PhoneNotReady, match="unauthorized.*Allow USB debugging.*security settings"):
         device.connect(client=harness.client)
     silent = harness.add(standin_phone(), mode="silent")
-    with pytest.raises(server.PhoneNotReady, match="offline: unplug the phone"):
+    # a network phone has no cable to unplug: it is dropped and connected again
+    with pytest.raises(server.PhoneNotReady, match=f"offline: drop it with `tapsolve disconnect {silent.serial}`"):
         device.connect(silent.serial, client=harness.client)
     good = harness.add(standin_phone("1440x3200"))
     result = tapsolve("devices", port=harness.adb_port)
@@ -104,7 +105,7 @@ def test_unauthorized_and_offline_phones_say_what_to_do(harness):
     row = lines.index(next(line for line in lines if line.startswith(locked.serial)))
     assert lines[row].split()[1] == "unauthorized" and "Allow USB debugging" in lines[row + 1]
     row = lines.index(next(line for line in lines if line.startswith(silent.serial)))
-    assert lines[row].split()[1] == "offline" and "plug it in again" in lines[row + 1]
+    assert lines[row].split()[1] == "offline" and f"tapsolve disconnect {silent.serial}" in lines[row + 1]
     assert "--serial" in lines[-1]
 
 
@@ -181,3 +182,166 @@ def test_raw_formats_decode_to_rgb():
     for bad in (b"", b"\x89PNG but cut short"):
         with pytest.raises(ValueError, match="not a PNG"):
             screen.decode_png(bad)
+
+
+# -- network phones: --serial HOST:PORT, connect, disconnect, pair, the scan --------------------
+
+@pytest.fixture
+def unlisted():
+    """A virtual phone listening on a free port that no adb server has been told of yet."""
+    from phonesim.adb import AdbServer
+
+    phonesim = AdbServer(standin_phone("720x1600")).start()
+    yield phonesim
+    phonesim.stop()
+
+
+def test_a_network_serial_not_listed_is_connected_by_itself(harness, unlisted, capsys):
+    link = device.connect(unlisted.serial, client=harness.client)
+    assert link.serial == unlisted.serial and link.size == (720, 1600)
+    assert harness.state(unlisted.serial) == "device"
+    assert capsys.readouterr().err == f"tapsolve: {unlisted.serial} is not connected yet: connecting to it\n"
+    nowhere = f"127.0.0.1:{free_port()}"
+    with pytest.raises(server.NoPhone, match=f"cannot connect to {nowhere}: failed to connect.*refused"):
+        device.connect(nowhere, client=harness.client)
+
+
+def test_connect_and_disconnect_commands(harness, unlisted):
+    address = unlisted.serial
+    run = tapsolve("connect", address, port=harness.adb_port)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [f"connected to {address}",
+                                       f"{address}: ready (Galaxy A12); play on it with --serial {address}"]
+    assert harness.state(address) == "device"
+    run = tapsolve("disconnect", address, port=harness.adb_port)
+    assert (run.returncode, run.stdout) == (0, f"disconnected {address}\n") and harness.state(address) is None
+    run = tapsolve("disconnect", address, port=harness.adb_port)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.stderr == f"tapsolve: error: cannot disconnect {address}: no such device '{address}'; see `tapsolve devices`\n"
+    harness.client.connect(address, timeout=10)
+    run = tapsolve("disconnect", port=harness.adb_port)  # every network phone
+    assert (run.returncode, run.stdout) == (0, "disconnected everything\n") and harness.state(address) is None
+    nowhere = f"127.0.0.1:{free_port()}"
+    run = tapsolve("connect", nowhere, port=harness.adb_port)
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1
+    assert run.stderr.startswith(f"tapsolve: error: cannot connect to {nowhere}: failed to connect")
+
+
+class FakeAdbServer:
+    """An adb server stand-in on a free port: records each host request and answers it with ``reply``
+    (the bytes after the request), for the replies a real server gives only with a real phone."""
+
+    def __init__(self, reply: bytes):
+        import socket
+        import threading
+
+        self.reply, self.requests = reply, []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                sock, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            with sock:
+                length = sock.recv(4)
+                if len(length) == 4:  # not a mere probe that the port answers
+                    self.requests.append(sock.recv(int(length, 16)).decode())
+                    sock.sendall(self.reply)
+
+    def close(self):
+        self.listener.close()
+
+
+def protocol_string(text: str) -> bytes:
+    """A length-prefixed string as the adb server sends one (4 hex digits, then the bytes)."""
+    return b"%04x" % len(text) + text.encode()
+
+
+def test_pair_sends_the_servers_pair_request_and_reads_its_answer():
+    paired = "Successfully paired to 192.168.1.20:37099 [guid=adb-R58M12ABCDE-xYz1Qa]"
+    fake = FakeAdbServer(b"OKAY" + protocol_string(paired))
+    try:
+        run = tapsolve("pair", "192.168.1.20:37099", "482915", port=fake.port)
+    finally:
+        fake.close()
+    assert run.returncode == 0, run.stderr
+    assert fake.requests == ["host:pair:482915:192.168.1.20:37099"]
+    assert run.stdout.splitlines()[0] == paired and "tapsolve connect HOST:PORT" in run.stdout
+    # the pairing failed: the service's OKAY, then FAIL and the reason
+    for reply, reason in [(b"OKAY" + b"FAIL" + protocol_string("Failed: Wrong password or connection was dropped."),
+                           "Failed: Wrong password or connection was dropped."),
+                          (b"FAIL" + protocol_string("unknown host service"), "unknown host service"),
+                          (b"OKAY", "the adb server closed the connection without an answer")]:
+        fake = FakeAdbServer(reply)
+        try:
+            with pytest.raises(server.NoPhone, match=f"pairing with 10.0.0.7:40001 failed: {reason}.*pairing code"):
+                server.pair(server.Client("127.0.0.1", fake.port), "10.0.0.7:40001", "000111")
+        finally:
+            fake.close()
+
+
+def test_pair_with_nothing_listening_says_why_in_one_line(harness):
+    nowhere = f"127.0.0.1:{free_port()}"
+    run = tapsolve("pair", nowhere, "123456", port=harness.adb_port)
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1 and "Traceback" not in run.stderr
+    assert run.stderr.startswith(f"tapsolve: error: pairing with {nowhere} failed: Failed: ")
+    run = tapsolve("pair", "192.168.1.20", "123456", port=harness.adb_port)
+    assert run.returncode == 2 and "is not HOST:PORT" in run.stderr
+
+
+def test_one_offline_network_leftover_beside_a_ready_phone_is_passed_over(harness, capsys):
+    silent = harness.add(standin_phone(), mode="silent")
+    good = harness.add(standin_phone("720x1600"))
+    assert device.connect(client=harness.client).serial == good.serial
+    assert capsys.readouterr().err == (f"tapsolve: using {good.serial}, the one ready phone (offline: "
+                                       f"{silent.serial}; `tapsolve disconnect {silent.serial}` drops it)\n")
+    harness.add(standin_phone(), mode="unauthorized")  # maybe the one meant: not passed over
+    with pytest.raises(server.SeveralPhones):
+        device.connect(client=harness.client)
+
+
+def test_devices_scan_connects_what_answers_on_the_ports_it_tries(harness, unlisted):
+    closed = free_port()
+    env = dict(harness.env, **{device.SCAN_PORTS_ENV: f"{closed},{unlisted.port}"})
+    run = tapsolve("devices", "--scan", env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == f"tapsolve: connected {unlisted.serial}\n"
+    row = next(line for line in run.stdout.splitlines() if line.startswith(unlisted.serial))
+    assert row.split()[1:] == ["device", "Galaxy", "A12", "720x1600"]
+    run = tapsolve("devices", "--scan", env=dict(env, **{device.SCAN_PORTS_ENV: str(closed)}))
+    assert run.returncode == 0 and "no new emulator answered" in run.stderr  # the one found stays listed
+    harness.client.disconnect(unlisted.serial)
+    run = tapsolve("devices", "--scan", env=dict(env, **{device.SCAN_PORTS_ENV: str(closed)}))
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1
+    assert run.stderr.startswith("tapsolve: error: no emulator answered on the usual adb ports")
+    assert device.EMULATOR_PORTS[:3] == (5555, 7555, 16384)  # BlueStacks 5 / LDPlayer, MuMu 6, MuMu 12
+
+
+def test_a_landscape_screen_is_refused_with_what_to_do(harness):
+    from dataclasses import replace
+
+    wide = replace(PRESETS["900x1600"], name="1600x900", width=1600, height=900)
+    harness.add(Phone(wide, StandInApp(wide)))
+    with pytest.raises(device.Landscape, match=r"landscape \(1600x900\): switch the emulator \(or the phone\) to portrait"):
+        device.connect(client=harness.client)
+
+
+def test_an_emulator_sized_screen_is_read_and_played(harness):
+    from assistant import autoplay
+    from assistant.link import Link
+    from assistant.loop import Loop
+    from phonesim import apps
+
+    preset = PRESETS["720x1280"]
+    assert (preset.density, PRESETS["900x1600"].density, PRESETS["1080x1920"].density) == (320, 240, 480)
+    phone = Phone(preset, apps.create("numbermatch", preset, seed=3))
+    harness.add(phone)
+    said = []
+    loop = Loop(Link(device.connect(client=harness.client), say=said.append), game="numbermatch",
+                objective="fast", budget=1.0, say=said.append)
+    assert autoplay.play(loop, say=said.append) == 0
+    assert phone.app.truth()["screen"] == "stage_complete" and phone.wrong_taps == 0

@@ -118,7 +118,7 @@ def test_tapsolve_phone_runs_in_the_foreground_until_ctrl_c(harness):
     try:
         lines = [proc.stdout.readline() for _ in range(3)]
         serial = lines[1].split()[-1]
-        assert lines[1] == f"serial: {serial}\n" and lines[2] == f"connect: adb connect {serial}\n"
+        assert lines[1] == f"serial: {serial}\n" and lines[2] == f"connect: tapsolve connect {serial}\n"
         assert "connected" in harness.client.connect(serial, timeout=10)
         deadline = time.monotonic() + 10
         while not any(i.serial == serial and i.state == "device" for i in harness.client.list()):

@@ -1,16 +1,20 @@
 """One phone in state "device": shell commands, taps and swipes, waiting for it to come back,
-and its screen; `connect` finds the one to play on, `tapsolve devices` lists them all."""
+and its screen; `connect` finds the one to play on; `tapsolve devices` lists them all, and
+`tapsolve connect`, `disconnect` and `pair` add and drop network phones."""
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from assistant.phone.screen import Screen
 from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
-                                    PhoneLost, PhoneNotReady, adb_client, advice, choose, is_local,
-                                    list_phones, reachable, start_server)
+                                    PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
+                                    disconnect, is_local, is_network, list_phones, lost_advice, pair,
+                                    reachable, start_server)
 from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
 from solver.errors import TapsolveError
 
@@ -64,8 +68,8 @@ class Device:
             connection.check_okay()
             return _read_to_end(sock, expect)
         except adbutils.AdbError as exc:
-            raise PhoneLost(f"lost the phone {self.serial}: {_reason(exc)}; check the cable "
-                            "(or `adb connect` again) and unlock the phone") from None
+            raise PhoneLost(f"lost the phone {self.serial}: {_reason(exc)}; "
+                            f"{lost_advice(self.serial)}") from None
         except (socket.timeout, TimeoutError):
             raise PhoneLost(f"the phone {self.serial} stopped answering for {timeout:g} s") from None
         except OSError as exc:
@@ -83,8 +87,8 @@ class Device:
     def reconnect(self, timeout: float = 30.0, poll: float = 0.25) -> None:
         """Wait until the phone is back in state "device" (after PhoneLost), or raise PhoneLost.
 
-        A local adb server that died is started again (said, and stopped when tapsolve exits).
-        The adb server reconnects a phone over TCP on its own; we also ask it to (`adb connect`)
+        A local adb server that died is started again (said, and left running as adb's own is).
+        The adb server reconnects a phone over TCP on its own; we also ask it to (`host:connect`)
         in case it forgot the phone, e.g. after its own restart."""
         deadline = time.monotonic() + timeout
         asked = 0.0
@@ -98,11 +102,11 @@ class Device:
             if now > deadline:
                 raise PhoneLost(f"the phone {self.serial} did not come back within {timeout:g} s "
                                 f"({'last seen ' + state if state else 'not listed'})")
-            if state is None and ":" in self.serial and now - asked > 2:
+            if state is None and is_network(self.serial) and now - asked > 2:
                 asked = now
                 try:
-                    self.client.connect(self.serial, timeout=2)
-                except (adbutils.AdbError, OSError):
+                    connect_address(self.client, self.serial, timeout=2)
+                except TapsolveError:
                     pass
             time.sleep(poll)
 
@@ -175,27 +179,99 @@ def _reason(exc: Exception) -> str:
     return text or type(exc).__name__
 
 
+CONNECT_WAIT = 10.0  # seconds a phone just connected over the network may take to list as ready
+
+
+def note(message: str) -> None:
+    """A line for the person, on stderr: what tapsolve did on its own."""
+    print(f"tapsolve: {message}", file=sys.stderr, flush=True)
+
+
+class Landscape(TapsolveError):
+    """The screen is wider than tall: the games are read in portrait."""
+
+
 def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = None,
             log: Callable[[str], None] | None = None) -> Device:
-    """The phone to play on, its capture method chosen by timing; one-line errors otherwise."""
+    """The phone to play on, its capture method chosen by timing; one-line errors otherwise.
+
+    A network serial (HOST:PORT) the adb server does not list is connected first, as
+    `scrcpy --tcpip` and uiautomator2 do."""
     device = Device(client or adb_client(), serial or "")
-    phone = choose(list_phones(device.client), serial)
+    phones = list_phones(device.client)
+    if serial and is_network(serial) and all(p.serial != serial for p in phones):
+        note(f"{serial} is not connected yet: connecting to it")
+        connect_address(device.client, serial)
+        try:
+            device.reconnect(timeout=CONNECT_WAIT)
+        except PhoneLost:
+            pass  # listed but not ready (unauthorized...): choose says what to do
+        phones = list_phones(device.client)
+    phone = choose(phones, serial)
+    if not serial and len(phones) > 1:
+        offline = [p.serial for p in phones if p is not phone]
+        note(f"using {phone.serial}, the one ready phone (offline: {', '.join(offline)}; `tapsolve "
+             f"disconnect {offline[0] if len(offline) == 1 else 'HOST:PORT'}` drops it)")
     device.serial = phone.serial
     device.screen.choose()
+    width, height = device.size
+    if width > height:
+        raise Landscape(f"the screen of {phone.serial} is landscape ({width}x{height}): switch the "
+                        "emulator (or the phone) to portrait and run again")
     if log:
         log(f"phone {phone.serial}: {device.model}, {device.size[0]}x{device.size[1]}; "
             f"{device.screen.describe()}")
     return device
 
 
-# -- `tapsolve devices` ---------------------------------------------------------------------
+# -- `tapsolve devices`, `connect`, `disconnect`, `pair` ----------------------------------------
+
+# The adb ports the usual emulators listen on, on this computer: BlueStacks 5 and LDPlayer 5555
+# (adb lists LDPlayer's as emulator-5554 by itself), MuMu 12 16384 and 32 more per further
+# instance, MuMu 6 7555, Nox 62001, MEmu 21503.
+EMULATOR_PORTS = (5555, 7555, 16384, 16416, 16448, 16480, 21503, 62001)
+SCAN_PORTS_ENV = "TAPSOLVE_SCAN_PORTS"  # ports to scan instead, comma-separated (for tests)
+SCAN_TIMEOUT = 0.3  # seconds a local port may take to accept before it counts as closed
+
+
+def scan(client: adbutils.AdbClient, ports=None) -> list[str]:
+    """Connect the emulators answering on this computer's usual adb ports: the addresses connected."""
+    text = os.environ.get(SCAN_PORTS_ENV)
+    ports = ports or ([int(p) for p in text.split(",") if p.strip().isdigit()] if text else EMULATOR_PORTS)
+    listed = {p.serial for p in list_phones(client)}
+    found = []
+    for port in ports:
+        address = f"127.0.0.1:{port}"
+        # the server lists an emulator on 5555-5585 by itself as emulator-(port - 1)
+        if address in listed or f"emulator-{port - 1}" in listed:
+            continue
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=SCAN_TIMEOUT).close()
+        except OSError:
+            continue
+        try:
+            connect_address(client, address)
+        except NoPhone as exc:
+            note(str(exc))
+            continue
+        found.append(address)
+        try:
+            Device(client, address).reconnect(timeout=CONNECT_WAIT)  # until it lists as ready
+        except PhoneLost:
+            pass  # listed in another state: the table says what to do
+    return found
+
 
 def run_devices(args) -> int:
     """List the phones with their state, model and screen size, and what to do about the others."""
     client = adb_client()
+    found = scan(client) if args.scan else []
+    missed = "no emulator answered on the usual adb ports (is it running, with ADB on in its settings?)"
     phones = list_phones(client)
     if not phones:
-        raise NoPhone(NO_PHONE)
+        raise NoPhone(f"{missed}; {NO_PHONE}" if args.scan else NO_PHONE)
+    if args.scan:
+        note(f"connected {', '.join(found)}" if found else missed.replace("no emulator", "no new emulator"))
     for phone in phones:
         if phone.ready:
             try:
@@ -212,7 +288,35 @@ def run_devices(args) -> int:
     for phone, row in zip(phones, rows):
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
         if not phone.ready:
-            print(f"  -> {advice(phone.state)}")
+            print(f"  -> {advice(phone.state, phone.serial)}")
     if len(phones) > 1:
         print(f"{len(phones)} phones: choose one with --serial SERIAL")
+    return 0
+
+
+def run_connect(args) -> int:
+    """`tapsolve connect HOST:PORT`: a phone on Wi-Fi or an emulator, added to the adb server."""
+    client = adb_client()
+    print(connect_address(client, args.address))
+    device = Device(client, args.address)
+    try:
+        device.reconnect(timeout=CONNECT_WAIT)
+    except PhoneLost:
+        state = device.state() or "not listed"
+        raise PhoneNotReady(f"{args.address} is {state}: {advice(state, args.address)}") from None
+    print(f"{args.address}: ready ({device.model}); play on it with --serial {args.address}")
+    return 0
+
+
+def run_disconnect(args) -> int:
+    """`tapsolve disconnect [HOST:PORT]`: drop one network phone, or all of them."""
+    print(disconnect(adb_client(), args.address))
+    return 0
+
+
+def run_pair(args) -> int:
+    """`tapsolve pair HOST:PORT CODE`: pair with a phone's Wireless debugging (Android 11+)."""
+    print(pair(adb_client(), args.address, args.code))
+    print("now connect with `tapsolve connect HOST:PORT`, the address under Wireless debugging "
+          "(not the pairing one)")
     return 0

@@ -7,7 +7,7 @@ import struct
 import time
 from typing import TYPE_CHECKING
 
-from assistant.phone.server import PhoneLost
+from assistant.phone.server import PhoneLost, lost_advice
 from solver.errors import TapsolveError
 
 if TYPE_CHECKING:
@@ -88,8 +88,8 @@ class Screen:
             image = decode(data)
         except ValueError as exc:
             if self.device.state() != "device":  # cut off because the phone went away
-                raise PhoneLost(f"lost the phone {self.device.serial} during a screenshot; check "
-                                "the cable (or `adb connect` again)") from None
+                raise PhoneLost(f"lost the phone {self.device.serial} during a screenshot; "
+                                f"{lost_advice(self.device.serial)}") from None
             raise CaptureFailed(f"the phone's {self.NAMES[method]} gave no picture: {exc}") from None
         self.decode_s += time.monotonic() - start
         self.size = (image.shape[1], image.shape[0])

@@ -7,12 +7,13 @@ class for the device's).
 
 from __future__ import annotations
 
-import atexit
+import contextlib
 import importlib
 import os
 import socket
 import subprocess
 import sys
+import time
 import types
 from dataclasses import dataclass
 
@@ -70,12 +71,12 @@ ADVICE = {
     "unauthorized": 'unlock the phone and accept the "Allow USB debugging?" prompt (tick "Always '
                     'allow from this computer"); on some phones (Xiaomi, Redmi, POCO) also turn on '
                     '"USB debugging (security settings)" in Developer options so taps are accepted',
-    "offline": "unplug the phone and plug it in again (or run `adb reconnect offline`); if it "
-               "stays offline, turn USB debugging off and on in Developer options",
+    "offline": "unplug the phone and plug it in again; if it stays offline, turn USB debugging "
+               "off and on in Developer options",
     "authorizing": "wait a moment: the phone is checking this computer's key",
     "connecting": "wait a moment: the phone is still connecting",
     "no permissions": "this computer may not open the phone's USB device: add a udev rule for it "
-                      "(https://developer.android.com/studio/run/device) or restart the adb server",
+                      "(https://developer.android.com/studio/run/device), then plug the phone in again",
     "recovery": "the phone is in recovery mode: start Android normally",
     "rescue": "the phone is in rescue mode: start Android normally",
     "sideload": "the phone is in sideload mode: start Android normally",
@@ -85,11 +86,29 @@ ADVICE = {
 
 
 NO_PHONE = ("no phone found: plug it in by USB with USB debugging on (Settings > Developer "
-            "options), or `adb connect HOST:PORT` for one over Wi-Fi")
+            "options), connect one on Wi-Fi or an emulator with `tapsolve connect HOST:PORT`, or "
+            "find local emulators with `tapsolve devices --scan`")
 
 
-def advice(state: str) -> str:
+def is_network(serial: str | None) -> bool:
+    """Whether a serial is a network address (HOST:PORT: Wi-Fi debugging, an emulator's port)."""
+    host, _, port = (serial or "").rpartition(":")
+    return bool(host) and port.isdigit()
+
+
+def advice(state: str, serial: str | None = None) -> str:
+    if state == "offline" and is_network(serial):
+        # no cable to unplug: the server keeps retrying a network phone that is gone
+        return (f"drop it with `tapsolve disconnect {serial}`, then `tapsolve connect {serial}` "
+                "once the phone or emulator is back")
     return ADVICE.get(state, f"the phone is in state {state!r}: start Android normally and unlock it")
+
+
+def lost_advice(serial: str) -> str:
+    """What to do about a phone that stopped answering: its cable, or connecting it again."""
+    if is_network(serial):
+        return f"check that it is on (and on the same Wi-Fi), then `tapsolve connect {serial}`"
+    return "check the cable and unlock the phone"
 
 
 # -- the adb server --------------------------------------------------------------------------
@@ -139,40 +158,53 @@ class Client(adbutils.AdbClient):
         return connection
 
 
-# adb servers this tapsolve started (ports): stopped when it exits; a server that was already
-# running when tapsolve came is the user's and is left alone.
-_started: list[int] = []
-
-
-def _adb(port: int, command: str, timeout: float) -> bool:
-    """Run `adb -P port command` quietly; False when it could not run."""
-    from adbutils._utils import adb_path
-
-    try:
-        subprocess.run([adb_path(), "-P", str(port), command], timeout=timeout,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return True
-    except (OSError, subprocess.SubprocessError):
-        return False
+# adb servers this tapsolve started (port -> process): left running when it exits, as adb's own
+# start-server leaves one; a private server's owner (the demo) stops its replacement by pid
+# (stopping_started).
+_started: dict[int, subprocess.Popen] = {}
+SERVER_START_TIMEOUT = 20.0  # seconds for a new adb server to answer before it counts as failed
 
 
 def start_server(port: int) -> bool:
-    """Start a local adb server on ``port`` (quietly) and stop it again when tapsolve exits."""
-    if not _adb(port, "start-server", timeout=20) or not reachable(DEFAULT_HOST, port):
+    """Start a local adb server on ``port`` unless one answers there (never a second one: two
+    server versions stop each other), wait until it answers, and say so; False when it could not."""
+    if reachable(DEFAULT_HOST, port):
+        return True
+    from adbutils._utils import adb_path
+
+    try:
+        # its own session: a Ctrl-C in the terminal, or tapsolve's exit, leaves it running
+        process = subprocess.Popen([adb_path(), "-P", str(port), "server", "nodaemon"],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
         return False
-    if not _started:
-        atexit.register(stop_started_servers)
-    if port not in _started:
-        _started.append(port)
-    print(f"tapsolve: started an adb server on port {port} (none was running); it stops when "
-          "tapsolve does", file=sys.stderr, flush=True)
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while not reachable(DEFAULT_HOST, port):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            return False
+        time.sleep(0.05)
+    _started[port] = process
+    print(f"tapsolve: started an adb server on port {port} (process {process.pid}; none was "
+          "running); it keeps running after tapsolve, as adb's own does", file=sys.stderr, flush=True)
     return True
 
 
-def stop_started_servers() -> None:
-    """Stop the adb servers this tapsolve started (by their port, never any other)."""
-    while _started:
-        _adb(_started.pop(), "kill-server", timeout=10)
+@contextlib.contextmanager
+def stopping_started(port: int):
+    """Within it, an adb server this tapsolve starts on ``port`` (in place of a private server
+    that died) is stopped by its process id at the end, as the private one is."""
+    try:
+        yield
+    finally:
+        process = _started.pop(port, None)
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 def is_local(host: str) -> bool:
@@ -184,7 +216,7 @@ def adb_client(host: str | None = None, port: int | None = None,
     """A client of the adb server (ANDROID_ADB_SERVER_HOST/PORT, default 127.0.0.1:5037).
 
     Like the adb command, start the default local server when none runs (``start`` defaults
-    to: no host, port or ANDROID_ADB_SERVER_PORT given), say so, and stop it on exit; a server
+    to: no host, port or ANDROID_ADB_SERVER_PORT given), say so, and leave it running; a server
     we cannot reach gives AdbServerUnreachable. The client never starts one by itself.
     """
     if start is None:
@@ -193,8 +225,10 @@ def adb_client(host: str | None = None, port: int | None = None,
     host, port = _server_address(host, port)
     if not reachable(host, port) and not (start and start_server(port)):
         raise AdbServerUnreachable(
-            f"cannot reach the adb server at {host}:{port}: start it with `adb start-server` "
-            "(Android platform-tools), or set ANDROID_ADB_SERVER_PORT to the port it uses")
+            f"cannot reach the adb server at {host}:{port}" + (
+                " and could not start one: reinstall tapsolve (its adb comes with adbutils)" if start else
+                ": start that server, or unset ANDROID_ADB_SERVER_HOST and ANDROID_ADB_SERVER_PORT "
+                "and tapsolve starts one on its own"))
     return Client(host, port)
 
 
@@ -239,9 +273,82 @@ def choose(phones: list[PhoneInfo], serial: str | None) -> PhoneInfo:
     elif not phones:
         raise NoPhone(NO_PHONE)
     elif len(phones) > 1:
-        raise SeveralPhones(f"{len(phones)} phones connected: {listing}; choose one with --serial SERIAL")
+        ready = [p for p in phones if p.ready]
+        # a network phone gone offline (an emulator closed, a phone off the Wi-Fi) is a leftover
+        # the server keeps retrying, not a second choice
+        if len(ready) != 1 or not all(p.ready or (p.state == "offline" and is_network(p.serial))
+                                      for p in phones):
+            raise SeveralPhones(f"{len(phones)} phones connected: {listing}; choose one with --serial SERIAL")
+        phone = ready[0]
     else:
         phone = phones[0]
     if not phone.ready:
-        raise PhoneNotReady(f"phone {phone.serial} is {phone.state}: {advice(phone.state)}")
+        raise PhoneNotReady(f"phone {phone.serial} is {phone.state}: {advice(phone.state, phone.serial)}")
     return phone
+
+
+# -- the server's host services for network phones: adb's connect, disconnect and pair ---------
+
+CONNECT_TIMEOUT = 10.0  # seconds the server may take to reach a network phone
+PAIR_TIMEOUT = 60.0  # seconds the pairing exchange may take
+
+
+def connect_address(client: adbutils.AdbClient, address: str, timeout: float = CONNECT_TIMEOUT) -> str:
+    """Have the adb server connect to the phone at HOST:PORT (`host:connect:`): its reply, or NoPhone."""
+    # the replies: packages/modules/adb transport_local.cpp, connect_device: "connected to X",
+    # "already connected to X", "failed to authenticate to X", "failed to connect to ..."
+    try:
+        reply = client.connect(address, timeout=timeout)
+    except adbutils.AdbTimeout:
+        reply = f"no answer within {timeout:g} s"
+    except (adbutils.AdbError, OSError) as exc:
+        raise AdbServerUnreachable(f"the adb server at {client.host}:{client.port} did not answer: {exc}") from None
+    if reply.startswith(("connected to", "already connected to")):
+        return reply
+    if "authenticate" in reply:
+        raise NoPhone(f"{address} refused this computer ({reply}): pair it first (Wireless debugging > "
+                      "Pair device with pairing code, then `tapsolve pair HOST:PORT CODE`)")
+    raise NoPhone(f"cannot connect to {address}: {reply}; check the address (the phone's Wireless "
+                  "debugging screen, or the emulator's adb port) and that the phone or emulator is on")
+
+
+def disconnect(client: adbutils.AdbClient, address: str | None = None) -> str:
+    """Drop a network phone from the adb server (`host:disconnect:`; every one when no address)."""
+    # packages/modules/adb adb.cpp, handle_host_request: "" -> "disconnected everything" (USB
+    # phones stay), else "disconnected X" or FAIL "no such device 'X'"
+    try:
+        return client.disconnect(address or "", raise_error=True)
+    except OSError as exc:
+        raise AdbServerUnreachable(f"the adb server at {client.host}:{client.port} did not answer: {exc}") from None
+    except adbutils.AdbError as exc:
+        raise NoPhone(f"cannot disconnect {address}: {exc}; see `tapsolve devices`") from None
+
+
+def pair(client: adbutils.AdbClient, address: str, code: str) -> str:
+    """Pair with a phone's Wireless debugging (Android 11+) at its pairing HOST:PORT: the adb server
+    does the exchange itself. Its "Successfully paired to ..." line, or NoPhone with its reason."""
+    # packages/modules/adb client/commandline.cpp, `adb pair`: adb_query("host:pair:CODE:HOST:PORT");
+    # services.cpp, pair_service: after the service's OKAY, adb_wifi_pair_device's response
+    # (client/adb_wifi.cpp) as a length-prefixed string when it starts "Successful", else FAIL
+    # and the length-prefixed reason ("Failed: Wrong password or connection was dropped.")
+    try:
+        with client.make_connection(timeout=PAIR_TIMEOUT) as connection:
+            connection.send_command(f"host:pair:{code}:{address}")
+            connection.check_okay()
+            status = connection.read(4)
+            if status == b"FAIL":
+                reply = connection.read_string_block()
+            elif len(status) == 4:
+                reply = connection.read_string(int(status, 16))
+            else:
+                reply = "the adb server closed the connection without an answer"
+    except adbutils.AdbTimeout:
+        reply = f"no answer within {PAIR_TIMEOUT:g} s"
+    except ValueError:
+        reply = f"an answer that is not adb's ({status!r})"
+    except (adbutils.AdbError, OSError) as exc:
+        reply = str(exc)
+    if reply.startswith("Successful"):
+        return reply
+    raise NoPhone(f"pairing with {address} failed: {reply}; check the pairing code and port (they change "
+                  "each time the phone's \"Pair device with pairing code\" dialog opens)")
