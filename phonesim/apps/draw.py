@@ -224,6 +224,14 @@ def cap_size(family: str, cap_height: float) -> int:
     return max(6, round(200 * cap_height / m.height))
 
 
+def blank(preset, theme: Theme, background=None) -> np.ndarray:
+    """A full screen of ``background`` (default: the theme's) under the status bar."""
+    screen = np.empty((preset.height, preset.width, 3), np.uint8)
+    screen[...] = theme.rgb("background") if background is None else background
+    status_bar(screen, preset, theme)
+    return screen
+
+
 def status_bar(screen, preset, theme: Theme, clock: str = "12:30", date: str = "Sat, 21 Nov",
                battery: int = 100) -> None:
     """The Android status bar: time and date at the left, signal, battery level and icon at the right."""

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from phonesim.apps import draw
+from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
 from phonesim.phone import App, Preset, inside
 from solver.fifteen import Board, parity_solvable, scramble
@@ -59,7 +59,6 @@ class FifteenApp(App):
         self.preset, self.seed, self.look, self.width, self.slides = preset, seed, look, width, slides
         self.theme = draw.THEMES[theme]
         self.colours = {k: draw.hex_rgb(v) for k, v in LOOKS[look, theme].items()}
-        self.status_clock = "12:30"
         self.deals = 0
         self.unit = preset.width / 10
         self.clock = time.monotonic  # tests put a clock moved by hand here
@@ -166,9 +165,7 @@ class FifteenApp(App):
 
     def render(self) -> np.ndarray:
         u, W, t, family = self.unit, self.preset.width, self.theme, self.preset.font
-        screen = np.empty((self.preset.height, W, 3), np.uint8)
-        screen[...] = t.rgb("background")
-        draw.status_bar(screen, self.preset, t, self.status_clock)
+        screen = draw.blank(self.preset, t)
         text = t.rgb("text")
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.5 * u), "15 Puzzle", W // 2,
                                self.preset.status_bar + round(1.3 * u), text)
@@ -215,8 +212,6 @@ N moves!", screen `stage_complete`). The 1440x3200 phone shows the 3x3 size, the
 
     @classmethod
     def create(cls, preset, seed: int, theme: str, options: dict) -> "FifteenApp":
-        from phonesim.apps import AppOptionError, choose
-
         look, width, slides = options["look"], options["width"], options["slides"]
         choose("look", look, LOOK_NAMES)
         choose("width", width, WIDTHS)
