@@ -32,20 +32,9 @@ from phonesim.shell import Shell
 log = logging.getLogger(__name__)
 
 
-def _command(name: bytes) -> int:
-    return struct.unpack("<I", name)[0]
-
-
-A_CNXN = _command(b"CNXN")
-A_AUTH = _command(b"AUTH")
-A_OPEN = _command(b"OPEN")
-A_OKAY = _command(b"OKAY")
-A_WRTE = _command(b"WRTE")
-A_CLSE = _command(b"CLSE")
-A_SYNC = _command(b"SYNC")
-A_STLS = _command(b"STLS")
-COMMAND_NAMES = {A_CNXN: "CNXN", A_AUTH: "AUTH", A_OPEN: "OPEN", A_OKAY: "OKAY", A_WRTE: "WRTE",
-                 A_CLSE: "CLSE", A_SYNC: "SYNC", A_STLS: "STLS"}
+# a command is its four letters read as a little-endian word
+A_CNXN, A_AUTH, A_OPEN, A_OKAY, A_WRTE, A_CLSE, A_SYNC, A_STLS = COMMANDS = [
+    int.from_bytes(name, "little") for name in (b"CNXN", b"AUTH", b"OPEN", b"OKAY", b"WRTE", b"CLSE", b"SYNC", b"STLS")]
 
 AUTH_TOKEN, AUTH_SIGNATURE, AUTH_RSAPUBLICKEY = 1, 2, 3
 
@@ -181,7 +170,7 @@ class Connection:
         command, arg0, arg1, length, _check, magic = HEADER.unpack(self._read_exact(HEADER.size))
         if magic != command ^ 0xFFFFFFFF:
             raise ProtocolError(f"bad magic in header {command:#x}/{magic:#x}")
-        if command not in COMMAND_NAMES:
+        if command not in COMMANDS:
             raise ProtocolError(f"unknown command {command:#x}")
         if length > MAX_PAYLOAD:
             raise ProtocolError(f"payload of {length} bytes is over {MAX_PAYLOAD}")
@@ -385,26 +374,15 @@ class AdbServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> "AdbServer":
-        return self.start() if self._listener is None else self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
     # -- services --------------------------------------------------------------------------
     def service(self, name: str):
         """The function serving an OPENed service name, or None when the phone has no such service."""
-        if name.startswith("shell:"):
-            command = name[len("shell:"):]
-            return (lambda s: self._interactive(s)) if not command.strip() else \
-                (lambda s: self._run(s, command))
-        if name.startswith("exec:"):
-            command = name[len("exec:"):]
-            return lambda s: self._run(s, command)
-        return None
-
-    def _run(self, stream: Stream, command: str) -> None:
-        self.shell.run(command, stream.write)
+        kind, colon, command = name.partition(":")
+        if not colon or kind not in ("shell", "exec"):
+            return None
+        if kind == "shell" and not command.strip():
+            return self._interactive
+        return lambda stream: self.shell.run(command, stream.write)
 
     def _interactive(self, stream: Stream) -> None:
         """`adb shell` without a command: a prompt, lines in, their output out."""

@@ -175,23 +175,15 @@ class FifteenApp(App):
             draw.put_rounded_rect(screen, x0, y0, side, side, round(0.03 * side), c["frame"])
         else:
             draw.fill_rect(screen, x0, y0, side, side, c["frame"])
-        rects = self.cell_rects()
-        gliding = self._gliding()
+        rects, gliding = self.cell_rects(), self._gliding()
+        arriving = gliding[1] if gliding else None  # its cell shows the gap until the tile arrives
+        for cell, (x, y, w, h) in rects.items():
+            self._draw_cell(screen, x, y, w, h, 0 if cell == arriving else self.board.tiles[cell], family)
         if gliding is not None:  # the tile is drawn between its cells, over both shown empty
             source, target, progress = gliding
-            (ax, ay, _, _), (zx, zy, _, _) = rects[source], rects[target]
-            moving = (target, round(ax + (zx - ax) * progress), round(ay + (zy - ay) * progress))
-        else:
-            moving = None
-        for cell, (x, y, w, h) in rects.items():
-            tile = self.board.tiles[cell]
-            if moving is not None and cell == moving[0]:
-                tile = 0  # its cell shows the gap until the tile arrives
-            self._draw_cell(screen, x, y, w, h, tile, family)
-        if moving is not None:
-            cell, x, y = moving
-            w, h = rects[cell][2:]
-            self._draw_cell(screen, x, y, w, h, self.board.tiles[cell], family)
+            (ax, ay, _, _), (zx, zy, w, h) = rects[source], rects[target]
+            self._draw_cell(screen, round(ax + (zx - ax) * progress), round(ay + (zy - ay) * progress), w, h,
+                            self.board.tiles[target], family)
         size = cap_size(family, 0.34 * u)
         words = f"Solved in {self.moves} moves!" if self.board.is_won() else f"Moves: {self.moves}"
         draw.put_text_centered(screen, family, "regular", size, words, W // 2, y0 + side + round(0.8 * u), text)
@@ -230,7 +222,6 @@ N moves!", screen `stage_complete`). The 1440x3200 phone shows the 3x3 size, the
 
     @classmethod
     def fixture_states(cls, preset, theme: str, seed: int):
-        """Per look: a fresh board, one after a few slides, and the solved screen."""
         width = FIXTURE_WIDTHS[preset.name]
         for look in LOOK_NAMES:
             app = cls(preset, seed=seed, theme=theme, look=look, width=width)
