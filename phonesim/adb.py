@@ -284,16 +284,11 @@ class Connection:
 
 
 class AdbServer:
-    """A virtual phone's adbd listening on 127.0.0.1: serves up to MAX_CLIENTS clients in threads.
-
-    >>> server = AdbServer(phone).start()      # doctest: +SKIP
-    >>> server.serial                            # what `adb connect` takes  # doctest: +SKIP
-    '127.0.0.1:40213'
-    >>> server.stop()                            # doctest: +SKIP
+    """A virtual phone's adbd listening on 127.0.0.1 (``start()`` it, `adb connect` to its ``serial``,
+    ``stop()`` it): serves up to MAX_CLIENTS clients in threads.
 
     mode "device" is a normal phone; "unauthorized" answers CNXN with AUTH and accepts no key;
-    "silent" never answers CNXN (the host lists it "offline").
-    """
+    "silent" never answers CNXN (the host lists it "offline")."""
 
     def __init__(self, phone: Phone, port: int = 0, host: str = "127.0.0.1", mode: str = "device"):
         if mode not in ("device", "unauthorized", "silent"):

@@ -31,8 +31,7 @@ def eased(progress: float) -> float:
 
 
 def hex_rgb(text: str) -> tuple[int, int, int]:
-    text = text.lstrip("#")
-    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+    return tuple(bytes.fromhex(text.lstrip("#")))
 
 
 @dataclass(frozen=True)
@@ -143,12 +142,10 @@ def put_text(screen, family, weight, size, text, x, y, color, align="left", vali
     return [left, top, m.width, m.height]
 
 
-def put_text_centered(screen, family, weight, size, text, cx, cy, color):
-    """Draw ``text`` with its ink box centred on (cx, cy). Returns the ink rect."""
+def put_text_centered(screen, family, weight, size, text, cx, cy, color) -> None:
+    """Draw ``text`` with its ink box centred on (cx, cy)."""
     m = text_mask(family, weight, size, text)
-    left, top = int(round(cx - m.width / 2)), int(round(cy - m.height / 2))
-    blend(screen, left, top, m.alpha, color)
-    return [left, top, m.width, m.height]
+    blend(screen, int(round(cx - m.width / 2)), int(round(cy - m.height / 2)), m.alpha, color)
 
 
 def fill_rect(screen, x, y, w, h, color) -> None:
@@ -209,9 +206,8 @@ def polyline_mask(w: int, h: int, points, thickness: float, closed=False) -> np.
     return _shape(w, h, draw)
 
 
-def put_circle(screen, cx, cy, r, color) -> list[int]:
+def put_circle(screen, cx, cy, r, color) -> None:
     blend(screen, int(cx - r), int(cy - r), circle_mask(int(r)), color)
-    return [int(cx - r), int(cy - r), 2 * int(r), 2 * int(r)]
 
 
 def put_rounded_rect(screen, x, y, w, h, r, color) -> None:

@@ -111,9 +111,7 @@ class FifteenApp(App):
         return "tile" if self._gliding(now) else None
 
     def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a tile that can slide is
-        "live"; the gap "empty"; a tile that cannot slide, a solved board or anything else
-        "nothing"; any cell while a tile glides "animating"."""
+        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS)."""
         if inside(self.buttons()["new"], x, y):
             return "button"
         cell = self.cell_at(x, y)
@@ -195,8 +193,6 @@ class FifteenApp(App):
 
     # -- options and fixtures ----------------------------------------------------------------
 
-    # ``look`` ("tiles" or "grid"), ``width`` (3, 4 or 5 tiles a side) and ``slides`` (0: a random
-    # board; else the goal scrambled by that many slides, an easier board)
     OPTIONS = {"look": "tiles", "width": 4, "slides": 0}
     FIXTURES = """15-puzzle states, per look (`tiles`: rounded tiles on a frame; `grid`: cells between lines, the
 gap shaded): `fresh`, `midgame` (seven slides tapped), `solved` (the last slide tapped: "Solved in

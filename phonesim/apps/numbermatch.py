@@ -115,9 +115,8 @@ class NumberMatchApp(App):
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
                  adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None):
-        self.preset = preset
+        self.preset, self.seed, self.size, self.ads = preset, seed, size, ads
         self.theme = draw.THEMES[theme]
-        self.seed, self.size, self.ads = seed, size, ads
         # another points table plays a game whose scoring differs from the rules' reconstruction
         self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule, points=points_from(points or {}))
         self.layout = Layout.of(preset)
@@ -755,9 +754,6 @@ class NumberMatchApp(App):
 
     # -- options and fixtures ----------------------------------------------------------------
 
-    # ``size`` (start numbers), ``adds``, ``add_rule`` ("cell": the real game; "live": adds go after
-    # the last live number), ``ads`` (an interstitial ad after each stage) and ``points`` (kinds of
-    # ``solver.numbermatch.POINTS`` the game scores otherwise: a dict, or "gap=3,row=20")
     OPTIONS = {"size": 27, "adds": 5, "add_rule": "cell", "ads": False, "points": None}
     FIXTURES = """Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
 `tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
