@@ -300,7 +300,7 @@ class AdbServer:
         self.host = host
         self.mode = mode
         self.shell = Shell(phone)
-        self._port = port
+        self.port = port  # 0 until started: then the port it listens on
         self._listener: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._connections: set[Connection] = set()
@@ -308,19 +308,15 @@ class AdbServer:
         self._stopping = threading.Event()
 
     @property
-    def port(self) -> int:
-        return self._port
-
-    @property
     def serial(self) -> str:
         """The serial the adb server gives the phone once connected: HOST:PORT."""
-        return f"{self.host}:{self._port}"
+        return f"{self.host}:{self.port}"
 
     def start(self) -> "AdbServer":
-        self._listener = bind(self.host, self._port)
-        self._port = self._listener.getsockname()[1]
+        self._listener = bind(self.host, self.port)
+        self.port = self._listener.getsockname()[1]
         self._thread = threading.Thread(target=self._accept, daemon=True,
-                                        name=f"phonesim-adb-{self._port}")
+                                        name=f"phonesim-adb-{self.port}")
         self._thread.start()
         return self
 

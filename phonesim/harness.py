@@ -186,10 +186,7 @@ class Harness:
 
     def state(self, serial: str) -> str | None:
         """The phone's state as the adb server lists it, or None when not listed."""
-        for info in self.client.list():
-            if info.serial == serial:
-                return info.state
-        return None
+        return next((info.state for info in self.client.list() if info.serial == serial), None)
 
     # -- stopping ----------------------------------------------------------------------------
     def stop(self) -> None:

@@ -91,14 +91,8 @@ class Mask:
     left: int  # ink box offset from the pen position (x) ...
     top: int  # ... and from the baseline (y, negative above it)
     advance: float  # how far the pen moves
-
-    @property
-    def width(self) -> int:
-        return self.alpha.shape[1]
-
-    @property
-    def height(self) -> int:
-        return self.alpha.shape[0]
+    width: int  # the ink box's size (alpha's shape)
+    height: int
 
 
 @lru_cache(maxsize=4096)
@@ -111,7 +105,7 @@ def text_mask(family: str, weight: str, size: int, text: str) -> Mask:
     ImageDraw.Draw(image).text((-left, -top), text, font=f, fill=255, anchor="ls")
     alpha = np.asarray(image, dtype=np.uint8)
     alpha.setflags(write=False)
-    return Mask(alpha, left, top, f.getlength(text))
+    return Mask(alpha, left, top, f.getlength(text), w, h)
 
 
 def blend(screen: np.ndarray, x: int, y: int, alpha: np.ndarray, color) -> None:

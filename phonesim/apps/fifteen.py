@@ -37,12 +37,11 @@ def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
     """The ``number``-th board of a seed: a random solvable arrangement, or (``slides`` > 0)
     the goal after that many random slides; never the goal itself."""
     rng = random.Random(f"fifteen:{seed}:{number}:{width}")
-    n = width * width
     while True:
         if slides:
             tiles = scramble(width, slides, rng).tiles
         else:
-            tiles = list(range(n))
+            tiles = list(range(width * width))
             rng.shuffle(tiles)
             if not parity_solvable(tiles, width):
                 a, b = [k for k, t in enumerate(tiles) if t][:2]
@@ -151,10 +150,9 @@ class FifteenApp(App):
         return {"new": [(W - bw) // 2, y0 + side + round(1.7 * u), bw, bh]}
 
     def truth(self) -> dict:
-        solved = self.board.is_won()
         return {
             "game": "fifteen", "preset": self.preset.name, "theme": self.theme.name, "look": self.look,
-            "screen": "stage_complete" if solved else "board", "board": self.board.to_json(),
+            "screen": "stage_complete" if self.board.is_won() else "board", "board": self.board.to_json(),
             "moves": self.moves, "cells": {str(k): v for k, v in self.cell_rects().items()},
             "buttons": self.buttons(),
         }

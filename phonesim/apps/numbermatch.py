@@ -225,9 +225,8 @@ class NumberMatchApp(App):
             return "select"
         return None
 
-    def animating(self, index: int, now: float | None = None) -> bool:
-        """Whether board cell ``index`` (as the game stands) is moving or changing its look now."""
-        now = self.clock() if now is None else now
+    def animating(self, index: int, now: float) -> bool:
+        """Whether board cell ``index`` (as the game stands) is moving or changing its look at ``now``."""
         if index == self.selected and now - self._selected_at < self.durations.get("select", 0.0):
             return True
         m = self._moving(now)
@@ -483,8 +482,7 @@ class NumberMatchApp(App):
             px, py = L.width // 2 - pw // 2, L.toolbar_y - ph // 2
             draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
             draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
-            coin_r = round(0.19 * c)
-            draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, coin_r)
+            draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, round(0.19 * c))
             draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
                           px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
             draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted)
@@ -606,8 +604,7 @@ class NumberMatchApp(App):
             for j in range(0, (y1 - y0) // c + 3):
                 y = L.grid_top + j * c - phase - L.line // 2 - y0
                 if -L.line < y < y1 - y0:
-                    top = max(y, 0)
-                    lattice[top:y + L.line, L.grid_x - x0:L.grid_x + COLUMNS * c - x0] = grid
+                    lattice[max(y, 0):y + L.line, L.grid_x - x0:L.grid_x + COLUMNS * c - x0] = grid
             b = L.border
             lattice[:, :b] = t.rgb("border")
             lattice[:, x1 - x0 - b:] = t.rgb("border")
