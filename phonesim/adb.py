@@ -365,6 +365,12 @@ class AdbServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
+    def __enter__(self) -> "AdbServer":
+        return self.start() if self._listener is None else self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
     # -- services --------------------------------------------------------------------------
     def service(self, name: str):
         """The function serving an OPENed service name, or None when the phone has no such service."""
