@@ -32,20 +32,9 @@ from phonesim.shell import Shell
 log = logging.getLogger(__name__)
 
 
-def _command(name: bytes) -> int:
-    return struct.unpack("<I", name)[0]
-
-
-A_CNXN = _command(b"CNXN")
-A_AUTH = _command(b"AUTH")
-A_OPEN = _command(b"OPEN")
-A_OKAY = _command(b"OKAY")
-A_WRTE = _command(b"WRTE")
-A_CLSE = _command(b"CLSE")
-A_SYNC = _command(b"SYNC")
-A_STLS = _command(b"STLS")
-COMMAND_NAMES = {A_CNXN: "CNXN", A_AUTH: "AUTH", A_OPEN: "OPEN", A_OKAY: "OKAY", A_WRTE: "WRTE",
-                 A_CLSE: "CLSE", A_SYNC: "SYNC", A_STLS: "STLS"}
+# a command is its four letters read as a little-endian word
+A_CNXN, A_AUTH, A_OPEN, A_OKAY, A_WRTE, A_CLSE, A_SYNC, A_STLS = COMMANDS = [
+    int.from_bytes(name, "little") for name in (b"CNXN", b"AUTH", b"OPEN", b"OKAY", b"WRTE", b"CLSE", b"SYNC", b"STLS")]
 
 AUTH_TOKEN, AUTH_SIGNATURE, AUTH_RSAPUBLICKEY = 1, 2, 3
 
@@ -181,7 +170,7 @@ class Connection:
         command, arg0, arg1, length, _check, magic = HEADER.unpack(self._read_exact(HEADER.size))
         if magic != command ^ 0xFFFFFFFF:
             raise ProtocolError(f"bad magic in header {command:#x}/{magic:#x}")
-        if command not in COMMAND_NAMES:
+        if command not in COMMANDS:
             raise ProtocolError(f"unknown command {command:#x}")
         if length > MAX_PAYLOAD:
             raise ProtocolError(f"payload of {length} bytes is over {MAX_PAYLOAD}")
@@ -295,16 +284,11 @@ class Connection:
 
 
 class AdbServer:
-    """A virtual phone's adbd listening on 127.0.0.1: serves up to MAX_CLIENTS clients in threads.
-
-    >>> server = AdbServer(phone).start()      # doctest: +SKIP
-    >>> server.serial                            # what `adb connect` takes  # doctest: +SKIP
-    '127.0.0.1:40213'
-    >>> server.stop()                            # doctest: +SKIP
+    """A virtual phone's adbd listening on 127.0.0.1 (``start()`` it, `adb connect` to its ``serial``,
+    ``stop()`` it): serves up to MAX_CLIENTS clients in threads.
 
     mode "device" is a normal phone; "unauthorized" answers CNXN with AUTH and accepts no key;
-    "silent" never answers CNXN (the host lists it "offline").
-    """
+    "silent" never answers CNXN (the host lists it "offline")."""
 
     def __init__(self, phone: Phone, port: int = 0, host: str = "127.0.0.1", mode: str = "device"):
         if mode not in ("device", "unauthorized", "silent"):
@@ -316,7 +300,7 @@ class AdbServer:
         self.host = host
         self.mode = mode
         self.shell = Shell(phone)
-        self._port = port
+        self.port = port  # 0 until started: then the port it listens on
         self._listener: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._connections: set[Connection] = set()
@@ -324,19 +308,15 @@ class AdbServer:
         self._stopping = threading.Event()
 
     @property
-    def port(self) -> int:
-        return self._port
-
-    @property
     def serial(self) -> str:
         """The serial the adb server gives the phone once connected: HOST:PORT."""
-        return f"{self.host}:{self._port}"
+        return f"{self.host}:{self.port}"
 
     def start(self) -> "AdbServer":
-        self._listener = bind(self.host, self._port)
-        self._port = self._listener.getsockname()[1]
+        self._listener = bind(self.host, self.port)
+        self.port = self._listener.getsockname()[1]
         self._thread = threading.Thread(target=self._accept, daemon=True,
-                                        name=f"phonesim-adb-{self._port}")
+                                        name=f"phonesim-adb-{self.port}")
         self._thread.start()
         return self
 
@@ -394,17 +374,12 @@ class AdbServer:
     # -- services --------------------------------------------------------------------------
     def service(self, name: str):
         """The function serving an OPENed service name, or None when the phone has no such service."""
-        if name.startswith("shell:"):
-            command = name[len("shell:"):]
-            return (lambda s: self._interactive(s)) if not command.strip() else \
-                (lambda s: self._run(s, command))
-        if name.startswith("exec:"):
-            command = name[len("exec:"):]
-            return lambda s: self._run(s, command)
-        return None
-
-    def _run(self, stream: Stream, command: str) -> None:
-        self.shell.run(command, stream.write)
+        kind, colon, command = name.partition(":")
+        if not colon or kind not in ("shell", "exec"):
+            return None
+        if kind == "shell" and not command.strip():
+            return self._interactive
+        return lambda stream: self.shell.run(command, stream.write)
 
     def _interactive(self, stream: Stream) -> None:
         """`adb shell` without a command: a prompt, lines in, their output out."""

@@ -23,13 +23,11 @@ def write(out: Path, kind: str, app, index: list) -> None:
     stem = f"{truth['preset']}/{truth['theme']}/{kind}"
     png = out / f"{stem}.png"
     png.parent.mkdir(parents=True, exist_ok=True)
-    image = app.render()
-    cv2.imwrite(str(png), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    cv2.imwrite(str(png), cv2.cvtColor(app.render(), cv2.COLOR_RGB2BGR), [cv2.IMWRITE_PNG_COMPRESSION, 9])
     (out / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n")
     index.append({"png": f"{stem}.png", "json": f"{stem}.json", "preset": truth["preset"],
-                  "style": PRESETS[truth["preset"]].style,
-                  "theme": truth["theme"], "game": truth["game"], "state": kind.split("_", 1)[1],
-                  "screen": truth["screen"]})
+                  "style": PRESETS[truth["preset"]].style, "theme": truth["theme"], "game": truth["game"],
+                  "state": kind.split("_", 1)[1], "screen": truth["screen"]})
 
 
 README = """# Fixtures: virtual phone screenshots with ground truth

@@ -81,8 +81,7 @@ class VirtualPhone:
 
     @property
     def wrong_taps(self) -> int:
-        """Taps that landed on anything but a live cell, "+" or a known button, or on a cell
-        while it animated (phonesim's own count; ``phone.tap_log`` has every tap)."""
+        """The phone's count of wrong taps (``phone.tap_log`` has every tap)."""
         return self.phone.wrong_taps
 
     def stop(self) -> None:
@@ -90,9 +89,8 @@ class VirtualPhone:
         self.server.stop()
 
     def restart(self) -> None:
-        """Bring the stopped phone back on the same port (as if plugged in again), same app state.
-
-        The adb server reconnects to it on its own within a second or two."""
+        """Bring the stopped phone back on the same port (as if plugged in again), same app state:
+        the adb server reconnects to it on its own within a second or two."""
         self.server.stop()
         self.server = AdbServer(self.phone, port=self.server.port, host=self.server.host,
                                 mode=self.server.mode).start()
@@ -188,10 +186,7 @@ class Harness:
 
     def state(self, serial: str) -> str | None:
         """The phone's state as the adb server lists it, or None when not listed."""
-        for info in self.client.list():
-            if info.serial == serial:
-                return info.state
-        return None
+        return next((info.state for info in self.client.list() if info.serial == serial), None)
 
     # -- stopping ----------------------------------------------------------------------------
     def stop(self) -> None:

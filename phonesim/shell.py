@@ -233,9 +233,8 @@ class Shell:
         return 1
 
     def cmd_phonesim(self, args: list[str], write: Write) -> int:
-        """`phonesim truth`: the app's ground truth as JSON, for tests across processes.
-
-        A real phone has no such command; the assistant never uses it."""
+        """`phonesim truth`: the app's ground truth as JSON, for tests across processes (a real
+        phone has no such command; the assistant never uses it)."""
         if args != ["truth"]:
             raise Usage("usage: phonesim truth")
         write((json.dumps(self.phone.truth()) + "\n").encode())

@@ -31,8 +31,7 @@ def eased(progress: float) -> float:
 
 
 def hex_rgb(text: str) -> tuple[int, int, int]:
-    text = text.lstrip("#")
-    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+    return tuple(bytes.fromhex(text.lstrip("#")))
 
 
 @dataclass(frozen=True)
@@ -92,14 +91,8 @@ class Mask:
     left: int  # ink box offset from the pen position (x) ...
     top: int  # ... and from the baseline (y, negative above it)
     advance: float  # how far the pen moves
-
-    @property
-    def width(self) -> int:
-        return self.alpha.shape[1]
-
-    @property
-    def height(self) -> int:
-        return self.alpha.shape[0]
+    width: int  # the ink box's size (alpha's shape)
+    height: int
 
 
 @lru_cache(maxsize=4096)
@@ -112,7 +105,7 @@ def text_mask(family: str, weight: str, size: int, text: str) -> Mask:
     ImageDraw.Draw(image).text((-left, -top), text, font=f, fill=255, anchor="ls")
     alpha = np.asarray(image, dtype=np.uint8)
     alpha.setflags(write=False)
-    return Mask(alpha, left, top, f.getlength(text))
+    return Mask(alpha, left, top, f.getlength(text), w, h)
 
 
 def blend(screen: np.ndarray, x: int, y: int, alpha: np.ndarray, color) -> None:
@@ -143,12 +136,10 @@ def put_text(screen, family, weight, size, text, x, y, color, align="left", vali
     return [left, top, m.width, m.height]
 
 
-def put_text_centered(screen, family, weight, size, text, cx, cy, color):
-    """Draw ``text`` with its ink box centred on (cx, cy). Returns the ink rect."""
+def put_text_centered(screen, family, weight, size, text, cx, cy, color) -> None:
+    """Draw ``text`` with its ink box centred on (cx, cy)."""
     m = text_mask(family, weight, size, text)
-    left, top = int(round(cx - m.width / 2)), int(round(cy - m.height / 2))
-    blend(screen, left, top, m.alpha, color)
-    return [left, top, m.width, m.height]
+    blend(screen, int(round(cx - m.width / 2)), int(round(cy - m.height / 2)), m.alpha, color)
 
 
 def fill_rect(screen, x, y, w, h, color) -> None:
@@ -209,9 +200,8 @@ def polyline_mask(w: int, h: int, points, thickness: float, closed=False) -> np.
     return _shape(w, h, draw)
 
 
-def put_circle(screen, cx, cy, r, color) -> list[int]:
+def put_circle(screen, cx, cy, r, color) -> None:
     blend(screen, int(cx - r), int(cy - r), circle_mask(int(r)), color)
-    return [int(cx - r), int(cy - r), 2 * int(r), 2 * int(r)]
 
 
 def put_rounded_rect(screen, x, y, w, h, r, color) -> None:
@@ -222,6 +212,14 @@ def cap_size(family: str, cap_height: float) -> int:
     """The font size whose digits are ``cap_height`` pixels tall."""
     m = text_mask(family, "regular", 200, "8")
     return max(6, round(200 * cap_height / m.height))
+
+
+def blank(preset, theme: Theme, background=None) -> np.ndarray:
+    """A full screen of ``background`` (default: the theme's) under the status bar."""
+    screen = np.empty((preset.height, preset.width, 3), np.uint8)
+    screen[...] = theme.rgb("background") if background is None else background
+    status_bar(screen, preset, theme)
+    return screen
 
 
 def status_bar(screen, preset, theme: Theme, clock: str = "12:30", date: str = "Sat, 21 Nov",

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from phonesim.apps import draw
+from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
 from phonesim.phone import App, Preset, inside
 from solver.fifteen import Board, parity_solvable, scramble
@@ -37,12 +37,11 @@ def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
     """The ``number``-th board of a seed: a random solvable arrangement, or (``slides`` > 0)
     the goal after that many random slides; never the goal itself."""
     rng = random.Random(f"fifteen:{seed}:{number}:{width}")
-    n = width * width
     while True:
         if slides:
             tiles = scramble(width, slides, rng).tiles
         else:
-            tiles = list(range(n))
+            tiles = list(range(width * width))
             rng.shuffle(tiles)
             if not parity_solvable(tiles, width):
                 a, b = [k for k, t in enumerate(tiles) if t][:2]
@@ -59,7 +58,6 @@ class FifteenApp(App):
         self.preset, self.seed, self.look, self.width, self.slides = preset, seed, look, width, slides
         self.theme = draw.THEMES[theme]
         self.colours = {k: draw.hex_rgb(v) for k, v in LOOKS[look, theme].items()}
-        self.status_clock = "12:30"
         self.deals = 0
         self.unit = preset.width / 10
         self.clock = time.monotonic  # tests put a clock moved by hand here
@@ -112,9 +110,7 @@ class FifteenApp(App):
         return "tile" if self._gliding(now) else None
 
     def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a tile that can slide is
-        "live"; the gap "empty"; a tile that cannot slide, a solved board or anything else
-        "nothing"; any cell while a tile glides "animating"."""
+        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS)."""
         if inside(self.buttons()["new"], x, y):
             return "button"
         cell = self.cell_at(x, y)
@@ -154,10 +150,9 @@ class FifteenApp(App):
         return {"new": [(W - bw) // 2, y0 + side + round(1.7 * u), bw, bh]}
 
     def truth(self) -> dict:
-        solved = self.board.is_won()
         return {
             "game": "fifteen", "preset": self.preset.name, "theme": self.theme.name, "look": self.look,
-            "screen": "stage_complete" if solved else "board", "board": self.board.to_json(),
+            "screen": "stage_complete" if self.board.is_won() else "board", "board": self.board.to_json(),
             "moves": self.moves, "cells": {str(k): v for k, v in self.cell_rects().items()},
             "buttons": self.buttons(),
         }
@@ -166,9 +161,7 @@ class FifteenApp(App):
 
     def render(self) -> np.ndarray:
         u, W, t, family = self.unit, self.preset.width, self.theme, self.preset.font
-        screen = np.empty((self.preset.height, W, 3), np.uint8)
-        screen[...] = t.rgb("background")
-        draw.status_bar(screen, self.preset, t, self.status_clock)
+        screen = draw.blank(self.preset, t)
         text = t.rgb("text")
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.5 * u), "15 Puzzle", W // 2,
                                self.preset.status_bar + round(1.3 * u), text)
@@ -178,23 +171,15 @@ class FifteenApp(App):
             draw.put_rounded_rect(screen, x0, y0, side, side, round(0.03 * side), c["frame"])
         else:
             draw.fill_rect(screen, x0, y0, side, side, c["frame"])
-        rects = self.cell_rects()
-        gliding = self._gliding()
+        rects, gliding = self.cell_rects(), self._gliding()
+        arriving = gliding[1] if gliding else None  # its cell shows the gap until the tile arrives
+        for cell, (x, y, w, h) in rects.items():
+            self._draw_cell(screen, x, y, w, h, 0 if cell == arriving else self.board.tiles[cell], family)
         if gliding is not None:  # the tile is drawn between its cells, over both shown empty
             source, target, progress = gliding
-            (ax, ay, _, _), (zx, zy, _, _) = rects[source], rects[target]
-            moving = (target, round(ax + (zx - ax) * progress), round(ay + (zy - ay) * progress))
-        else:
-            moving = None
-        for cell, (x, y, w, h) in rects.items():
-            tile = self.board.tiles[cell]
-            if moving is not None and cell == moving[0]:
-                tile = 0  # its cell shows the gap until the tile arrives
-            self._draw_cell(screen, x, y, w, h, tile, family)
-        if moving is not None:
-            cell, x, y = moving
-            w, h = rects[cell][2:]
-            self._draw_cell(screen, x, y, w, h, self.board.tiles[cell], family)
+            (ax, ay, _, _), (zx, zy, w, h) = rects[source], rects[target]
+            self._draw_cell(screen, round(ax + (zx - ax) * progress), round(ay + (zy - ay) * progress), w, h,
+                            self.board.tiles[target], family)
         size = cap_size(family, 0.34 * u)
         words = f"Solved in {self.moves} moves!" if self.board.is_won() else f"Moves: {self.moves}"
         draw.put_text_centered(screen, family, "regular", size, words, W // 2, y0 + side + round(0.8 * u), text)
@@ -206,8 +191,6 @@ class FifteenApp(App):
 
     # -- options and fixtures ----------------------------------------------------------------
 
-    # ``look`` ("tiles" or "grid"), ``width`` (3, 4 or 5 tiles a side) and ``slides`` (0: a random
-    # board; else the goal scrambled by that many slides, an easier board)
     OPTIONS = {"look": "tiles", "width": 4, "slides": 0}
     FIXTURES = """15-puzzle states, per look (`tiles`: rounded tiles on a frame; `grid`: cells between lines, the
 gap shaded): `fresh`, `midgame` (seven slides tapped), `solved` (the last slide tapped: "Solved in
@@ -215,8 +198,6 @@ N moves!", screen `stage_complete`). The 1440x3200 phone shows the 3x3 size, the
 
     @classmethod
     def create(cls, preset, seed: int, theme: str, options: dict) -> "FifteenApp":
-        from phonesim.apps import AppOptionError, choose
-
         look, width, slides = options["look"], options["width"], options["slides"]
         choose("look", look, LOOK_NAMES)
         choose("width", width, WIDTHS)
@@ -235,7 +216,6 @@ N moves!", screen `stage_complete`). The 1440x3200 phone shows the 3x3 size, the
 
     @classmethod
     def fixture_states(cls, preset, theme: str, seed: int):
-        """Per look: a fresh board, one after a few slides, and the solved screen."""
         width = FIXTURE_WIDTHS[preset.name]
         for look in LOOK_NAMES:
             app = cls(preset, seed=seed, theme=theme, look=look, width=width)

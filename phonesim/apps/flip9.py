@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from phonesim.apps import draw
+from phonesim.apps import choose, draw
 from phonesim.apps.draw import cap_size
 from phonesim.phone import App, Preset, inside
 from solver.flip9 import State
@@ -34,7 +34,6 @@ class Flip9App(App):
         self.preset, self.seed, self.layout = preset, seed, layout
         self.theme = draw.THEMES[theme]
         self.clock = time.monotonic  # tests and fixtures put a fixed clock here
-        self.status_clock = "12:30"
         self.deals = 0
         self.unit = preset.width / 10
         self._static: np.ndarray | None = None
@@ -176,9 +175,7 @@ class Flip9App(App):
 
     def _static_layer(self) -> np.ndarray:
         if self._static is None:
-            screen = np.empty((self.preset.height, self.preset.width, 3), np.uint8)
-            screen[...] = self.theme.rgb("background")
-            draw.status_bar(screen, self.preset, self.theme, self.status_clock)
+            screen = draw.blank(self.preset, self.theme)
             self._title(screen)
             family, t = self.preset.font, self.theme
             size = cap_size(family, 0.4 * self.unit)
@@ -242,8 +239,6 @@ swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N
 
     @classmethod
     def create(cls, preset, seed: int, theme: str, options: dict) -> "Flip9App":
-        from phonesim.apps import choose
-
         choose("layout", options["layout"], LAYOUTS)
         return cls(preset, seed=seed, theme=theme, layout=options["layout"])
 

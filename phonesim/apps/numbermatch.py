@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from phonesim.apps import draw
+from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
 from phonesim.phone import BACK_KEYS, App, Preset, inside
 from solver.numbermatch import Add, Board, Pair, Rules, parse_points, points_from
@@ -115,15 +115,13 @@ class NumberMatchApp(App):
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
                  adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None):
-        self.preset = preset
+        self.preset, self.seed, self.size, self.ads = preset, seed, size, ads
         self.theme = draw.THEMES[theme]
-        self.seed, self.size, self.ads = seed, size, ads
         # another points table plays a game whose scoring differs from the rules' reconstruction
         self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule, points=points_from(points or {}))
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
         self.coins = random.Random(f"coins:{seed}").randint(50, 999)
-        self.status_clock = "12:30"  # the status bar's time, fixed so screenshots repeat
         self.screen = "board"
         self.offset = 0  # how far the board is scrolled, in pixels
         # the real board scrolls freely; by default a swipe moves whole rows (predictable for tests)
@@ -133,9 +131,8 @@ class NumberMatchApp(App):
         self.new_game()
         self._static: dict[str, np.ndarray] = {}
         self._tiles: dict[tuple[int, str], np.ndarray] = {}
-        fade = np.linspace(0, 1, self.layout.fade_end - self.layout.fade_start, dtype=np.float32)[:, None, None]
-        self._fade = fade
-        self._fade_to = fade * np.float32(self.theme.rgb("background"))
+        self._fade = np.linspace(0, 1, self.layout.fade_end - self.layout.fade_start, dtype=np.float32)[:, None, None]
+        self._fade_to = self._fade * np.float32(self.theme.rgb("background"))
         self._message_key: tuple | None = None
         self._message: np.ndarray | None = None
         self.digit_size = cap_size(preset.font, 0.59 * self.layout.cell)  # digits 0.59 of a cell tall
@@ -203,11 +200,8 @@ class NumberMatchApp(App):
     def _moving(self, now: float) -> dict | None:
         """The last move's animation while it plays, else None."""
         m = self._motion
-        if m is None:
-            return None
-        if now - m["t0"] >= m["fade"] + m["collapse"] + m["write"]:
-            self._motion = None
-            return None
+        if m is not None and now - m["t0"] >= m["fade"] + m["collapse"] + m["write"]:
+            self._motion = m = None
         return m
 
     def _slide(self, now: float) -> float | None:
@@ -220,12 +214,9 @@ class NumberMatchApp(App):
     def motion(self, now: float | None = None) -> str | None:
         """The animation playing now (a name from ANIMATIONS), None when the screen is still."""
         now = self.clock() if now is None else now
-        if self.screen == "stage_complete" and self._slide(now) is not None:
-            m = self._moving(now)
-            if m is None:
-                return "slide"
-        else:
-            m = self._moving(now)
+        m = self._moving(now)
+        if m is None and self.screen == "stage_complete" and self._slide(now) is not None:
+            return "slide"
         if m is not None:
             t = now - m["t0"]
             return "add" if m["added"] else "fade" if t < m["fade"] else "collapse"
@@ -234,9 +225,8 @@ class NumberMatchApp(App):
             return "select"
         return None
 
-    def animating(self, index: int, now: float | None = None) -> bool:
-        """Whether board cell ``index`` (as the game stands) is moving or changing its look now."""
-        now = self.clock() if now is None else now
+    def animating(self, index: int, now: float) -> bool:
+        """Whether board cell ``index`` (as the game stands) is moving or changing its look at ``now``."""
         if index == self.selected and now - self._selected_at < self.durations.get("select", 0.0):
             return True
         m = self._moving(now)
@@ -344,15 +334,12 @@ class NumberMatchApp(App):
 
     def visible_cells(self) -> dict[int, list[int]]:
         """Screen rect of every board cell shown whole (between the top border and the fade), by index."""
-        L, n = self.layout, len(self.board.cells)
-        out = {}
-        row = self.first_row
-        while row * COLUMNS < n and self.row_top(row) + L.cell <= L.fade_start:
-            y = self.row_top(row)
-            for c in range(COLUMNS):
-                if row * COLUMNS + c < n:
-                    out[row * COLUMNS + c] = [L.grid_x + c * L.cell, y, L.cell, L.cell]
-            row += 1
+        L, out = self.layout, {}
+        for index in range(self.first_row * COLUMNS, len(self.board.cells)):
+            y = self.row_top(index // COLUMNS)
+            if y + L.cell > L.fade_start:
+                break
+            out[index] = [L.grid_x + index % COLUMNS * L.cell, y, L.cell, L.cell]
         return out
 
     def cell_at(self, x: int, y: int) -> int | None:
@@ -458,20 +445,13 @@ class NumberMatchApp(App):
             return frame
         return self._message.copy()
 
-    def _blank(self) -> np.ndarray:
-        L, t = self.layout, self.theme
-        screen = np.empty((L.height, L.width, 3), np.uint8)
-        screen[...] = t.rgb("background")
-        draw.status_bar(screen, self.preset, t, self.status_clock)
-        return screen
-
     def _board_static(self) -> np.ndarray:
         """Everything on the board screen that no move changes, drawn once."""
         if "board" in self._static:
             return self._static["board"]
         L, t, family = self.layout, self.theme, self.preset.font
         c = L.cell
-        screen = self._blank()
+        screen = draw.blank(self.preset, t)
         accent = t.rgb("accent")
         if L.panel_top is not None:
             # a tablet shows the game on a card over a grey panel, with a soft shadow at its edge
@@ -502,8 +482,7 @@ class NumberMatchApp(App):
             px, py = L.width // 2 - pw // 2, L.toolbar_y - ph // 2
             draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
             draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
-            coin_r = round(0.19 * c)
-            draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, coin_r)
+            draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, round(0.19 * c))
             draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
                           px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
             draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted)
@@ -522,16 +501,13 @@ class NumberMatchApp(App):
         plus = draw.polyline_mask(2 * arm, 2 * arm, [(arm, 0), (arm, 2 * arm)], 0.083 * r)
         draw.blend(screen, ax - arm, ay - arm, np.maximum(plus, plus.T), accent)
         self._bulb(screen, *L.hint_center, round(r / 0.54), accent)
-        if L.style == "2022":  # that build's hint button has no coin price
-            screen.setflags(write=False)
-            self._static["board"] = screen
-            return screen
-        hx, hy = L.hint_center
-        bx, by, br = hx + round(0.45 * c), hy - round(0.37 * c), round(0.2 * c)
-        draw.put_rounded_rect(screen, bx - br, by - br, round(3.2 * br), 2 * br, br, t.rgb("badge"))
-        draw.put_coin(screen, bx, by, round(0.8 * br))
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.15 * c), "3",
-                               bx + round(1.35 * br), by, t.rgb("badge_text"))
+        if L.style != "2022":  # that build's hint button has no coin price
+            hx, hy = L.hint_center
+            bx, by, br = hx + round(0.45 * c), hy - round(0.37 * c), round(0.2 * c)
+            draw.put_rounded_rect(screen, bx - br, by - br, round(3.2 * br), 2 * br, br, t.rgb("badge"))
+            draw.put_coin(screen, bx, by, round(0.8 * br))
+            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.15 * c), "3",
+                                   bx + round(1.35 * br), by, t.rgb("badge_text"))
         screen.setflags(write=False)
         self._static["board"] = screen
         return screen
@@ -568,8 +544,8 @@ class NumberMatchApp(App):
                                               for a in np.linspace(0, 2 * np.pi, 24)], stroke, closed=True)
         draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(wheel, hole), color)
 
-    def _trophy(self, screen, right, baseline, height, color) -> int:
-        """A small trophy whose right edge is at ``right``; returns its left edge."""
+    def _trophy(self, screen, right, baseline, height, color) -> None:
+        """A small trophy whose right edge is at ``right``, standing on ``baseline``."""
         w = round(height * 0.9)
         h = round(height)
         mask = np.zeros((h, w), np.uint8)
@@ -581,7 +557,6 @@ class NumberMatchApp(App):
         mask[round(h * 0.6):round(h * 0.85), round(w * 0.44):round(w * 0.56)] = 255
         mask[round(h * 0.82):, round(w * 0.25):round(w * 0.75)] = 255
         draw.blend(screen, right - w, baseline - h, mask, color)
-        return right - w
 
     def _bulb(self, screen, cx, cy, c, color) -> None:
         size = round(0.5 * c)
@@ -629,8 +604,7 @@ class NumberMatchApp(App):
             for j in range(0, (y1 - y0) // c + 3):
                 y = L.grid_top + j * c - phase - L.line // 2 - y0
                 if -L.line < y < y1 - y0:
-                    top = max(y, 0)
-                    lattice[top:y + L.line, L.grid_x - x0:L.grid_x + COLUMNS * c - x0] = grid
+                    lattice[max(y, 0):y + L.line, L.grid_x - x0:L.grid_x + COLUMNS * c - x0] = grid
             b = L.border
             lattice[:, :b] = t.rgb("border")
             lattice[:, x1 - x0 - b:] = t.rgb("border")
@@ -663,10 +637,9 @@ class NumberMatchApp(App):
         vanish = {r: collapsed for r in removed}
         return m["cells"], m["ghost"], offset, lift, len(m["cells"]), m["pair"], faded, vanish
 
-    def _render_board(self, now: float | None = None) -> np.ndarray:
+    def _render_board(self, now: float) -> np.ndarray:
         L, t, family, board = self.layout, self.theme, self.preset.font, self.board
         c = L.cell
-        now = self.clock() if now is None else now
         cells, ghost, offset, lift, written, pair, faded, vanish = self._frame_cells(now)
         screen = self._board_static().copy()
         x0, y0, x1, y1 = self._grid_span()
@@ -747,7 +720,7 @@ class NumberMatchApp(App):
         """The stage-complete and game-over screens."""
         L, t, family = self.layout, self.theme, self.preset.font
         c, W = L.cell, L.width
-        screen = self._blank()
+        screen = draw.blank(self.preset, t)
         won = self.screen == "stage_complete"
         title = "Well done!" if won else "No more moves"
         sub = f"Stage {self.board.stage} complete" if won else f"Stage {self.board.stage}"
@@ -764,9 +737,7 @@ class NumberMatchApp(App):
     def _render_ad(self) -> np.ndarray:
         L, family = self.layout, self.preset.font
         c, W, H = L.cell, L.width, L.height
-        screen = np.empty((H, W, 3), np.uint8)
-        screen[...] = (32, 36, 48)
-        draw.status_bar(screen, self.preset, draw.THEMES["dark"], self.status_clock)
+        screen = draw.blank(self.preset, draw.THEMES["dark"], background=(32, 36, 48))
         draw.put_rounded_rect(screen, c, round(H * 0.25), W - 2 * c, round(H * 0.35), round(0.3 * c), (250, 170, 40))
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.6 * c), "SUPER GAME", W // 2, round(H * 0.38), (255, 255, 255))
         draw.put_text_centered(screen, family, "regular", cap_size(family, 0.25 * c), "Install now - it's free", W // 2, round(H * 0.47), (40, 30, 20))
@@ -780,9 +751,6 @@ class NumberMatchApp(App):
 
     # -- options and fixtures ----------------------------------------------------------------
 
-    # ``size`` (start numbers), ``adds``, ``add_rule`` ("cell": the real game; "live": adds go after
-    # the last live number), ``ads`` (an interstitial ad after each stage) and ``points`` (kinds of
-    # ``solver.numbermatch.POINTS`` the game scores otherwise: a dict, or "gap=3,row=20")
     OPTIONS = {"size": 27, "adds": 5, "add_rule": "cell", "ads": False, "points": None}
     FIXTURES = """Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
 `tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
@@ -791,8 +759,6 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
 
     @classmethod
     def create(cls, preset, seed: int, theme: str, options: dict) -> "NumberMatchApp":
-        from phonesim.apps import AppOptionError, choose
-
         size, adds, add_rule, points = options["size"], options["adds"], options["add_rule"], options["points"]
         choose("add rule", add_rule, ADD_RULES)
         if not isinstance(size, int) or not 2 <= size <= 9 * 40:
