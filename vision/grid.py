@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.image import MIN_CELL, ImageInputError
+from vision.shapes import runs
 
 COLUMNS = 9
 # a grid line's pixel stands out of the background beside it by more than this colour distance;
@@ -160,17 +161,10 @@ def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, 
 
 def line_positions(hprof: np.ndarray, lo: int, hi: int, level: float = 0.5) -> list[float]:
     """Centres of the runs of rows where the horizontal-line profile is above ``level``."""
-    on = hprof[lo:hi] >= level
     ys = []
-    y = 0
-    while y < len(on):
-        if on[y]:
-            start = y
-            while y < len(on) and on[y]:
-                y += 1
-            seg = hprof[lo + start:lo + y]
-            ys.append(lo + start + float((seg * np.arange(len(seg))).sum() / seg.sum()))
-        y += 1
+    for a, b in runs(hprof[lo:hi] >= level):
+        seg = hprof[lo + a:lo + b]
+        ys.append(lo + a + float((seg * np.arange(len(seg))).sum() / seg.sum()))
     return ys
 
 

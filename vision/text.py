@@ -14,6 +14,7 @@ import numpy as np
 from vision import tesseract
 from vision.glyphs import PAD
 from vision.image import distance
+from vision.shapes import runs
 from vision.thresholds import COLOURED, STROKE, TEXT_CONTRAST
 
 
@@ -42,41 +43,23 @@ def saturation(image: np.ndarray) -> np.ndarray:
     return cv2.subtract(cv2.max(cv2.max(r, g), b), cv2.min(cv2.min(r, g), b))
 
 
-def text_lines(image: np.ndarray, bg, y0: int, y1: int, x0: int = 0, x1: int | None = None,
-               min_contrast: float = TEXT_CONTRAST) -> list[TextLine]:
-    """Neutral text lines inside a region, split into runs at gaps wider than a glyph height."""
-    x1 = image.shape[1] if x1 is None else x1
-    region = image[y0:y1, x0:x1]
+def text_lines(image: np.ndarray, bg, y0: int, y1: int, min_contrast: float = TEXT_CONTRAST) -> list[TextLine]:
+    """Neutral text lines across a band of the screen, split into runs at gaps wider than a glyph height."""
+    region = image[y0:y1]
     if region.size == 0:
         return []
     ink = distance(region, bg).astype(np.float32)
     coloured = (saturation(region) > COLOURED).astype(np.uint8)
     ink[cv2.dilate(coloured, np.ones((5, 5), np.uint8)) > 0] = 0
     mask = ink > min_contrast
-    rows = mask.any(axis=1)
     lines = []
-    y = 0
-    while y < len(rows):
-        if not rows[y]:
-            y += 1
-            continue
-        a = y
-        while y < len(rows) and rows[y]:
-            y += 1
-        b = y
-        cols = mask[a:b].any(axis=0)
-        xs = np.flatnonzero(cols)
-        gap = max(3, (b - a) * 1.0)
-        start = prev = xs[0]
-        for x in list(xs[1:]) + [None]:
-            if x is None or x - prev > gap:
-                seg = mask[a:b, start:prev + 1].any(axis=1)
-                ra, rb = a + int(np.argmax(seg)), b - int(np.argmax(seg[::-1]))
-                lines.append(TextLine(x0 + int(start), y0 + ra, x0 + int(prev) + 1, y0 + rb,
-                                      np.clip(ink[ra:rb, start:prev + 1] / 255.0 * 1.6, 0, 1)))
-                start = x
-            if x is not None:
-                prev = x
+    for a, b in runs(mask.any(axis=1)):
+        xs = np.flatnonzero(mask[a:b].any(axis=0))
+        for run in np.split(xs, np.flatnonzero(np.diff(xs) > max(3, b - a)) + 1):
+            start, end = int(run[0]), int(run[-1]) + 1
+            seg = mask[a:b, start:end].any(axis=1)
+            ra, rb = a + int(np.argmax(seg)), b - int(np.argmax(seg[::-1]))
+            lines.append(TextLine(start, y0 + ra, end, y0 + rb, np.clip(ink[ra:rb, start:end] / 255.0 * 1.6, 0, 1)))
     return lines
 
 
