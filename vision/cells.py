@@ -23,8 +23,6 @@ GLYPH = 24  # side of a normalised glyph image
 class Cell:
     """One grid cell as seen: where it is, its background, its ink and its glyph."""
 
-    row: int
-    col: int
     box: tuple[float, float, float, float]  # x0, y0, x1, y1 between its lines
     background: np.ndarray | None  # RGB of the cell's own background (None: the board's)
     contrast: float  # strength of its ink (0 = nothing drawn)
@@ -70,7 +68,7 @@ def look_at(image: np.ndarray, box, dist: np.ndarray | None = None, blurred: np.
         bg = None
     if contrast is None:
         contrast = float(cv2.blur(ink, blur_size(ink.shape[1])).max())
-    cell = Cell(0, 0, tuple(box), bg, contrast)
+    cell = Cell(tuple(box), bg, contrast)
     if contrast < EMPTY:
         return cell
     core = ink > 0.5 * contrast

@@ -336,15 +336,9 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     blurred[ya:yb] = cv2.blur(dist[ya:yb], blur_size(lattice.pitch * 0.72))
     cells: list[Cell] = []
     for r in range(len(lattice.rows)):
-        row_cells = []
-        for c in range(COLUMNS):
-            cell = look_at(image, lattice.cell_box(r, c), dist, blurred)
-            if cell is None:
-                break
-            cell.row, cell.col = r, c
-            row_cells.append(cell)
-        if len(row_cells) < COLUMNS:
-            break
+        row_cells = [look_at(image, lattice.cell_box(r, c), dist, blurred) for c in range(COLUMNS)]
+        if any(cell is None for cell in row_cells):
+            break  # a cell too small to look at: the grid ends here
         cells.extend(row_cells)
         if all(x.contrast < EMPTY for x in row_cells) and r > 0 and all(x.contrast < EMPTY for x in cells[-18:-9]):
             break  # two empty grid rows: the board ended above

@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import threading
 
+import cv2
 import numpy as np
 
 from vision.image import ReadError
@@ -193,8 +194,6 @@ _local = _Local()
 
 
 def png(image: np.ndarray) -> bytes:
-    import cv2
-
     ok, data = cv2.imencode(".png", image)
     if not ok:
         raise ReadError("an image for tesseract could not be encoded")
