@@ -176,10 +176,9 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     H, W = dist.shape
     theme = screen_theme(bg)
     stale = False
-    if profile is None or profile.game != "fifteen" or not profile.fits(image) or profile.theme != theme:
+    if profile is None or not profile.suits("fifteen", image, theme):
         stale = profile is not None and profile.game == "fifteen"  # another game's is not stale
-        profile = Profile("fifteen", W, H, theme)
-        profile.changed = True
+        profile = Profile("fifteen", W, H, theme, changed=True)
     fx, fy, fw, fh = find_frame(dist)
     crop = image[fy:fy + fh, fx:fx + fw]
     patches = find_patches(crop, frame_colour(crop))

@@ -309,12 +309,9 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     never scroll (``first_row`` stays 0)."""
     H, W = dist.shape
     theme = screen_theme(bg)
-    if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
-        stale = profile is not None
-        profile = Profile("flip9", W, H, theme)
-        profile.changed = True
-    else:
-        stale = False
+    stale = profile is not None and not profile.suits("flip9", image, theme)
+    if profile is None or stale:
+        profile = Profile("flip9", W, H, theme, changed=True)
     boxes = find_boxes(image, dist)
     singles = [b for b in boxes if len(b.glyphs) == 1]
     keys = same_size([b for b in singles if not b.outlined])

@@ -314,7 +314,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     stale = False
     lattice = None
     if profile is not None:
-        if profile.game == "numbermatch" and profile.fits(image) and profile.theme == theme:
+        if profile.suits("numbermatch", image, theme):
             lattice = quick_lattice(dist, profile.geometry)
         stale = lattice is None
     if lattice is None:
