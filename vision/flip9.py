@@ -59,9 +59,6 @@ class Box:
         return self.x + self.w // 2, self.y + self.h // 2
 
 
-PARTS = {"must": "the card that must move"}  # unsure parts other than cards, in words
-
-
 @dataclass
 class Flip9Reading(Reading):
     """A Flip 9 read: its text is the cards in a line, and the card that must be swapped. When a
@@ -70,14 +67,11 @@ class Flip9Reading(Reading):
     assistant acts on none of it."""
 
     cards: list = field(default_factory=list)
+    LISTED = 9  # every card unsure is named
+    PART_WORDS = {"must": "the card that must move"}
 
     def cell_words(self, i: int) -> str:
         return f"card {i + 1}"
-
-    def describe_unsure(self, cells: int = 9) -> str:
-        out = [f"card {k + 1} ({self.unsure_why.get(str(k), 'not read')})" for k in self.unsure]
-        out += [f"{PARTS.get(k, 'the ' + k)} ({self.unsure_why[k]})" for k in self.parts_unsure]
-        return ", ".join(out)
 
     def to_json(self) -> dict:
         out = super().to_json()
