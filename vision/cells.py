@@ -78,12 +78,10 @@ def look_at(image: np.ndarray, box, dist: np.ndarray | None = None, blurred: np.
     ga, gb, gc, gd = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     if ga == 0 or gc == 0 or gb == ch or gd == cw or gb - ga < 0.2 * ch:
         # ink at the crop's edge or too flat: keep only the parts that look like a glyph
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), connectivity=8)
-        keep = np.zeros(n, bool)
-        for i in range(1, n):
-            x, y, bw, bh, area = stats[i]
-            if bh >= 0.2 * ch and 0.15 * cw < x + bw / 2 < 0.85 * cw:
-                keep[i] = True
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), connectivity=8)
+        middle = stats[:, 0] + stats[:, 2] / 2
+        keep = (stats[:, 3] >= 0.2 * ch) & (0.15 * cw < middle) & (middle < 0.85 * cw)
+        keep[0] = False  # the background
         if not keep.any():
             cell.contrast = 0.0
             return cell

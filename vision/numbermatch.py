@@ -367,7 +367,7 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
 
     last = max(i for i, c in enumerate(cells) if c.glyph is not None)
     base = first_row * COLUMNS
-    board_cells, unsure, centres, selected, why = [], [], {}, None, {}
+    board_cells, centres, selected, why = [], {}, None, {}  # why: each unsure cell's reason
     digit_of = {id(c): d for c, d in zip(glyph_cells, digits)}
     # a template's match was judged against its learned spread; tesseract's reads against the board
     odd = {id(glyph_cells[k]) for k in unlike_their_digit(glyph_cells, digits) if k in bootstrapped} \
@@ -380,7 +380,6 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         if c.state == "faded":
             board_cells.append(0)  # crossed out: which digit it was does not matter
         elif c.glyph is None or d is None or id(c) in odd or id(c) in guessed:
-            unsure.append(base + i)
             why[base + i] = ("the digit did not read" if d is None else "looks like another digit's glyphs too"
                              if id(c) in odd else "read on first contact from a blurred or tiny image")
             board_cells.append(0)
@@ -407,14 +406,12 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         raise LandmarkError("no Number Match board found: a grid, but no \"+\" button and no stage above it")
     board = Board(board_cells, adds_left=extras["adds_left"], score=extras["score"], stage=extras["stage"])
     reading = NumberMatchReading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
-                                 selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
+                                 selected=selected, theme=theme, pitch=lattice.pitch,
                                  first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
                                  more_below=more_below,
                                  rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
-    for i in unsure:
-        reading.doubt(i, why[i])
-    for key, why in extras["why"].items():
-        reading.doubt(key, why)
+    for part, reason in [*why.items(), *extras["why"].items()]:
+        reading.doubt(part, reason)
     for why in check_rows(lattice):
         reading.doubt("rows", why)
     if covered:
