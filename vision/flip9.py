@@ -271,17 +271,12 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
                 centred_lines.add(key)
     unread = [key for key in lines if key not in cache] if use_tesseract else []
     # the lines not read before, all at once
-    texts = read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40, stop=stop)
+    texts = read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], stop=stop)
     if stop is not None and stop.stopped:
         return "", None, None, ticking
     cache.update(zip(unread, texts))
     for key in lines:
-        text = cache.get(key)
-        if text is None:
-            if key in centred_lines:
-                kind = kind or "unread"
-            continue
-        low = text.lower().replace(" ", "")
+        low = (cache.get(key) or "").lower().replace(" ", "")  # a line not read says nothing either
         if key in centred_lines and not (low.startswith("card") or "valid" in low or "winner" in low):
             kind = kind or "unread"  # a comment it cannot make out may name the card that must move
         if low.startswith("moves"):

@@ -23,13 +23,6 @@ COLUMNS = 9
 RIDGE = 2.5
 
 
-def too_small(pitch: float) -> None:
-    """A clear error when the cells are too small for their digits to be read for sure."""
-    if pitch < MIN_CELL:
-        raise ImageInputError(f"the board's cells are {pitch:.1f} px: too small to read for sure (at least "
-                              f"{MIN_CELL} px); give the phone's full-size screenshot")
-
-
 @dataclass
 class Lattice:
     """The grid on screen: vertical line x positions (10), horizontal line y positions, pitch."""
@@ -54,12 +47,13 @@ def line_scale(w: int, h: int) -> int:
     return max(2, int(round(max(w, h * 0.45) / 270)))
 
 
-def vertical_ridges(dist: np.ndarray, scale: float) -> np.ndarray:
+def vertical_ridges(dist: np.ndarray) -> np.ndarray:
     """A mask of thin vertical line pixels in a colour-distance image: pixels brighter by more
     than RIDGE than both neighbours ``s`` away across the line (wrapping at the edges)."""
+    h, w = dist.shape
     d = dist.astype(np.float32)
-    s = max(2, int(round(scale / 270)))  # farther than half a line's width
-    k = max(3, int(round(scale / 200)) | 1)
+    s = line_scale(w, h)
+    k = max(3, int(round(max(w, h * 0.45) / 200)) | 1)
     v = cv2.blur(d, (1, k))  # smooth along the line to beat JPEG noise
     n = v.shape[1]
     # the brighter of the two neighbours, built in place (np.roll would copy the image twice)
@@ -108,7 +102,7 @@ def refine(profile: np.ndarray, guess: float, radius: int) -> float:
 def find_lattice(dist: np.ndarray) -> Lattice | None:
     """The grid lattice in a colour-distance-from-background image, or None when there is none."""
     h, w = dist.shape
-    vlong = long_runs(vertical_ridges(dist, max(w, h * 0.45)), max(6, h // 60))
+    vlong = long_runs(vertical_ridges(dist), max(6, h // 60))
     profile = vlong.sum(axis=0).astype(np.float64)
     f = max(1, w // 400)  # search a block-max profile of ~400 columns, then refine in full
     coarse = profile[:w - w % f].reshape(-1, f).max(axis=1)
@@ -120,7 +114,9 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
     xs = [refine(profile, x0 + k * pitch, radius) for k in range(COLUMNS + 1)]
     xs = [refine(profile, xs[0] + k * (xs[-1] - xs[0]) / COLUMNS, radius) for k in range(COLUMNS + 1)]
     pitch = (xs[-1] - xs[0]) / COLUMNS
-    too_small(pitch)
+    if pitch < MIN_CELL:  # digits too small to be read for sure
+        raise ImageInputError(f"the board's cells are {pitch:.1f} px: too small to read for sure (at least "
+                              f"{MIN_CELL} px); give the phone's full-size screenshot")
 
     # the vertical extent: where most of the ten lines run
     cols = np.stack([vlong[:, int(round(x)) - 1:int(round(x)) + 2].max(axis=1) for x in xs])

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision import tesseract
-from vision.glyphs import PAD
+from vision.glyphs import PAD, STRIP_HEIGHT
 from vision.image import distance
 from vision.shapes import runs
 from vision.thresholds import COLOURED, STROKE, TEXT_CONTRAST
@@ -63,27 +63,28 @@ def text_lines(image: np.ndarray, bg, y0: int, y1: int, min_contrast: float = TE
     return lines
 
 
-def line_image(ink: np.ndarray, height: int = 40) -> np.ndarray:
-    """One line of ink (0-1) as tesseract is given it: scaled to ~``height`` px high, binarised, padded."""
+def line_image(ink: np.ndarray) -> np.ndarray:
+    """One line of ink (0-1) as tesseract is given it: scaled to STRIP_HEIGHT px high, binarised, padded."""
     h, w = ink.shape
-    scale = height / max(1, h)
-    big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), height), interpolation=cv2.INTER_CUBIC)
+    scale = STRIP_HEIGHT / max(1, h)
+    big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), STRIP_HEIGHT), interpolation=cv2.INTER_CUBIC)
     img = np.where(big > STROKE, 0, 255).astype(np.uint8)
     return cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
 
 
-def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: int = 7) -> str:
-    """Tesseract on one line of ink (0-1), scaled to ~``height`` px high."""
-    return tesseract.run([line_image(ink, height)], tesseract.options(psm, chars))[0].strip()
+def read_texts(inks: list[np.ndarray], chars: str | None = None, psm: int = 7,
+               stop: tesseract.Stop | None = None) -> list[str]:
+    """Tesseract on lines of ink (0-1), all in one process (a call is mostly its own start, loading
+    its model), each line a page of its own. ``stop``: see tesseract.Stop."""
+    return [t.strip() for t in tesseract.run([line_image(ink) for ink in inks], tesseract.options(psm, chars), stop)]
+
+
+def read_text(ink: np.ndarray, chars: str | None = None, psm: int = 7) -> str:
+    """Tesseract on one line of ink (0-1)."""
+    return read_texts([ink], chars, psm)[0]
 
 
 def norm_line(ink: np.ndarray) -> np.ndarray:
     """A text line's ink scaled so its strongest strokes are 1."""
     top = float(np.percentile(ink, 99)) if ink.size else 0
     return np.clip(ink / top, 0, 1) if top > 0 else ink
-
-
-def read_texts(inks: list[np.ndarray], height: int = 40, stop: tesseract.Stop | None = None) -> list[str]:
-    """``read_text`` on several lines in one tesseract process (a call is mostly its own start,
-    loading its model), each line a page of its own. ``stop``: see tesseract.Stop."""
-    return [t.strip() for t in tesseract.run([line_image(ink, height) for ink in inks], tesseract.options(7), stop)]
