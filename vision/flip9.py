@@ -336,11 +336,9 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
     key_values = settle_permutation([b.text for b in keys], [b.glyphs[0] for b in keys], font)
     if key_values is None:
         raise ReadError("no Flip 9 board found")
-    by_value = {str(v): b for v, b in zip(key_values, keys)}
-    buttons = {v: by_value[v].centre for v in "123456789"}
+    buttons = {str(v): b.centre for v, b in sorted(zip(key_values, keys))}  # "1" to "9" (a permutation)
     if new_button is not None:
         buttons["new"] = new_button
-    positions: dict[int, tuple[int, int]] = {}
     must_box = None
     covered: list[int] = []
     if len(cards) != 9:  # some cards hidden (a notification over them)? Their keys still show where
