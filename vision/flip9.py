@@ -48,7 +48,6 @@ class Box:
     y: int
     w: int
     h: int
-    fill: np.ndarray  # RGB inside
     outlined: bool  # its edge differs from its inside (a card), or not (a key)
     accent: bool  # its edge is coloured (the card that must move)
     glyphs: list  # ink crops (0-1) of the glyphs inside
@@ -134,7 +133,7 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
         ink = np.clip(ink / top, 0, 1)
         parts = split_glyphs(ink)
         parts = [p for p in parts if p.shape[0] >= 0.25 * inner.shape[0]]
-        boxes.append(Box(int(x), int(y), int(w), int(h), fill, outlined, accent, parts))
+        boxes.append(Box(int(x), int(y), int(w), int(h), outlined, accent, parts))
     return boxes
 
 

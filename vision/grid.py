@@ -185,7 +185,7 @@ def full_rows(lattice: Lattice) -> list[tuple[float, float]]:
     """Rows of cells fully inside the grid: between lines one pitch apart, and a last row below
     the last line when the vertical lines go on for a full pitch (a grid that fades out)."""
     p = lattice.pitch
-    ys = [y for y in lattice.ys]
+    ys = lattice.ys
     rows = []
     # keep lines on the lattice: one pitch (or a whole number of pitches) apart
     for a, b in zip(ys, ys[1:]):

@@ -74,8 +74,8 @@ class NumberMatchReading(Reading):
         rows = [text[k:k + COLUMNS] for k in range(0, len(text), COLUMNS)]
         known = lambda v: "?" if v is None else v  # noqa: E731
         lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, {known(b.adds_left)} adds left"
-                 + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else "")]
-        lines += rows
+                 + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else ""),
+                 *rows]
         if self.selected is not None:
             lines.append(f"selected: cell {self.selected}")
         return lines
@@ -138,7 +138,7 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
         filled = cv2.morphologyEx(comp.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         holes = fill_holes(filled)
         if holes.mean() > 0.6:
-            discs.append((x + x0, y + y0, bw, bh, i))
+            discs.append((x + x0, y + y0, bw, bh))
         cy, cx = bh // 2, bw // 2
         band = max(1, min(bw, bh) // 8)
         cross = comp[cy - band:cy + band + 1].any(axis=0).mean() > 0.8 and comp[:, cx - band:cx + band + 1].any(axis=1).mean() > 0.8
@@ -148,13 +148,10 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
         return None, None, None
     px, py, pw, ph = plus
     centre = (int(round(px + pw / 2)), int(round(py + ph / 2)))
-    best = None
-    for x, y, bw, bh, i in discs:
-        cx, cy = x + bw / 2, y + bh / 2
-        if cx > centre[0] and cy < centre[1] and abs(cx - centre[0]) < 2 * pw and abs(cy - centre[1]) < 2 * ph:
-            dist = (cx - centre[0]) ** 2 + (cy - centre[1]) ** 2
-            if best is None or dist < best[0]:
-                best = (dist, x, y, bw, bh)
+    # the badge: the nearest disc up and right of the "+", within two of its sizes
+    near = [((x + bw / 2 - centre[0]) ** 2 + (y + bh / 2 - centre[1]) ** 2, x, y, bw, bh) for x, y, bw, bh in discs
+            if centre[0] < x + bw / 2 < centre[0] + 2 * pw and centre[1] - 2 * ph < y + bh / 2 < centre[1]]
+    best = min(near, key=lambda disc: disc[0], default=None)
     m = int(p * 0.5)
     span = (max(0, px - m), max(0, py - 2 * m), min(w, px + pw + 3 * m), min(h, py + ph + m))
     if best is None:

@@ -97,13 +97,9 @@ class Reading:
                     out["board"]["cells"][i - base] = None
         if self.state is not None:
             out["state"] = self.state.to_json()
-        out.update(self.layout_json())
-        out["cells"] = {str(k): list(v) for k, v in self.cells.items()}
-        out["buttons"] = {k: list(v) for k, v in self.buttons.items()}
-        out["unsure"] = list(self.unsure) + self.parts_unsure
-        out["unsure_why"] = dict(self.unsure_why)
-        out["theme"] = self.theme
-        out["seconds"] = round(self.seconds, 4)
+        out.update(self.layout_json(), cells={str(k): list(v) for k, v in self.cells.items()},
+                   buttons={k: list(v) for k, v in self.buttons.items()}, unsure=list(self.unsure) + self.parts_unsure,
+                   unsure_why=dict(self.unsure_why), theme=self.theme, seconds=round(self.seconds, 4))
         return out
 
     def layout_json(self) -> dict:
