@@ -568,9 +568,7 @@ class NumberMatchReader(Reader):
                     wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
             if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
                 wrong = True  # a row on screen lost
-        if wrong:
-            return "misread"
-        return "exact" if reading.sure else "unsure"
+        return "misread" if wrong else "exact" if reading.sure else "unsure"
 
     def trust_words(self, reading: Reading) -> str:
         if reading.board is None:
