@@ -379,8 +379,7 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
         chosen = values[cards.index(must_box)]  # the outlined card, as the permutation read it
     if chosen is not None and moves is not None and moves > 0:
         must = chosen  # before the first swap the chosen card is only picked, not forced
-    state = State(tuple(values), must)
-    reading = Flip9Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
+    reading = Flip9Reading("flip9", "board", state=State(tuple(values), must), cells=positions, buttons=buttons, theme=theme,
                            profile=profile, profile_stale=stale, ticking=ticking)
     if kind == "unread" and must_box is None:
         reading.doubt("must", "the comment line did not read")

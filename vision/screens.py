@@ -13,8 +13,7 @@ from vision.text import read_text, saturation
 def pill_buttons(image: np.ndarray) -> list[tuple[str, tuple[int, int]]]:
     """Wide coloured buttons with a label: (label as a name, centre)."""
     H, W = image.shape[:2]
-    sat = saturation(image)
-    mask = (sat > 60).astype(np.uint8)
+    mask = (saturation(image) > 60).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     out = []
     for i in range(1, n):
