@@ -124,10 +124,9 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
             return reading
         except ReadError:
             pass
-    refused = [e for e in errors if isinstance(e, ImageInputError)]
-    if refused:
-        raise refused[0]  # the image itself is unusable (cells too small): say that, not "no board"
-    landmarks = [e for e in errors if isinstance(e, LandmarkError)]
-    if landmarks:
-        raise landmarks[0]
+    # the image itself unusable (cells too small), or another game drawn alike: say that, not "no board"
+    for kind in (ImageInputError, LandmarkError):
+        for exc in errors:
+            if isinstance(exc, kind):
+                raise exc
     raise ReadError(f"no {registry.titles(order)} board found")

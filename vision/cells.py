@@ -23,8 +23,6 @@ GLYPH = 24  # side of a normalised glyph image
 class Cell:
     """One grid cell as seen: where it is, its background, its ink and its glyph."""
 
-    row: int
-    col: int
     box: tuple[float, float, float, float]  # x0, y0, x1, y1 between its lines
     background: np.ndarray | None  # RGB of the cell's own background (None: the board's)
     contrast: float  # strength of its ink (0 = nothing drawn)
@@ -70,7 +68,7 @@ def look_at(image: np.ndarray, box, dist: np.ndarray | None = None, blurred: np.
         bg = None
     if contrast is None:
         contrast = float(cv2.blur(ink, blur_size(ink.shape[1])).max())
-    cell = Cell(0, 0, tuple(box), bg, contrast)
+    cell = Cell(tuple(box), bg, contrast)
     if contrast < EMPTY:
         return cell
     core = ink > 0.5 * contrast
@@ -80,12 +78,10 @@ def look_at(image: np.ndarray, box, dist: np.ndarray | None = None, blurred: np.
     ga, gb, gc, gd = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     if ga == 0 or gc == 0 or gb == ch or gd == cw or gb - ga < 0.2 * ch:
         # ink at the crop's edge or too flat: keep only the parts that look like a glyph
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), connectivity=8)
-        keep = np.zeros(n, bool)
-        for i in range(1, n):
-            x, y, bw, bh, area = stats[i]
-            if bh >= 0.2 * ch and 0.15 * cw < x + bw / 2 < 0.85 * cw:
-                keep[i] = True
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), connectivity=8)
+        middle = stats[:, 0] + stats[:, 2] / 2
+        keep = (stats[:, 3] >= 0.2 * ch) & (0.15 * cw < middle) & (middle < 0.85 * cw)
+        keep[0] = False  # the background
         if not keep.any():
             cell.contrast = 0.0
             return cell

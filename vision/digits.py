@@ -143,15 +143,12 @@ def unlike_their_digit(cells: list[Cell], digits: list) -> list[int]:
     g = np.stack([glyphs_.centred(cells[k].glyph) for k in live])
     labels = [digits[k] for k in live]
     sums = {d: g[[j for j, x in enumerate(labels) if x == d]].sum(axis=0) for d in set(labels)}
-    counts = {d: labels.count(d) for d in sums}
     means = {d: v / max(1e-6, float(np.linalg.norm(v))) for d, v in sums.items()}
     odd = []
     for j, (k, d) in enumerate(zip(live, labels)):
         others = [float(g[j] @ m) for e, m in means.items() if e != d]
-        if not others:
-            continue
-        if counts[d] < 2:
-            continue  # a digit seen once has no look on this board to be judged against
+        if not others or labels.count(d) < 2:
+            continue  # no other digit, or a digit seen once: no look on this board to judge it against
         rest = sums[d] - g[j]  # its own digit without itself
         own = float(g[j] @ rest) / max(1e-6, float(np.linalg.norm(rest)))
         if max(others) > own - UNLIKE_MARGIN:

@@ -176,10 +176,9 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     H, W = dist.shape
     theme = screen_theme(bg)
     stale = False
-    if profile is None or profile.game != "fifteen" or not profile.fits(image) or profile.theme != theme:
+    if profile is None or not profile.suits("fifteen", image, theme):
         stale = profile is not None and profile.game == "fifteen"  # another game's is not stale
-        profile = Profile("fifteen", W, H, theme)
-        profile.changed = True
+        profile = Profile("fifteen", W, H, theme, changed=True)
     fx, fy, fw, fh = find_frame(dist)
     crop = image[fy:fy + fh, fx:fx + fw]
     patches = find_patches(crop, frame_colour(crop))
@@ -187,14 +186,11 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     cells = place(patches, n) if n else None
     if cells is None:
         raise ReadError("no 15-puzzle board found: the frame's tiles do not form a square lattice")
-    empty = [c for c, p in cells.items() if not p.glyphs]
-    missing = [c for c in range(n * n) if c not in cells]
-    gaps = missing + empty
+    gaps = [c for c in range(n * n) if c not in cells] + [c for c, p in cells.items() if not p.glyphs]
     if len(gaps) != 1:
         raise ReadError(f"no 15-puzzle board found: {len(gaps)} gaps in the frame, not one")
     tesseract.found(FIRST_READ)
-    gap = gaps[0]
-    tiled = [c for c in sorted(cells) if c != gap]
+    tiled = [c for c in sorted(cells) if c != gaps[0]]
     crops = [g for c in tiled for g in cells[c].glyphs]
     digits = iter(read_single_glyphs(crops, profile.font("tile"), use_tesseract, DIGITS_0_9))
     values: dict[int, int | None] = {}
@@ -202,25 +198,21 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
         read = [next(digits) for _ in cells[c].glyphs]
         values[c] = int("".join(read)) if all(read) and read[0] != "0" else None
     unsure = unsure_tiles(values, n)
-    pitch = (max(p.centre[0] for p in cells.values()) - min(p.centre[0] for p in cells.values())) / (n - 1)
-    x0 = min(p.centre[0] for p in cells.values())
-    y0 = min(p.centre[1] for p in cells.values())
+    x0, y0 = (min(p.centre[k] for p in cells.values()) for k in (0, 1))
+    pitch = (max(p.centre[0] for p in cells.values()) - x0) / (n - 1)
     centres = {c: (int(round(fx + x0 + (c % n) * pitch)), int(round(fy + y0 + (c // n) * pitch)))
                for c in range(n * n)}
     board = None
     notes = []
     if not unsure:
-        tiles = [values.get(c, 0) for c in range(n * n)]
         try:
-            board = Board(tiles)
+            board = Board([values.get(c, 0) for c in range(n * n)])
         except BoardError as exc:  # a permutation the rules cannot reach: some tile misread
             unsure = tiled
             notes.append(f"the tiles read cannot be a real board ({exc}): not trusted")
     screen = "stage_complete" if board is not None and board.is_won() else "board"
-    reading = FifteenReading("fifteen", screen, board=board, cells=centres, unsure=unsure, theme=theme,
-                             pitch=float(pitch), rows_visible=n, profile=profile, profile_stale=stale)
-    reading.notes.extend(notes)
-    return reading
+    return FifteenReading("fifteen", screen, board=board, cells=centres, unsure=unsure, theme=theme,
+                          pitch=float(pitch), rows_visible=n, profile=profile, profile_stale=stale, notes=notes)
 
 
 def unsure_tiles(values: dict[int, int | None], n: int) -> list[int]:

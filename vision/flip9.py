@@ -48,7 +48,6 @@ class Box:
     y: int
     w: int
     h: int
-    fill: np.ndarray  # RGB inside
     outlined: bool  # its edge differs from its inside (a card), or not (a key)
     accent: bool  # its edge is coloured (the card that must move)
     glyphs: list  # ink crops (0-1) of the glyphs inside
@@ -59,9 +58,6 @@ class Box:
         return self.x + self.w // 2, self.y + self.h // 2
 
 
-PARTS = {"must": "the card that must move"}  # unsure parts other than cards, in words
-
-
 @dataclass
 class Flip9Reading(Reading):
     """A Flip 9 read: its text is the cards in a line, and the card that must be swapped. When a
@@ -70,14 +66,11 @@ class Flip9Reading(Reading):
     assistant acts on none of it."""
 
     cards: list = field(default_factory=list)
+    LISTED = 9  # every card unsure is named
+    PART_WORDS = {"must": "the card that must move"}
 
     def cell_words(self, i: int) -> str:
         return f"card {i + 1}"
-
-    def describe_unsure(self, cells: int = 9) -> str:
-        out = [f"card {k + 1} ({self.unsure_why.get(str(k), 'not read')})" for k in self.unsure]
-        out += [f"{PARTS.get(k, 'the ' + k)} ({self.unsure_why[k]})" for k in self.parts_unsure]
-        return ", ".join(out)
 
     def to_json(self) -> dict:
         out = super().to_json()
@@ -140,7 +133,7 @@ def find_boxes(image: np.ndarray, dist: np.ndarray) -> list[Box]:
         ink = np.clip(ink / top, 0, 1)
         parts = split_glyphs(ink)
         parts = [p for p in parts if p.shape[0] >= 0.25 * inner.shape[0]]
-        boxes.append(Box(int(x), int(y), int(w), int(h), fill, outlined, accent, parts))
+        boxes.append(Box(int(x), int(y), int(w), int(h), outlined, accent, parts))
     return boxes
 
 
@@ -277,17 +270,12 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
                 centred_lines.add(key)
     unread = [key for key in lines if key not in cache] if use_tesseract else []
     # the lines not read before, all at once
-    texts = read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], height=40, stop=stop)
+    texts = read_texts([np.clip(lines[key].ink * 1.5, 0, 1) for key in unread], stop=stop)
     if stop is not None and stop.stopped:
         return "", None, None, ticking
     cache.update(zip(unread, texts))
     for key in lines:
-        text = cache.get(key)
-        if text is None:
-            if key in centred_lines:
-                kind = kind or "unread"
-            continue
-        low = text.lower().replace(" ", "")
+        low = (cache.get(key) or "").lower().replace(" ", "")  # a line not read says nothing either
         if key in centred_lines and not (low.startswith("card") or "valid" in low or "winner" in low):
             kind = kind or "unread"  # a comment it cannot make out may name the card that must move
         if low.startswith("moves"):
@@ -309,12 +297,9 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     never scroll (``first_row`` stays 0)."""
     H, W = dist.shape
     theme = screen_theme(bg)
-    if profile is None or profile.game != "flip9" or not profile.fits(image) or profile.theme != theme:
-        stale = profile is not None
-        profile = Profile("flip9", W, H, theme)
-        profile.changed = True
-    else:
-        stale = False
+    stale = profile is not None and not profile.suits("flip9", image, theme)
+    if profile is None or stale:
+        profile = Profile("flip9", W, H, theme, changed=True)
     boxes = find_boxes(image, dist)
     singles = [b for b in boxes if len(b.glyphs) == 1]
     keys = same_size([b for b in singles if not b.outlined])
@@ -350,11 +335,9 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
     key_values = settle_permutation([b.text for b in keys], [b.glyphs[0] for b in keys], font)
     if key_values is None:
         raise ReadError("no Flip 9 board found")
-    by_value = {str(v): b for v, b in zip(key_values, keys)}
-    buttons = {v: by_value[v].centre for v in "123456789"}
+    buttons = {str(v): b.centre for v, b in sorted(zip(key_values, keys))}  # "1" to "9" (a permutation)
     if new_button is not None:
         buttons["new"] = new_button
-    positions: dict[int, tuple[int, int]] = {}
     must_box = None
     covered: list[int] = []
     if len(cards) != 9:  # some cards hidden (a notification over them)? Their keys still show where
@@ -396,8 +379,7 @@ def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, st
         chosen = values[cards.index(must_box)]  # the outlined card, as the permutation read it
     if chosen is not None and moves is not None and moves > 0:
         must = chosen  # before the first swap the chosen card is only picked, not forced
-    state = State(tuple(values), must)
-    reading = Flip9Reading("flip9", "board", state=state, cells=positions, buttons=buttons, theme=theme,
+    reading = Flip9Reading("flip9", "board", state=State(tuple(values), must), cells=positions, buttons=buttons, theme=theme,
                            profile=profile, profile_stale=stale, ticking=ticking)
     if kind == "unread" and must_box is None:
         reading.doubt("must", "the comment line did not read")

@@ -96,7 +96,7 @@ def unpack(data: np.ndarray) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def match(crop: np.ndarray, chars: str = "0123456789") -> tuple[str | None, float, float]:
+def match(crop: np.ndarray) -> tuple[str | None, float, float]:
     """(best digit, its correlation, margin over the best other digit) for a tight ink crop."""
     h, w = crop.shape
     if h < 3 or w < 1:
@@ -109,8 +109,6 @@ def match(crop: np.ndarray, chars: str = "0123456789") -> tuple[str | None, floa
     v /= n
     best: dict[str, float] = {}
     for d, g in drawn_digits():
-        if d not in chars:
-            continue
         small = cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA).flatten()
         small = small - small.mean()
         m = np.linalg.norm(small)

@@ -15,18 +15,12 @@ import cv2
 import numpy as np
 
 from vision.image import MIN_CELL, ImageInputError
+from vision.shapes import runs
 
 COLUMNS = 9
 # a grid line's pixel stands out of the background beside it by more than this colour distance;
 # JPEG ringing and anti-aliasing by less
 RIDGE = 2.5
-
-
-def too_small(pitch: float) -> None:
-    """A clear error when the cells are too small for their digits to be read for sure."""
-    if pitch < MIN_CELL:
-        raise ImageInputError(f"the board's cells are {pitch:.1f} px: too small to read for sure (at least "
-                              f"{MIN_CELL} px); give the phone's full-size screenshot")
 
 
 @dataclass
@@ -53,12 +47,13 @@ def line_scale(w: int, h: int) -> int:
     return max(2, int(round(max(w, h * 0.45) / 270)))
 
 
-def vertical_ridges(dist: np.ndarray, scale: float) -> np.ndarray:
+def vertical_ridges(dist: np.ndarray) -> np.ndarray:
     """A mask of thin vertical line pixels in a colour-distance image: pixels brighter by more
     than RIDGE than both neighbours ``s`` away across the line (wrapping at the edges)."""
+    h, w = dist.shape
     d = dist.astype(np.float32)
-    s = max(2, int(round(scale / 270)))  # farther than half a line's width
-    k = max(3, int(round(scale / 200)) | 1)
+    s = line_scale(w, h)
+    k = max(3, int(round(max(w, h * 0.45) / 200)) | 1)
     v = cv2.blur(d, (1, k))  # smooth along the line to beat JPEG noise
     n = v.shape[1]
     # the brighter of the two neighbours, built in place (np.roll would copy the image twice)
@@ -107,7 +102,7 @@ def refine(profile: np.ndarray, guess: float, radius: int) -> float:
 def find_lattice(dist: np.ndarray) -> Lattice | None:
     """The grid lattice in a colour-distance-from-background image, or None when there is none."""
     h, w = dist.shape
-    vlong = long_runs(vertical_ridges(dist, max(w, h * 0.45)), max(6, h // 60))
+    vlong = long_runs(vertical_ridges(dist), max(6, h // 60))
     profile = vlong.sum(axis=0).astype(np.float64)
     f = max(1, w // 400)  # search a block-max profile of ~400 columns, then refine in full
     coarse = profile[:w - w % f].reshape(-1, f).max(axis=1)
@@ -119,7 +114,9 @@ def find_lattice(dist: np.ndarray) -> Lattice | None:
     xs = [refine(profile, x0 + k * pitch, radius) for k in range(COLUMNS + 1)]
     xs = [refine(profile, xs[0] + k * (xs[-1] - xs[0]) / COLUMNS, radius) for k in range(COLUMNS + 1)]
     pitch = (xs[-1] - xs[0]) / COLUMNS
-    too_small(pitch)
+    if pitch < MIN_CELL:  # digits too small to be read for sure
+        raise ImageInputError(f"the board's cells are {pitch:.1f} px: too small to read for sure (at least "
+                              f"{MIN_CELL} px); give the phone's full-size screenshot")
 
     # the vertical extent: where most of the ten lines run
     cols = np.stack([vlong[:, int(round(x)) - 1:int(round(x)) + 2].max(axis=1) for x in xs])
@@ -160,17 +157,10 @@ def horizontal_profile(dist: np.ndarray, xs: list[float], pitch: float, w: int, 
 
 def line_positions(hprof: np.ndarray, lo: int, hi: int, level: float = 0.5) -> list[float]:
     """Centres of the runs of rows where the horizontal-line profile is above ``level``."""
-    on = hprof[lo:hi] >= level
     ys = []
-    y = 0
-    while y < len(on):
-        if on[y]:
-            start = y
-            while y < len(on) and on[y]:
-                y += 1
-            seg = hprof[lo + start:lo + y]
-            ys.append(lo + start + float((seg * np.arange(len(seg))).sum() / seg.sum()))
-        y += 1
+    for a, b in runs(hprof[lo:hi] >= level):
+        seg = hprof[lo + a:lo + b]
+        ys.append(lo + a + float((seg * np.arange(len(seg))).sum() / seg.sum()))
     return ys
 
 
@@ -195,7 +185,7 @@ def full_rows(lattice: Lattice) -> list[tuple[float, float]]:
     """Rows of cells fully inside the grid: between lines one pitch apart, and a last row below
     the last line when the vertical lines go on for a full pitch (a grid that fades out)."""
     p = lattice.pitch
-    ys = [y for y in lattice.ys]
+    ys = lattice.ys
     rows = []
     # keep lines on the lattice: one pitch (or a whole number of pitches) apart
     for a, b in zip(ys, ys[1:]):

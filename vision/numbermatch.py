@@ -74,8 +74,8 @@ class NumberMatchReading(Reading):
         rows = [text[k:k + COLUMNS] for k in range(0, len(text), COLUMNS)]
         known = lambda v: "?" if v is None else v  # noqa: E731
         lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, {known(b.adds_left)} adds left"
-                 + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else "")]
-        lines += rows
+                 + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else ""),
+                 *rows]
         if self.selected is not None:
             lines.append(f"selected: cell {self.selected}")
         return lines
@@ -138,7 +138,7 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
         filled = cv2.morphologyEx(comp.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         holes = fill_holes(filled)
         if holes.mean() > 0.6:
-            discs.append((x + x0, y + y0, bw, bh, i))
+            discs.append((x + x0, y + y0, bw, bh))
         cy, cx = bh // 2, bw // 2
         band = max(1, min(bw, bh) // 8)
         cross = comp[cy - band:cy + band + 1].any(axis=0).mean() > 0.8 and comp[:, cx - band:cx + band + 1].any(axis=1).mean() > 0.8
@@ -148,13 +148,10 @@ def find_add_button(image: np.ndarray, lattice: Lattice, area: list | None = Non
         return None, None, None
     px, py, pw, ph = plus
     centre = (int(round(px + pw / 2)), int(round(py + ph / 2)))
-    best = None
-    for x, y, bw, bh, i in discs:
-        cx, cy = x + bw / 2, y + bh / 2
-        if cx > centre[0] and cy < centre[1] and abs(cx - centre[0]) < 2 * pw and abs(cy - centre[1]) < 2 * ph:
-            dist = (cx - centre[0]) ** 2 + (cy - centre[1]) ** 2
-            if best is None or dist < best[0]:
-                best = (dist, x, y, bw, bh)
+    # the badge: the nearest disc up and right of the "+", within two of its sizes
+    near = [((x + bw / 2 - centre[0]) ** 2 + (y + bh / 2 - centre[1]) ** 2, x, y, bw, bh) for x, y, bw, bh in discs
+            if centre[0] < x + bw / 2 < centre[0] + 2 * pw and centre[1] - 2 * ph < y + bh / 2 < centre[1]]
+    best = min(near, key=lambda disc: disc[0], default=None)
     m = int(p * 0.5)
     span = (max(0, px - m), max(0, py - 2 * m), min(w, px + pw + 3 * m), min(h, py + ph + m))
     if best is None:
@@ -314,7 +311,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     stale = False
     lattice = None
     if profile is not None:
-        if profile.game == "numbermatch" and profile.fits(image) and profile.theme == theme:
+        if profile.suits("numbermatch", image, theme):
             lattice = quick_lattice(dist, profile.geometry)
         stale = lattice is None
     if lattice is None:
@@ -336,15 +333,9 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     blurred[ya:yb] = cv2.blur(dist[ya:yb], blur_size(lattice.pitch * 0.72))
     cells: list[Cell] = []
     for r in range(len(lattice.rows)):
-        row_cells = []
-        for c in range(COLUMNS):
-            cell = look_at(image, lattice.cell_box(r, c), dist, blurred)
-            if cell is None:
-                break
-            cell.row, cell.col = r, c
-            row_cells.append(cell)
-        if len(row_cells) < COLUMNS:
-            break
+        row_cells = [look_at(image, lattice.cell_box(r, c), dist, blurred) for c in range(COLUMNS)]
+        if any(cell is None for cell in row_cells):
+            break  # a cell too small to look at: the grid ends here
         cells.extend(row_cells)
         if all(x.contrast < EMPTY for x in row_cells) and r > 0 and all(x.contrast < EMPTY for x in cells[-18:-9]):
             break  # two empty grid rows: the board ended above
@@ -373,7 +364,7 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
 
     last = max(i for i, c in enumerate(cells) if c.glyph is not None)
     base = first_row * COLUMNS
-    board_cells, unsure, centres, selected, why = [], [], {}, None, {}
+    board_cells, centres, selected, why = [], {}, None, {}  # why: each unsure cell's reason
     digit_of = {id(c): d for c, d in zip(glyph_cells, digits)}
     # a template's match was judged against its learned spread; tesseract's reads against the board
     odd = {id(glyph_cells[k]) for k in unlike_their_digit(glyph_cells, digits) if k in bootstrapped} \
@@ -386,7 +377,6 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         if c.state == "faded":
             board_cells.append(0)  # crossed out: which digit it was does not matter
         elif c.glyph is None or d is None or id(c) in odd or id(c) in guessed:
-            unsure.append(base + i)
             why[base + i] = ("the digit did not read" if d is None else "looks like another digit's glyphs too"
                              if id(c) in odd else "read on first contact from a blurred or tiny image")
             board_cells.append(0)
@@ -413,14 +403,12 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         raise LandmarkError("no Number Match board found: a grid, but no \"+\" button and no stage above it")
     board = Board(board_cells, adds_left=extras["adds_left"], score=extras["score"], stage=extras["stage"])
     reading = NumberMatchReading("numbermatch", "board", board=board, cells=centres, add_button=extras["add_button"],
-                                 selected=selected, unsure=unsure, theme=theme, pitch=lattice.pitch,
+                                 selected=selected, theme=theme, pitch=lattice.pitch,
                                  first_row=first_row, more_above=first_row > 0 or cut_above(lattice),
                                  more_below=more_below,
                                  rows_visible=(last // COLUMNS) + 1, profile=profile, profile_stale=stale)
-    for i in unsure:
-        reading.doubt(i, why[i])
-    for key, why in extras["why"].items():
-        reading.doubt(key, why)
+    for part, reason in [*why.items(), *extras["why"].items()]:
+        reading.doubt(part, reason)
     for why in check_rows(lattice):
         reading.doubt("rows", why)
     if covered:
@@ -580,9 +568,7 @@ class NumberMatchReader(Reader):
                     wrong = True  # a wrong digit, or a row made up (past the board, or not its numbers)
             if reading.sure and (base + len(b.cells) < max(truth, default=-1) + 1 or base > min(truth, default=base)):
                 wrong = True  # a row on screen lost
-        if wrong:
-            return "misread"
-        return "exact" if reading.sure else "unsure"
+        return "misread" if wrong else "exact" if reading.sure else "unsure"
 
     def trust_words(self, reading: Reading) -> str:
         if reading.board is None:

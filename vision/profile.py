@@ -66,6 +66,10 @@ class Profile:
         """Whether the image has the size this profile was made for."""
         return image.shape[1] == self.width and image.shape[0] == self.height
 
+    def suits(self, game: str, image, theme: str) -> bool:
+        """Whether a read of ``game`` on this screen can use this profile: its game, size and theme."""
+        return self.game == game and self.fits(image) and self.theme == theme
+
     def to_json(self) -> dict:
         out = {"version": VERSION, "game": self.game, "width": self.width, "height": self.height,
                "theme": self.theme, "model": self.model, "geometry": self.geometry,

@@ -44,8 +44,7 @@ class Reader:
     # -- the trust benchmark's hooks (assistant.trust) ----------------------------------------
 
     def trust_case(self, truth: dict) -> dict:
-        """What a board fixture's truth holds a read to: assistant.trust.Case's fields (values,
-        first_row_y, ...)."""
+        """What a board fixture's truth holds a read to: assistant.trust.Case's fields."""
         raise NotImplementedError
 
     def trust_label(self, label: dict) -> dict:

@@ -38,6 +38,8 @@ class Reading:
     # (x0, y0, x1, y1) of parts of the screen that change on their own (a clock): a link that
     # compares two frames to see whether an animation is over leaves them out
     ticking: list[tuple[int, int, int, int]] = field(default_factory=list)
+    LISTED = 4  # how many cells unsure describe_unsure names (the rest are counted)
+    PART_WORDS = {}  # a part unsure in words, where "the" and its name are not enough
 
     def learn(self) -> None:
         """Take what this read learned into the profile it read with (the caller's step, never the read's)."""
@@ -69,15 +71,18 @@ class Reading:
         """The board index of the first cell on screen (0 unless the game scrolls its board)."""
         return 0
 
-    def describe_unsure(self, cells: int = 4) -> str:
-        """What was not read for sure, in words: "row 2 column 3 (covered), the adds left (...)"."""
+    def describe_unsure(self, cells: int | None = None) -> str:
+        """What was not read for sure, in words: "row 2 column 3 (covered), the adds left (...)"
+        (the first ``cells`` cells unsure, LISTED by default)."""
+        cells = self.LISTED if cells is None else cells
         out = []
         for i in self.unsure[:cells]:
             why = self.unsure_why.get(str(i))
             out.append(self.cell_words(i) + (f" ({why})" if why else ""))
         if len(self.unsure) > cells:
             out.append(f"{len(self.unsure) - cells} more cells")
-        out += [f"the {k.replace('_', ' ')} ({self.unsure_why[k]})" for k in self.parts_unsure]
+        out += [f"{self.PART_WORDS.get(k, 'the ' + k.replace('_', ' '))} ({self.unsure_why[k]})"
+                for k in self.parts_unsure]
         return ", ".join(out)
 
     def to_json(self) -> dict:
@@ -92,13 +97,9 @@ class Reading:
                     out["board"]["cells"][i - base] = None
         if self.state is not None:
             out["state"] = self.state.to_json()
-        out.update(self.layout_json())
-        out["cells"] = {str(k): list(v) for k, v in self.cells.items()}
-        out["buttons"] = {k: list(v) for k, v in self.buttons.items()}
-        out["unsure"] = list(self.unsure) + self.parts_unsure
-        out["unsure_why"] = dict(self.unsure_why)
-        out["theme"] = self.theme
-        out["seconds"] = round(self.seconds, 4)
+        out.update(self.layout_json(), cells={str(k): list(v) for k, v in self.cells.items()},
+                   buttons={k: list(v) for k, v in self.buttons.items()}, unsure=list(self.unsure) + self.parts_unsure,
+                   unsure_why=dict(self.unsure_why), theme=self.theme, seconds=round(self.seconds, 4))
         return out
 
     def layout_json(self) -> dict:

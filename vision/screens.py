@@ -13,8 +13,7 @@ from vision.text import read_text, saturation
 def pill_buttons(image: np.ndarray) -> list[tuple[str, tuple[int, int]]]:
     """Wide coloured buttons with a label: (label as a name, centre)."""
     H, W = image.shape[:2]
-    sat = saturation(image)
-    mask = (sat > 60).astype(np.uint8)
+    mask = (saturation(image) > 60).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     out = []
     for i in range(1, n):
@@ -30,7 +29,7 @@ def pill_buttons(image: np.ndarray) -> list[tuple[str, tuple[int, int]]]:
         ink = ink[m:h - m, h // 2:w - h // 2]
         if ink.max() < 60:
             continue
-        text = read_text(np.clip(ink / ink.max() * 1.3, 0, 1), height=40)
+        text = read_text(np.clip(ink / ink.max() * 1.3, 0, 1))
         name = "_".join("".join(ch for ch in text.lower() if ch.isalpha() or ch == " ").split())
         if name:
             out.append((name, (int(x + w // 2), int(y + h // 2))))

@@ -16,18 +16,17 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     return ((m | (1 - flood)) > 0)[1:-1, 1:-1]
 
 
+def runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in a 1-D mask."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))).tolist()
+    return list(zip(edges[::2], edges[1::2]))
+
+
 def split_glyphs(ink: np.ndarray) -> list[np.ndarray]:
     """The glyph crops of a line of text, split at empty columns."""
-    cols = (ink > STROKE).any(axis=0)
-    out, x = [], 0
-    while x < len(cols):
-        if cols[x]:
-            a = x
-            while x < len(cols) and cols[x]:
-                x += 1
-            part = ink[:, a:x]
-            rows = np.flatnonzero((part > STROKE).any(axis=1))
-            out.append(part[rows[0]:rows[-1] + 1])
-        x += 1
+    out = []
+    for a, b in runs((ink > STROKE).any(axis=0)):
+        part = ink[:, a:b]
+        rows = np.flatnonzero((part > STROKE).any(axis=1))
+        out.append(part[rows[0]:rows[-1] + 1])
     return out
-

@@ -17,7 +17,9 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.image import ReadError
@@ -193,8 +195,6 @@ _local = _Local()
 
 
 def png(image: np.ndarray) -> bytes:
-    import cv2
-
     ok, data = cv2.imencode(".png", image)
     if not ok:
         raise ReadError("an image for tesseract could not be encoded")
@@ -244,12 +244,10 @@ def _run_one(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None 
         if len(images) == 1:
             data = png(images[0])
         else:  # a list of files: tesseract reads each as a page of its own
-            paths = []
-            for k, image in enumerate(images):
-                paths.append(os.path.join(folder, f"{k}.png"))
-                with open(paths[-1], "wb") as f:
-                    f.write(png(image))
-            data = "\n".join(paths).encode() + b"\n"
+            paths = [Path(folder, f"{k}.png") for k in range(len(images))]
+            for path, image in zip(paths, images):
+                path.write_bytes(png(image))
+            data = "".join(f"{path}\n" for path in paths).encode()
         try:
             out, _ = proc.communicate(data)
         except (BrokenPipeError, OSError):

@@ -12,8 +12,9 @@ import cv2
 import numpy as np
 
 from vision import tesseract
-from vision.glyphs import PAD
+from vision.glyphs import PAD, STRIP_HEIGHT
 from vision.image import distance
+from vision.shapes import runs
 from vision.thresholds import COLOURED, STROKE, TEXT_CONTRAST
 
 
@@ -42,65 +43,48 @@ def saturation(image: np.ndarray) -> np.ndarray:
     return cv2.subtract(cv2.max(cv2.max(r, g), b), cv2.min(cv2.min(r, g), b))
 
 
-def text_lines(image: np.ndarray, bg, y0: int, y1: int, x0: int = 0, x1: int | None = None,
-               min_contrast: float = TEXT_CONTRAST) -> list[TextLine]:
-    """Neutral text lines inside a region, split into runs at gaps wider than a glyph height."""
-    x1 = image.shape[1] if x1 is None else x1
-    region = image[y0:y1, x0:x1]
+def text_lines(image: np.ndarray, bg, y0: int, y1: int, min_contrast: float = TEXT_CONTRAST) -> list[TextLine]:
+    """Neutral text lines across a band of the screen, split into runs at gaps wider than a glyph height."""
+    region = image[y0:y1]
     if region.size == 0:
         return []
     ink = distance(region, bg).astype(np.float32)
     coloured = (saturation(region) > COLOURED).astype(np.uint8)
     ink[cv2.dilate(coloured, np.ones((5, 5), np.uint8)) > 0] = 0
     mask = ink > min_contrast
-    rows = mask.any(axis=1)
     lines = []
-    y = 0
-    while y < len(rows):
-        if not rows[y]:
-            y += 1
-            continue
-        a = y
-        while y < len(rows) and rows[y]:
-            y += 1
-        b = y
-        cols = mask[a:b].any(axis=0)
-        xs = np.flatnonzero(cols)
-        gap = max(3, (b - a) * 1.0)
-        start = prev = xs[0]
-        for x in list(xs[1:]) + [None]:
-            if x is None or x - prev > gap:
-                seg = mask[a:b, start:prev + 1].any(axis=1)
-                ra, rb = a + int(np.argmax(seg)), b - int(np.argmax(seg[::-1]))
-                lines.append(TextLine(x0 + int(start), y0 + ra, x0 + int(prev) + 1, y0 + rb,
-                                      np.clip(ink[ra:rb, start:prev + 1] / 255.0 * 1.6, 0, 1)))
-                start = x
-            if x is not None:
-                prev = x
+    for a, b in runs(mask.any(axis=1)):
+        xs = np.flatnonzero(mask[a:b].any(axis=0))
+        for run in np.split(xs, np.flatnonzero(np.diff(xs) > max(3, b - a)) + 1):
+            start, end = int(run[0]), int(run[-1]) + 1
+            seg = mask[a:b, start:end].any(axis=1)
+            ra, rb = a + int(np.argmax(seg)), b - int(np.argmax(seg[::-1]))
+            lines.append(TextLine(start, y0 + ra, end, y0 + rb, np.clip(ink[ra:rb, start:end] / 255.0 * 1.6, 0, 1)))
     return lines
 
 
-def line_image(ink: np.ndarray, height: int = 40) -> np.ndarray:
-    """One line of ink (0-1) as tesseract is given it: scaled to ~``height`` px high, binarised, padded."""
+def line_image(ink: np.ndarray) -> np.ndarray:
+    """One line of ink (0-1) as tesseract is given it: scaled to STRIP_HEIGHT px high, binarised, padded."""
     h, w = ink.shape
-    scale = height / max(1, h)
-    big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), height), interpolation=cv2.INTER_CUBIC)
+    scale = STRIP_HEIGHT / max(1, h)
+    big = cv2.resize(ink.astype(np.float32), (max(2, int(w * scale)), STRIP_HEIGHT), interpolation=cv2.INTER_CUBIC)
     img = np.where(big > STROKE, 0, 255).astype(np.uint8)
     return cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
 
 
-def read_text(ink: np.ndarray, chars: str | None = None, height: int = 40, psm: int = 7) -> str:
-    """Tesseract on one line of ink (0-1), scaled to ~``height`` px high."""
-    return tesseract.run([line_image(ink, height)], tesseract.options(psm, chars))[0].strip()
+def read_texts(inks: list[np.ndarray], chars: str | None = None, psm: int = 7,
+               stop: tesseract.Stop | None = None) -> list[str]:
+    """Tesseract on lines of ink (0-1), all in one process (a call is mostly its own start, loading
+    its model), each line a page of its own. ``stop``: see tesseract.Stop."""
+    return [t.strip() for t in tesseract.run([line_image(ink) for ink in inks], tesseract.options(psm, chars), stop)]
+
+
+def read_text(ink: np.ndarray, chars: str | None = None, psm: int = 7) -> str:
+    """Tesseract on one line of ink (0-1)."""
+    return read_texts([ink], chars, psm)[0]
 
 
 def norm_line(ink: np.ndarray) -> np.ndarray:
     """A text line's ink scaled so its strongest strokes are 1."""
     top = float(np.percentile(ink, 99)) if ink.size else 0
     return np.clip(ink / top, 0, 1) if top > 0 else ink
-
-
-def read_texts(inks: list[np.ndarray], height: int = 40, stop: tesseract.Stop | None = None) -> list[str]:
-    """``read_text`` on several lines in one tesseract process (a call is mostly its own start,
-    loading its model), each line a page of its own. ``stop``: see tesseract.Stop."""
-    return [t.strip() for t in tesseract.run([line_image(ink, height) for ink in inks], tesseract.options(7), stop)]
