@@ -3,7 +3,6 @@ next tile outlined with an arrow to the gap."""
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 
@@ -115,12 +114,13 @@ def add_solve_command(games) -> None:
 
 
 def solve_fifteen(args) -> int:
+    from assistant.options import print_json
     from solver import fifteen
 
     board = fifteen.Board.parse(args.tiles)
     solution = fifteen.solve(board)
     if args.json:
-        print(json.dumps(solution.to_json()))
+        print_json(args, solution.to_json())
         return 0
     w = board.width
     print(f"Board ({w}x{w}):")

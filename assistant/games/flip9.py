@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import copy
 
@@ -108,6 +107,7 @@ def add_solve_command(games) -> None:
 def solve_flip9(args) -> int:
     import time
 
+    from assistant.options import print_json
     from solver import flip9
 
     state = flip9.State.parse(args.cards, must=args.must)
@@ -115,9 +115,9 @@ def solve_flip9(args) -> int:
     swaps = flip9.solve(state)
     seconds = time.perf_counter() - t0
     if args.json:
-        print(json.dumps({"game": Flip9.name, "start": state.to_json(), "status": "solved",
+        print_json(args, {"game": Flip9.name, "start": state.to_json(), "status": "solved",
                           "moves": [{"swap": list(s)} for s in swaps], "seconds": round(seconds, 4),
-                          "optimal": True}))
+                          "optimal": True})
         return 0
     print(f"Cards {list(state.cards)}" + (f", must swap {state.must}" if state.must else ""))
     for step, (a, b) in enumerate(swaps, 1):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from solver.errors import InputError
 
 
@@ -42,6 +40,7 @@ def read_numbermatch_board(text: str, adds: int | None):
 
 
 def solve_numbermatch(args) -> int:
+    from assistant.options import print_json
     from solver.numbermatch import search
 
     board = read_numbermatch_board(args.board, args.adds)
@@ -49,7 +48,7 @@ def solve_numbermatch(args) -> int:
         raise InputError("the board has no live number to pair")
     solution = search.solve(board, objective=args.objective, budget=args.budget)
     if args.json:
-        print(json.dumps(solution.to_json()))
+        print_json(args, solution.to_json())
         return 0
     print(f"Board ({board.live_count()} numbers, {board.adds_left} adds left):")
     print("\n".join(board.format().split()))
