@@ -333,7 +333,7 @@ class Solution:
     seconds: float
 
     def to_json(self) -> dict:
-        return {"game": "fifteen", "start": self.board.to_json(), "status": self.status,
+        return {"game": "fifteen", "board": self.board.to_json(), "status": self.status,
                 "moves": [{"tile": t} for t in self.moves], "length": len(self.moves),
                 "optimal": self.optimal, "seconds": round(self.seconds, 4), "nodes": self.nodes}
 

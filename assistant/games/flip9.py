@@ -115,7 +115,7 @@ def solve_flip9(args) -> int:
     swaps = flip9.solve(state)
     seconds = time.perf_counter() - t0
     if args.json:
-        print_json(args, {"game": Flip9.name, "start": state.to_json(), "status": "solved",
+        print_json(args, {"game": Flip9.name, "board": state.to_json(), "status": "solved",
                           "moves": [{"swap": list(s)} for s in swaps], "seconds": round(seconds, 4),
                           "optimal": True})
         return 0
