@@ -113,6 +113,14 @@ def add_solve_command(games) -> None:
     ff.set_defaults(run=solve_fifteen)
 
 
+def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) -> dict:
+    """The Solution JSON `tapsolve solve fifteen --json` prints (docs/json.md), for tiles as text
+    or board JSON: ``tapsolve.solve``'s (every line is the fewest moves the search finds)."""
+    from solver import fifteen
+
+    return fifteen.solve(fifteen.Board.from_json(board) if isinstance(board, dict) else fifteen.Board.parse(board)).to_json()
+
+
 def solve_fifteen(args) -> int:
     from assistant.options import print_json
     from solver import fifteen
