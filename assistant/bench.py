@@ -12,12 +12,11 @@ of a stage are only banked when it is cleared.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import dataclass
 
-from assistant.options import add_fault_options, adds, bounded_int, non_negative_int, positive_float
+from assistant.options import add_fault_options, adds, bounded_int, non_negative_int, positive_float, print_json
 
 # statistics (with fractions and decimal, 6-10 ms) and random are imported where a bench runs:
 # every command builds this parser, `tapsolve read` too
@@ -210,7 +209,7 @@ def numbermatch(args) -> int:
               "budget": args.budget, "kernel load s": round(load, 3), "figures": table,
               "baseline clears, we do not": missed, "peak memory MiB": round(peak_memory_mib(), 1)}
     if args.json:
-        print(json.dumps(report))
+        print_json(args, report)
         return 0
     print(f"Number Match: {args.boards} random boards of {args.size} numbers, {args.adds} adds,"
           f" seed {args.seed}, budget {args.budget:g} s per board and solver")
@@ -251,7 +250,7 @@ def play(args) -> int:
     figures["wall_per_floor_and_animations"] = (
         round(figures["wall_s"] / (figures["phone_floor_s"] + animations), 3) if figures["phone_floor_s"] else None)
     if args.json:
-        print(json.dumps(figures), flush=True)
+        print_json(args, figures)
         return code
     print(f"{figures['moves']} moves, {figures['taps']} taps, {figures['swipes']} swipes, "
           f"{figures['captures']} captures, {figures['wrong_taps']} wrong taps; wall {figures['wall_s']:.1f} s, "

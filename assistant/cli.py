@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from assistant.options import (add_fault_options, address, non_negative_int, pairing_code, port,
@@ -233,7 +234,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     before = stop_on_terminate()
     try:
-        code = args.run(args)
+        if vars(args).get("json"):
+            # stdout carries the one JSON document (options.print_json) and nothing else: every
+            # human line of the run (progress, moves, notes) goes to stderr meanwhile
+            args.stdout = sys.stdout
+            with contextlib.redirect_stdout(sys.stderr):
+                code = args.run(args)
+        else:
+            code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
         return code
     except TapsolveError as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from functools import partial
 
@@ -11,6 +10,7 @@ import cv2
 from assistant import autoplay, guide
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.options import print_json
 from assistant.phone.device import connect
 from assistant.phone.server import stopping_started
 from calibration import store
@@ -49,7 +49,7 @@ def run(args) -> int:
     """`tapsolve demo`: one game on a virtual phone, shown in a window when there is a display."""
     code, figures = play_virtual(args, window=not args.no_window and guide.has_display())
     if args.json:
-        print(json.dumps(figures), flush=True)
+        print_json(args, figures)
     return code
 
 

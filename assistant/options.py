@@ -84,6 +84,15 @@ def add_fault_options(parser, tap_latency: float) -> None:
                         help="probability that a tap is lost")
 
 
+def print_json(args, data) -> None:
+    """A --json command's one JSON document, on the stdout `tapsolve` kept for it (``args.stdout``:
+    while a --json command runs, stdout is stderr, so that no human line can land in the JSON)."""
+    import json
+    import sys
+
+    print(json.dumps(data), file=vars(args).get("stdout", sys.stdout), flush=True)
+
+
 def stop_on_terminate():
     """`kill` (SIGTERM) stops a command as Ctrl-C does: through KeyboardInterrupt, so that what it
     started (a private adb server, a virtual phone) is stopped on the way out. Returns the handler

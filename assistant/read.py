@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from solver.errors import TapsolveError
@@ -23,6 +22,8 @@ def note(message: str) -> None:
 def run_read(args) -> int:
     import vision
 
+    from assistant.options import print_json
+
     if (args.image is None) == (args.serial is None):
         raise vision.ImageInputError("give either a screenshot file or --serial for a phone")
     if args.image is not None:
@@ -40,7 +41,10 @@ def run_read(args) -> int:
 
         image, model = capture(args.serial)
         reading = store.read(image, model, args.game, note=note)
-    print(json.dumps(reading.to_json()) if args.json else reading.text())
+    if args.json:
+        print_json(args, reading.to_json())
+    else:
+        print(reading.text())
     return 0
 
 

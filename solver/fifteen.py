@@ -119,9 +119,10 @@ class Board(Position):
 
     @classmethod
     def from_json(cls, data) -> "Board":
-        if not isinstance(data, dict) or data.get("game", "fifteen") != "fifteen" or not isinstance(data.get("tiles"), list):
-            raise BoardError('a 15-puzzle board JSON is {"game": "fifteen", "tiles": [...]}')
-        return cls(data["tiles"])
+        tiles = data.get("tiles") if isinstance(data, dict) else None
+        if not isinstance(tiles, list) or data.get("game", "fifteen") != "fifteen" or any(type(t) is not int for t in tiles):
+            raise BoardError('a 15-puzzle board JSON is {"game": "fifteen", "tiles": [...]}, each tile a whole number')
+        return cls(tiles)
 
     def to_json(self) -> dict:
         return {"game": "fifteen", "tiles": list(self.tiles)}
@@ -333,7 +334,7 @@ class Solution:
     seconds: float
 
     def to_json(self) -> dict:
-        return {"game": "fifteen", "start": self.board.to_json(), "status": self.status,
+        return {"game": "fifteen", "board": self.board.to_json(), "status": self.status,
                 "moves": [{"tile": t} for t in self.moves], "length": len(self.moves),
                 "optimal": self.optimal, "seconds": round(self.seconds, 4), "nodes": self.nodes}
 

@@ -91,8 +91,8 @@ class State(Position):
         if not isinstance(data, dict) or data.get("game", "flip9") != "flip9":
             raise StateError('a Flip 9 state JSON is {"game": "flip9", "cards": [...], "must": null}')
         cards = data.get("cards")
-        if not isinstance(cards, list):
-            raise StateError("the state JSON has no cards list")
+        if not isinstance(cards, list) or not all(type(c) is int for c in cards):
+            raise StateError("the state JSON's cards are a list of the cards 1-9 (null: a card not read for sure)")
         return cls(tuple(cards), data.get("must"))
 
     def to_json(self) -> dict:

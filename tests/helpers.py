@@ -40,10 +40,10 @@ def standin_phone(preset="1080x2400", **faults):
 
 
 def replayed(out):
-    """The Number Match board a `tapsolve solve --json` answer ends on: its moves pushed on its start."""
+    """The Number Match board a `tapsolve solve --json` answer ends on: its moves pushed on its board."""
     from solver.numbermatch import Add, Board, Pair
 
-    board = Board.from_json(out["start"])
+    board = Board.from_json(out["board"])
     for move in out["moves"]:
         board.push(Add() if move["type"] == "add" else Pair(*move["cells"]))
     return board

@@ -19,7 +19,7 @@ import ast
 from helpers import ROOT
 
 # the product's packages (tests/, benchmarks/ and scripts/ use them; nothing in them uses those)
-PACKAGES = ("solver", "vision", "calibration", "phonesim", "assistant")
+PACKAGES = ("solver", "vision", "calibration", "phonesim", "assistant", "tapsolve")
 
 
 def module_name(path) -> str:

@@ -13,10 +13,10 @@ def test_numbermatch_json_follows_the_contract_and_replays():
     run = tapsolve("solve", "numbermatch", "761541629 587238354 149416182", "--adds", "4", "--json")
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
-    assert {"game", "start", "status", "moves", "seconds", "adds_used", "score", "optimal",
+    assert {"game", "board", "status", "moves", "seconds", "adds_used", "score", "optimal",
             "adds_optimal", "moves_optimal", "nodes"} <= set(out)
     assert out["optimal"] == (out["adds_optimal"] and out["moves_optimal"])
-    assert out["status"] == "solved" and out["start"]["adds_left"] == 4
+    assert out["status"] == "solved" and out["board"]["adds_left"] == 4
     board = replayed(out)
     assert board.is_won()
     assert board.score == out["score"]
@@ -40,7 +40,7 @@ def test_flip9_swaps_sort_the_cards():
     run = tapsolve("solve", "flip9", "3,1,5,9,2,7,4,8,6", "--json")
     out = json.loads(run.stdout)
     assert out["optimal"] is True and out["status"] == "solved"
-    state = State.from_json(out["start"])
+    state = State.from_json(out["board"])
     for move in out["moves"]:
         state.push(tuple(move["swap"]))
     assert state.is_won()

@@ -264,10 +264,10 @@ def test_solve_fifteen_json_follows_the_contract_and_replays():
     run = tapsolve("solve", "fifteen", "1 2 3 4, 5 6 7 8, 9 10 11 12, 13 _ 14 15", "--json")
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
-    assert set(out) == {"game", "start", "status", "moves", "length", "optimal", "seconds", "nodes"}
+    assert set(out) == {"game", "board", "status", "moves", "length", "optimal", "seconds", "nodes"}
     assert out["game"] == "fifteen" and out["status"] == "solved" and out["optimal"] is True
     assert out["moves"] == [{"tile": 14}, {"tile": 15}] and out["length"] == 2
-    assert replays_to_goal(Board.from_json(out["start"]), [m["tile"] for m in out["moves"]])
+    assert replays_to_goal(Board.from_json(out["board"]), [m["tile"] for m in out["moves"]])
 
 
 def test_solve_fifteen_human_output():

@@ -12,7 +12,7 @@ from helpers import ROOT
 from solver import games as registry
 
 # the packages tapsolve ships (pyproject's): every file of them is a game's own or serves every game
-PACKAGES = ("solver", "vision", "calibration", "assistant", "phonesim")
+PACKAGES = ("solver", "vision", "calibration", "assistant", "phonesim", "tapsolve")
 # what asking a game its name, or probing it for a method, looks like
 BRANCHES = [r"\.name\s*[!=]=", r"\bhasattr\(", r"\bgetattr\("]
 # probes that ask no game anything: a proxy's attribute, a library's version, a command's handler

@@ -81,7 +81,8 @@ def test_bench_play_prints_the_demo_summary_with_speed_figures():
     result = tapsolve("bench", "play", "--realism", "real", "--time-scale", "0.1", "--size", "12",
                       "--seed", "2", "--max-moves", "4", "--json", timeout=300)
     assert result.returncode == 0, result.stderr
-    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    summary = json.loads(result.stdout)  # one JSON document: the progress lines went to stderr
+    assert "stopped after 4 moves" in result.stderr
     assert {"cleared_stages", "moves", "taps", "wrong_taps", "repeats", "replans", "swipes", "captures",
             "score", "wall_s", "phone_floor_s", "wall_per_floor", "moves_per_min"} <= set(summary)
     assert summary["moves"] == 4 and summary["wrong_taps"] == 0

@@ -80,7 +80,7 @@ def test_a_phone_that_played_one_game_can_play_the_other(config):
         assert run.returncode == 0, run.stderr
         out, truth = json.loads(run.stdout), json.loads((SHOTS / f"{name}.json").read_text())
         assert out["game"] == game == truth["game"]
-        assert (out["state"]["cards"] == truth["state"]["cards"] if game == "flip9"
+        assert (out["board"]["cards"] == truth["state"]["cards"] if game == "flip9"
                 else out["board"]["cells"] == truth["board"]["cells"])
     assert sorted(p.name for p in config.iterdir()) == ["pixel-7_1080x2400_flip9_light.json",
                                                          "pixel-7_1080x2400_numbermatch_light.json"]

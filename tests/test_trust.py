@@ -328,7 +328,7 @@ def test_flip9_cards_it_cannot_read_are_named_unsure_and_the_rest_read():
     for k, card in enumerate(reading.cards):
         assert card is None if k in reading.unsure else card == truth["state"]["cards"][k]
     data = reading.to_json()
-    assert data["state"]["cards"] == reading.cards and set(data["unsure"]) >= {2, 5, "must"}
+    assert data["board"]["cards"] == reading.cards and set(data["unsure"]) >= {2, 5, "must"}
     assert "card 3 (" in reading.describe_unsure() and "?" in reading.text()
 
 

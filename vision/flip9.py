@@ -75,7 +75,7 @@ class Flip9Reading(Reading):
     def to_json(self) -> dict:
         out = super().to_json()
         if self.state is None and self.cards:
-            out["state"] = {"game": "flip9", "cards": list(self.cards), "must": None}
+            out["board"] = {"game": "flip9", "cards": list(self.cards), "must": None}
         return out
 
     def lines(self) -> list[str]:

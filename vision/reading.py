@@ -86,8 +86,9 @@ class Reading:
         return ", ".join(out)
 
     def to_json(self) -> dict:
-        """The contract's board (or state) JSON plus the geometry, for `tapsolve read --json`;
-        a value not read for sure is null and named in ``unsure`` with its reason in ``unsure_why``."""
+        """The position's JSON as ``board`` (every game's, Flip 9's state too) plus the geometry, for
+        `tapsolve read --json` (docs/json.md); a value not read for sure is null and named in
+        ``unsure`` with its reason in ``unsure_why``."""
         out = {"game": self.game, "screen": self.screen}
         if self.board is not None:
             out["board"] = self.board.to_json()
@@ -96,7 +97,7 @@ class Reading:
                 if 0 <= i - base < len(out["board"]["cells"]):
                     out["board"]["cells"][i - base] = None
         if self.state is not None:
-            out["state"] = self.state.to_json()
+            out["board"] = self.state.to_json()
         out.update(self.layout_json(), cells={str(k): list(v) for k, v in self.cells.items()},
                    buttons={k: list(v) for k, v in self.buttons.items()}, unsure=list(self.unsure) + self.parts_unsure,
                    unsure_why=dict(self.unsure_why), theme=self.theme, seconds=round(self.seconds, 4))

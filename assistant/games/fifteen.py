@@ -3,7 +3,6 @@ next tile outlined with an arrow to the gap."""
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 
@@ -114,13 +113,22 @@ def add_solve_command(games) -> None:
     ff.set_defaults(run=solve_fifteen)
 
 
+def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) -> dict:
+    """The Solution JSON `tapsolve solve fifteen --json` prints (docs/json.md), for tiles as text
+    or board JSON: ``tapsolve.solve``'s (every line is the fewest moves the search finds)."""
+    from solver import fifteen
+
+    return fifteen.solve(fifteen.Board.from_json(board) if isinstance(board, dict) else fifteen.Board.parse(board)).to_json()
+
+
 def solve_fifteen(args) -> int:
+    from assistant.options import print_json
     from solver import fifteen
 
     board = fifteen.Board.parse(args.tiles)
     solution = fifteen.solve(board)
     if args.json:
-        print(json.dumps(solution.to_json()))
+        print_json(args, solution.to_json())
         return 0
     w = board.width
     print(f"Board ({w}x{w}):")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import copy
 
@@ -105,21 +104,36 @@ def add_solve_command(games) -> None:
     f9.set_defaults(run=solve_flip9)
 
 
-def solve_flip9(args) -> int:
+def solution(state) -> dict:
+    """The Solution JSON of `tapsolve solve flip9 --json` (docs/json.md): a fewest-swaps line."""
     import time
 
     from solver import flip9
 
-    state = flip9.State.parse(args.cards, must=args.must)
     t0 = time.perf_counter()
     swaps = flip9.solve(state)
-    seconds = time.perf_counter() - t0
+    return {"game": Flip9.name, "board": state.to_json(), "status": "solved", "moves": [{"swap": list(s)} for s in swaps],
+            "seconds": round(time.perf_counter() - t0, 4), "optimal": True}
+
+
+def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) -> dict:
+    """``solution`` for cards as text or board JSON: ``tapsolve.solve``'s (every line is the fewest swaps)."""
+    from solver.flip9 import State
+
+    return solution(State.from_json(board) if isinstance(board, dict) else State.parse(board))
+
+
+def solve_flip9(args) -> int:
+    from assistant.options import print_json
+    from solver import flip9
+
+    state = flip9.State.parse(args.cards, must=args.must)
+    out = solution(state)
     if args.json:
-        print(json.dumps({"game": Flip9.name, "start": state.to_json(), "status": "solved",
-                          "moves": [{"swap": list(s)} for s in swaps], "seconds": round(seconds, 4),
-                          "optimal": True}))
+        print_json(args, out)
         return 0
     print(f"Cards {list(state.cards)}" + (f", must swap {state.must}" if state.must else ""))
+    swaps = [move["swap"] for move in out["moves"]]
     for step, (a, b) in enumerate(swaps, 1):
         state.push((a, b))
         print(f"{step:3d}. swap {a} and {b}  -> {state.format()}")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from solver.errors import InputError
 
 
@@ -22,34 +20,44 @@ def add_solve_command(games) -> None:
     nm.set_defaults(run=solve_numbermatch)
 
 
-def read_numbermatch_board(text: str, adds: int | None):
-    """A board from board text or board JSON (inline or a .json file)."""
+def read_numbermatch_board(board: str | dict, adds: int | None):
+    """A board with a live number from board text or board JSON (a dict, its text or a .json file)."""
     from pathlib import Path
 
     from solver.numbermatch import Board
 
-    if text.endswith(".json"):
+    if isinstance(board, str) and board.endswith(".json"):
         try:
-            text = Path(text).read_text()
+            board = Path(board).read_text()
         except OSError as exc:
-            raise InputError(f"cannot read {text}: {exc.strerror}") from None
-    if text.lstrip().startswith("{"):
-        board = Board.from_json(text)
+            raise InputError(f"cannot read {board}: {exc.strerror}") from None
+    if isinstance(board, dict) or board.lstrip().startswith("{"):
+        board = Board.from_json(board)
         if adds is not None:
             board.adds_left = adds
-        return board
-    return Board.parse(text, adds_left=adds)
+    else:
+        board = Board.parse(board, adds_left=adds)
+    if board.live_count() == 0:
+        raise InputError("the board has no live number to pair")
+    return board
+
+
+def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) -> dict:
+    """The Solution JSON `tapsolve solve numbermatch --json` prints (docs/json.md), for a board
+    as text or board JSON: ``tapsolve.solve``'s."""
+    from solver.numbermatch import search
+
+    return search.solve(read_numbermatch_board(board, None), objective=objective, budget=budget).to_json()
 
 
 def solve_numbermatch(args) -> int:
+    from assistant.options import print_json
     from solver.numbermatch import search
 
     board = read_numbermatch_board(args.board, args.adds)
-    if board.live_count() == 0:
-        raise InputError("the board has no live number to pair")
     solution = search.solve(board, objective=args.objective, budget=args.budget)
     if args.json:
-        print(json.dumps(solution.to_json()))
+        print_json(args, solution.to_json())
         return 0
     print(f"Board ({board.live_count()} numbers, {board.adds_left} adds left):")
     print("\n".join(board.format().split()))

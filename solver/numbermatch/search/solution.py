@@ -43,7 +43,7 @@ class Solution:
         return self.replay().score - self.start.score
 
     def to_json(self) -> dict:
-        return {"game": "numbermatch", "start": self.start.to_json(), "status": self.status,
+        return {"game": "numbermatch", "board": self.start.to_json(), "status": self.status,
                 "moves": [m.to_json() for m in self.moves], "seconds": round(self.seconds, 4),
                 "adds_used": self.adds_used, "score": self.score, "optimal": self.optimal,
                 "adds_optimal": self.adds_optimal, "moves_optimal": self.moves_optimal, "nodes": self.nodes}
