@@ -46,37 +46,6 @@ class BoardError(InputError):
     """A board or move that does not follow the rules; the message says why."""
 
 
-def parse_tiles(text: str) -> list[int]:
-    """Tiles from ``"1 2 3 4, 5 ... 15 _"``: numbers row by row, ``0`` or ``_`` the blank,
-    separated by spaces or commas."""
-    words = text.replace(",", " ").split()
-    tiles = []
-    for k, word in enumerate(words, 1):
-        if word == "_":
-            tiles.append(0)
-        elif word.isdigit():
-            tiles.append(int(word))
-        else:
-            raise BoardError(f"tile {k} is {word!r}: tiles are numbers, with 0 or _ for the blank")
-    return tiles
-
-
-def check_tiles(tiles: list[int]) -> int:
-    """The board's width, once the tiles are each of 0..N-1 exactly once on a square board."""
-    count = len(tiles)
-    width = next((w for w in WIDTHS if w * w == count), None)
-    if width is None:
-        raise BoardError(f"a board has 9, 16 or 25 tiles (3x3, 4x4, 5x5) counting the blank, not {count}")
-    seen = set()
-    for t in tiles:
-        if t >= count:
-            raise BoardError(f"tile {t} does not fit a {width}x{width} board: its tiles are 1-{count - 1}")
-        if t in seen:
-            raise BoardError(f"tile {t} appears twice" if t else "the board has two blanks: give exactly one 0 or _")
-        seen.add(t)
-    return width
-
-
 def parity_solvable(tiles, width: int) -> bool:
     """True when the tiles can reach the goal: the arrangement's parity (the blank counted as
     tile N) equals the parity of the blank's distance from the bottom-right cell."""
@@ -104,14 +73,34 @@ class Board(Position):
 
     def __post_init__(self):
         self.tiles = list(self.tiles)
-        self.width = check_tiles(self.tiles)
+        count = len(self.tiles)
+        self.width = next((w for w in WIDTHS if w * w == count), None)
+        if self.width is None:
+            raise BoardError(f"a board has 9, 16 or 25 tiles (3x3, 4x4, 5x5) counting the blank, not {count}")
+        seen = set()
+        for t in self.tiles:
+            if t >= count:
+                raise BoardError(f"tile {t} does not fit a {self.width}x{self.width} board: its tiles are 1-{count - 1}")
+            if t in seen:
+                raise BoardError(f"tile {t} appears twice" if t else "the board has two blanks: give exactly one 0 or _")
+            seen.add(t)
         if not parity_solvable(self.tiles, self.width):
             raise BoardError("this board cannot be solved: two tiles are swapped against the goal's parity "
                              "(swap any two tiles to make it solvable)")
 
     @classmethod
     def parse(cls, text: str) -> "Board":
-        return cls(parse_tiles(text))
+        """Tiles from ``"1 2 3 4, 5 ... 15 _"``: numbers row by row, ``0`` or ``_`` the blank,
+        separated by spaces or commas."""
+        tiles = []
+        for k, word in enumerate(text.replace(",", " ").split(), 1):
+            if word == "_":
+                tiles.append(0)
+            elif word.isdigit():
+                tiles.append(int(word))
+            else:
+                raise BoardError(f"tile {k} is {word!r}: tiles are numbers, with 0 or _ for the blank")
+        return cls(tiles)
 
     @classmethod
     def goal(cls, width: int = 4) -> "Board":
