@@ -177,11 +177,7 @@ def matches(a: int, b: int) -> bool:
 
 @dataclass
 class Board(Position):
-    """A Number Match position: its cells, the adds left, the score and the stage.
-
-    ``push`` plays a move (crossing out, removing emptied rows, scoring) and ``pop`` takes the
-    last one back, so a search can walk the game tree on one board.
-    """
+    """A Number Match position: its cells, the adds left, the score and the stage."""
 
     Error = BoardError
 
@@ -280,37 +276,23 @@ class Board(Position):
                 return k
         return None
 
-    def sees(self, i: int, j: int) -> bool:
-        """Whether cells i < j see each other: along a row, column or diagonal, or in reading
-        order, with only crossed-out cells between."""
-        if self.next_live(i) == j:
-            return True
-        cols = self.rules.columns
-        (ri, ci), (rj, cj) = divmod(i, cols), divmod(j, cols)
-        dr, dc = rj - ri, cj - ci
-        if dr == 0 or dc == 0 or abs(dr) == abs(dc):
-            step = (1 if dr > 0 else 0, (dc > 0) - (dc < 0)) if dr else (0, 1)
-            return self.first_live_along(i, *step) == j
-        return False
+    def seen_from(self, i: int) -> set[int]:
+        """The live cells after ``i`` that it sees: along a row, column or diagonal, or in
+        reading order, with only crossed-out cells between."""
+        seen = {self.first_live_along(i, dr, dc) for dr, dc in LINES} | {self.next_live(i)}
+        seen.discard(None)
+        return seen
 
     def is_pair(self, i: int, j: int) -> bool:
         """Whether crossing out i and j is a legal move now."""
         n = len(self.cells)
-        return 0 <= i < j < n and matches(self.cells[i], self.cells[j]) and self.sees(i, j)
+        return 0 <= i < j < n and matches(self.cells[i], self.cells[j]) and j in self.seen_from(i)
 
     def pairs(self) -> Iterator[Pair]:
         """Every legal pair, each once, in order of its first cell."""
         for i, value in enumerate(self.cells):
-            if not value:
-                continue
-            seen = set()
-            for dr, dc in LINES:
-                seen.add(self.first_live_along(i, dr, dc))
-            seen.add(self.next_live(i))
-            seen.discard(None)
-            for j in sorted(seen):
-                if matches(value, self.cells[j]):
-                    yield Pair(i, j)
+            if value:
+                yield from (Pair(i, j) for j in sorted(self.seen_from(i)) if matches(value, self.cells[j]))
 
     def can_add(self) -> bool:
         return self.adds_left > 0 and self.live_count() > 0
@@ -380,7 +362,11 @@ class Board(Position):
     def _play(self, move: Move) -> None:
         """Cross out a pair (removing the rows it empties, scoring it) or press "+"."""
         if isinstance(move, Add):
-            self._add()
+            live = [c for c in self.cells if c]
+            if self.rules.add_after == "live":
+                del self.cells[max(k for k, c in enumerate(self.cells) if c) + 1:]
+            self.cells.extend(live)
+            self.adds_left -= 1
             return
         points = self.rules.point_table
         self.score += sum(points[k] * n for k, n in self.scored(move).items())
@@ -388,14 +374,6 @@ class Board(Position):
         cols = self.rules.columns
         for r in self.emptied_rows(move.i, move.j):
             del self.cells[r * cols:(r + 1) * cols]
-
-    def _add(self) -> None:
-        live = [c for c in self.cells if c]
-        if self.rules.add_after == "live":
-            last = max(k for k, c in enumerate(self.cells) if c)
-            del self.cells[last + 1:]
-        self.cells.extend(live)
-        self.adds_left -= 1
 
     def describe(self, move: Move) -> str:
         """A line for a person: the pair's values and (row, column) positions from 1, or the add."""
