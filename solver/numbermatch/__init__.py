@@ -62,7 +62,7 @@ def _optional_count(data: dict, key: str, low: int, default: int) -> int:
 
 
 # The four directions a pair can be seen along, forward in reading order: right, down,
-# down-left, down-right. Reading order itself is checked separately.
+# down-left, down-right (reading order itself, across row breaks, is a fifth way).
 LINES = ((0, 1), (1, 0), (1, -1), (1, 1))
 
 
@@ -254,33 +254,22 @@ class Board(Position):
 
     # -- seeing and pairing ----------------------------------------------------------------
 
-    def first_live_along(self, index: int, dr: int, dc: int) -> int | None:
-        """The first live cell after ``index`` along direction (dr, dc), over crossed-out
-        cells, without wrapping around an edge; None if the line runs off the board."""
-        cols, n = self.rules.columns, len(self.cells)
-        r, c = divmod(index, cols)
-        while True:
-            r, c = r + dr, c + dc
-            if not 0 <= c < cols:
-                return None
-            k = r * cols + c
-            if k >= n:
-                return None
-            if self.cells[k]:
-                return k
-
-    def next_live(self, index: int) -> int | None:
-        """The next live cell after ``index`` in reading order (across row breaks)."""
-        for k in range(index + 1, len(self.cells)):
-            if self.cells[k]:
-                return k
-        return None
-
     def seen_from(self, i: int) -> set[int]:
-        """The live cells after ``i`` that it sees: along a row, column or diagonal, or in
-        reading order, with only crossed-out cells between."""
-        seen = {self.first_live_along(i, dr, dc) for dr, dc in LINES} | {self.next_live(i)}
-        seen.discard(None)
+        """The live cells after ``i`` that it sees over crossed-out cells: the next in reading
+        order (across row breaks), and the first along each of ``LINES`` short of an edge."""
+        cols, cells = self.rules.columns, self.cells
+        seen = set()
+        for k in range(i + 1, len(cells)):
+            if cells[k]:
+                seen.add(k)
+                break
+        for dr, dc in LINES:
+            r, c = divmod(i, cols)
+            while 0 <= c + dc < cols and (r + dr) * cols + c + dc < len(cells):
+                r, c = r + dr, c + dc
+                if cells[r * cols + c]:
+                    seen.add(r * cols + c)
+                    break
         return seen
 
     def is_pair(self, i: int, j: int) -> bool:
