@@ -238,8 +238,9 @@ def table_path() -> Path:
     return cache_dir() / f"fifteen-pdb-{groups}-v{kernel.TABLE_VERSION}.npz"
 
 
-def table_sizes() -> list[int]:
-    return [16 ** len(g) for g in GROUPS]
+def offsets() -> np.ndarray:
+    """Where each group's table starts in the tables laid one after the other."""
+    return np.cumsum([0] + [16 ** len(g) for g in GROUPS[:-1]]).astype(np.int64)
 
 
 def checksum(table: np.ndarray) -> str:
@@ -251,15 +252,10 @@ def checksum(table: np.ndarray) -> str:
 def table_fits(table: np.ndarray, stored_sum: str) -> bool:
     """The loaded tables are these groups' and unharmed: the right size and type, their bytes'
     checksum as stored, and each group at home needing no move."""
-    if table.dtype != np.uint8 or table.shape != (sum(table_sizes()),) or checksum(table) != stored_sum:
+    if table.dtype != np.uint8 or table.shape != (sum(16 ** len(g) for g in GROUPS),) or checksum(table) != stored_sum:
         return False
-    offset = 0
-    for g, size in zip(GROUPS, table_sizes()):
-        home = sum((t - 1) << (4 * i) for i, t in enumerate(g))
-        if table[offset + home] != 0:
-            return False
-        offset += size
-    return True
+    homes = [sum((t - 1) << (4 * i) for i, t in enumerate(g)) for g in GROUPS]
+    return not table[offsets() + homes].any()
 
 
 def build_tables() -> np.ndarray:
@@ -304,8 +300,7 @@ def lookups(width: int) -> dict:
             group[t], slot[t] = g, i
     mirror_cell = np.array([(c % width) * width + c // width for c in range(n)], np.int64)
     mirror_tile = np.array([0] + [mirror_cell[t - 1] + 1 for t in range(1, n)], np.int64)
-    offset = np.cumsum([0] + table_sizes()[:-1]).astype(np.int64)
-    return {"offset": offset, "group": group, "slot": slot, "mirror_tile": mirror_tile, "mirror_cell": mirror_cell}
+    return {"offset": offsets(), "group": group, "slot": slot, "mirror_tile": mirror_tile, "mirror_cell": mirror_cell}
 
 
 # -- the solver ----------------------------------------------------------------------------------
