@@ -351,6 +351,5 @@ def solve(board: Board, proof_nodes: int | None = None) -> Solution:
         nodes += more
         if found and (best is None or len(line) < len(best)):
             best = line
-    if best is None:
-        return Solution(board, [], "gave_up", False, nodes, time.perf_counter() - t0)
-    return Solution(board, best, "solved", False, nodes, time.perf_counter() - t0)
+    status = "gave_up" if best is None else "solved"
+    return Solution(board, best or [], status, False, nodes, time.perf_counter() - t0)

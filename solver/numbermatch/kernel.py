@@ -134,15 +134,6 @@ def insert_row(cells, rl, n, cols, r, ln):
 
 
 @njit(cache=True)
-def count_rows(cells, rl, n, cols):
-    for q in range(rl.shape[0]):
-        rl[q] = 0
-    for k in range(n):
-        if cells[k]:
-            rl[k // cols] += 1
-
-
-@njit(cache=True)
 def pair_points(i, j, cols, pts):
     ri, ci = i // cols, i % cols
     rj, cj = j // cols, j % cols
@@ -181,7 +172,6 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
     ri, rj = i // cols, j // cols
     rl[ri] -= 1
     rl[rj] -= 1
-    removed = False
     # bottom row first, so the upper row's cells keep their indices
     if rl[rj] == 0:
         ln = remove_row(cells, rl, n, cols, rj)
@@ -189,15 +179,13 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
         u[U_ROWA] = rj
         u[U_LENA] = ln
         score += pts[3]
-        removed = True
     if ri != rj and rl[ri] == 0:
         ln = remove_row(cells, rl, n, cols, ri)
         n -= ln
         u[U_ROWB] = ri
         u[U_LENB] = ln
         score += pts[3]
-        removed = True
-    if removed:
+    if n < u[U_N]:  # a row went: the cells below it moved, so they hash anew
         h = full_hash(cells, n, zob, zn)
     if n == 0:
         score += pts[4]
@@ -646,10 +634,12 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
     cleared = 0
     for _ in range(count):
         live = 0
+        rl[:] = 0
         for k in range(ctl[MAXN]):
             cells[k] = root[k] if k < root_n else 0
             if cells[k]:
                 live += 1
+                rl[k // ctl[COLS]] += 1
         ctl[N] = root_n
         ctl[ADDS] = root_adds
         ctl[LMASK] = (1 << lg[LG_SIZE, 2]) - 1 if ctl[LOCKS] else 0
@@ -658,7 +648,6 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
         ctl[LIVE] = live
         for c in range(5):
             ctl[CNT + c] = 0
-        count_rows(cells, rl, root_n, ctl[COLS])
         while ctl[N] > 0:
             e = pairs_into(cells, ctl[N], ctl[COLS], mv, 0, cap)
             if e > 0:
