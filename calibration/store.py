@@ -31,14 +31,10 @@ class ProfileError(TapsolveError):
     """A stored profile cannot be used; the message names the file and what to do."""
 
 
-def profiles_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "tapsolve" / "profiles"
-
-
 def profile_path(model: str, width: int, height: int, game: str, theme: str) -> Path:
     slug = re.sub(r"[^A-Za-z0-9]+", "-", model or "unknown").strip("-").lower() or "unknown"
-    return profiles_dir() / f"{slug}_{width}x{height}_{game}_{theme}.json"
+    folder = Path(os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")) / "tapsolve" / "profiles"
+    return folder / f"{slug}_{width}x{height}_{game}_{theme}.json"
 
 
 def load(path: Path) -> Profile | None:

@@ -153,7 +153,6 @@ class Board(Position):
         self.tiles[self.blank], self.tiles[blank] = self.tiles[blank], 0
 
     def _play(self, tile: int) -> None:
-        """Slide ``tile`` into the blank."""
         cell, blank = self.tiles.index(tile), self.blank
         self.tiles[blank], self.tiles[cell] = tile, 0
 
