@@ -10,7 +10,6 @@ error, or rebuilt with a note when the caller allows it.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import json
 import os
 import re
@@ -21,6 +20,7 @@ import numpy as np
 
 import vision
 from solver import games as registry
+from solver.cache import keep
 from solver.errors import TapsolveError
 from vision import schema
 from vision.image import background, check_image, theme as screen_theme
@@ -31,14 +31,10 @@ class ProfileError(TapsolveError):
     """A stored profile cannot be used; the message names the file and what to do."""
 
 
-def profiles_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "tapsolve" / "profiles"
-
-
 def profile_path(model: str, width: int, height: int, game: str, theme: str) -> Path:
     slug = re.sub(r"[^A-Za-z0-9]+", "-", model or "unknown").strip("-").lower() or "unknown"
-    return profiles_dir() / f"{slug}_{width}x{height}_{game}_{theme}.json"
+    folder = Path(os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")) / "tapsolve" / "profiles"
+    return folder / f"{slug}_{width}x{height}_{game}_{theme}.json"
 
 
 def load(path: Path) -> Profile | None:
@@ -66,18 +62,12 @@ _unwritable: set[Path] = set()
 
 def save(profile: Profile, path: Path, note: Callable[[str], None] | None = None) -> bool:
     """Store a profile; False (said once per folder through ``note``) when the folder cannot be written."""
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(profile.to_json()))
-        tmp.replace(path)  # never leave a half-written profile behind
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    problem = keep(path, lambda tmp: tmp.write_text(json.dumps(profile.to_json())))
+    if problem:
         if path.parent not in _unwritable:
             _unwritable.add(path.parent)
             if note:
-                note(f"cannot store reading profiles in {path.parent} ({exc.strerror or exc}): going on "
+                note(f"cannot store reading profiles in {path.parent} ({problem.strerror or problem}): going on "
                      "without saving them (set XDG_CONFIG_HOME to a folder you can write)")
         return False
     profile.changed = profile.counted = False

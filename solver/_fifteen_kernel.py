@@ -31,18 +31,10 @@ def neighbours(width):
     count = np.zeros(cells, np.int64)
     for c in range(cells):
         r, col = c // width, c % width
-        if r > 0:
-            nbr[c * 4 + count[c]] = c - width
-            count[c] += 1
-        if col > 0:
-            nbr[c * 4 + count[c]] = c - 1
-            count[c] += 1
-        if col < width - 1:
-            nbr[c * 4 + count[c]] = c + 1
-            count[c] += 1
-        if r < width - 1:
-            nbr[c * 4 + count[c]] = c + width
-            count[c] += 1
+        for inside, to in ((r > 0, c - width), (col > 0, c - 1), (col < width - 1, c + 1), (r < width - 1, c + width)):
+            if inside:
+                nbr[c * 4 + count[c]] = to
+                count[c] += 1
     return nbr, count
 
 

@@ -3,6 +3,7 @@ second process never leaves half a file."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Callable
@@ -13,16 +14,16 @@ def cache_dir() -> Path:
     return Path(base) / "tapsolve"
 
 
-def keep(path: Path, write: Callable[[Path], None]) -> None:
-    """Store a file by ``write``-ing a private copy beside ``path`` and renaming it over; a
-    read-only home is no error (whatever it was is built again next time)."""
+def keep(path: Path, write: Callable[[Path], None]) -> OSError | None:
+    """Store a file by ``write``-ing a private copy beside ``path`` and renaming it over; the
+    OSError when the folder cannot be written (a table's caller ignores it: built again next time)."""
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp{path.suffix}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write(tmp)
         os.replace(tmp, path)
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        return exc
+    return None

@@ -46,37 +46,6 @@ class BoardError(InputError):
     """A board or move that does not follow the rules; the message says why."""
 
 
-def parse_tiles(text: str) -> list[int]:
-    """Tiles from ``"1 2 3 4, 5 ... 15 _"``: numbers row by row, ``0`` or ``_`` the blank,
-    separated by spaces or commas."""
-    words = text.replace(",", " ").split()
-    tiles = []
-    for k, word in enumerate(words, 1):
-        if word == "_":
-            tiles.append(0)
-        elif word.isdigit():
-            tiles.append(int(word))
-        else:
-            raise BoardError(f"tile {k} is {word!r}: tiles are numbers, with 0 or _ for the blank")
-    return tiles
-
-
-def check_tiles(tiles: list[int]) -> int:
-    """The board's width, once the tiles are each of 0..N-1 exactly once on a square board."""
-    count = len(tiles)
-    width = next((w for w in WIDTHS if w * w == count), None)
-    if width is None:
-        raise BoardError(f"a board has 9, 16 or 25 tiles (3x3, 4x4, 5x5) counting the blank, not {count}")
-    seen = set()
-    for t in tiles:
-        if t >= count:
-            raise BoardError(f"tile {t} does not fit a {width}x{width} board: its tiles are 1-{count - 1}")
-        if t in seen:
-            raise BoardError(f"tile {t} appears twice" if t else "the board has two blanks: give exactly one 0 or _")
-        seen.add(t)
-    return width
-
-
 def parity_solvable(tiles, width: int) -> bool:
     """True when the tiles can reach the goal: the arrangement's parity (the blank counted as
     tile N) equals the parity of the blank's distance from the bottom-right cell."""
@@ -104,14 +73,34 @@ class Board(Position):
 
     def __post_init__(self):
         self.tiles = list(self.tiles)
-        self.width = check_tiles(self.tiles)
+        count = len(self.tiles)
+        self.width = next((w for w in WIDTHS if w * w == count), None)
+        if self.width is None:
+            raise BoardError(f"a board has 9, 16 or 25 tiles (3x3, 4x4, 5x5) counting the blank, not {count}")
+        seen = set()
+        for t in self.tiles:
+            if t >= count:
+                raise BoardError(f"tile {t} does not fit a {self.width}x{self.width} board: its tiles are 1-{count - 1}")
+            if t in seen:
+                raise BoardError(f"tile {t} appears twice" if t else "the board has two blanks: give exactly one 0 or _")
+            seen.add(t)
         if not parity_solvable(self.tiles, self.width):
             raise BoardError("this board cannot be solved: two tiles are swapped against the goal's parity "
                              "(swap any two tiles to make it solvable)")
 
     @classmethod
     def parse(cls, text: str) -> "Board":
-        return cls(parse_tiles(text))
+        """Tiles from ``"1 2 3 4, 5 ... 15 _"``: numbers row by row, ``0`` or ``_`` the blank,
+        separated by spaces or commas."""
+        tiles = []
+        for k, word in enumerate(text.replace(",", " ").split(), 1):
+            if word == "_":
+                tiles.append(0)
+            elif word.isdigit():
+                tiles.append(int(word))
+            else:
+                raise BoardError(f"tile {k} is {word!r}: tiles are numbers, with 0 or _ for the blank")
+        return cls(tiles)
 
     @classmethod
     def goal(cls, width: int = 4) -> "Board":
@@ -165,7 +154,6 @@ class Board(Position):
         self.tiles[self.blank], self.tiles[blank] = self.tiles[blank], 0
 
     def _play(self, tile: int) -> None:
-        """Slide ``tile`` into the blank."""
         cell, blank = self.tiles.index(tile), self.blank
         self.tiles[blank], self.tiles[cell] = tile, 0
 
@@ -250,8 +238,9 @@ def table_path() -> Path:
     return cache_dir() / f"fifteen-pdb-{groups}-v{kernel.TABLE_VERSION}.npz"
 
 
-def table_sizes() -> list[int]:
-    return [16 ** len(g) for g in GROUPS]
+def offsets() -> np.ndarray:
+    """Where each group's table starts in the tables laid one after the other."""
+    return np.cumsum([0] + [16 ** len(g) for g in GROUPS[:-1]]).astype(np.int64)
 
 
 def checksum(table: np.ndarray) -> str:
@@ -263,15 +252,10 @@ def checksum(table: np.ndarray) -> str:
 def table_fits(table: np.ndarray, stored_sum: str) -> bool:
     """The loaded tables are these groups' and unharmed: the right size and type, their bytes'
     checksum as stored, and each group at home needing no move."""
-    if table.dtype != np.uint8 or table.shape != (sum(table_sizes()),) or checksum(table) != stored_sum:
+    if table.dtype != np.uint8 or table.shape != (sum(16 ** len(g) for g in GROUPS),) or checksum(table) != stored_sum:
         return False
-    offset = 0
-    for g, size in zip(GROUPS, table_sizes()):
-        home = sum((t - 1) << (4 * i) for i, t in enumerate(g))
-        if table[offset + home] != 0:
-            return False
-        offset += size
-    return True
+    homes = [sum((t - 1) << (4 * i) for i, t in enumerate(g)) for g in GROUPS]
+    return not table[offsets() + homes].any()
 
 
 def build_tables() -> np.ndarray:
@@ -316,8 +300,7 @@ def lookups(width: int) -> dict:
             group[t], slot[t] = g, i
     mirror_cell = np.array([(c % width) * width + c // width for c in range(n)], np.int64)
     mirror_tile = np.array([0] + [mirror_cell[t - 1] + 1 for t in range(1, n)], np.int64)
-    offset = np.cumsum([0] + table_sizes()[:-1]).astype(np.int64)
-    return {"offset": offset, "group": group, "slot": slot, "mirror_tile": mirror_tile, "mirror_cell": mirror_cell}
+    return {"offset": offsets(), "group": group, "slot": slot, "mirror_tile": mirror_tile, "mirror_cell": mirror_cell}
 
 
 # -- the solver ----------------------------------------------------------------------------------
@@ -368,6 +351,5 @@ def solve(board: Board, proof_nodes: int | None = None) -> Solution:
         nodes += more
         if found and (best is None or len(line) < len(best)):
             best = line
-    if best is None:
-        return Solution(board, [], "gave_up", False, nodes, time.perf_counter() - t0)
-    return Solution(board, best, "solved", False, nodes, time.perf_counter() - t0)
+    status = "gave_up" if best is None else "solved"
+    return Solution(board, best or [], status, False, nodes, time.perf_counter() - t0)

@@ -25,19 +25,6 @@ from solver.rules import Position
 GOAL = tuple(range(1, 10))
 
 
-class _Kernel:
-    """The compiled search (numba), imported on first use: reading a Flip 9 screen or checking a
-    swap needs only the rules, and importing numba costs a command a third of a second."""
-
-    def __getattr__(self, name):
-        from solver import _flip9_kernel
-
-        return getattr(_flip9_kernel, name)
-
-
-kernel = _Kernel()
-
-
 class StateError(InputError):
     """Cards or a swap that do not follow the rules; the message says why."""
 
@@ -46,24 +33,6 @@ def forced_card(a: int, b: int) -> int:
     """The card the next swap must include after swapping a and b: their digital root."""
     total = a + b
     return total - 9 if total > 9 else total
-
-
-def parse_cards(text: str) -> tuple[int, ...]:
-    """Cards from ``315927486``, ``3,1,5,...`` or ``[3, 1, 5, ...]``: a permutation of 1-9."""
-    digits = [ch for ch in text if ch not in " ,[]()\t\n"]
-    if any(not ch.isdigit() for ch in digits):
-        bad = next(ch for ch in digits if not ch.isdigit())
-        raise StateError(f"cards are the digits 1-9, not {bad!r}")
-    cards = tuple(int(ch) for ch in digits)
-    check_cards(cards)
-    return cards
-
-
-def check_cards(cards) -> None:
-    if sorted(cards) != list(GOAL):
-        missing = sorted(set(GOAL) - set(cards))
-        raise StateError(f"the cards must be each of 1-9 once, got {''.join(map(str, cards)) or 'nothing'}"
-                         + (f" (missing {','.join(map(str, missing))})" if missing else ""))
 
 
 @dataclass
@@ -78,13 +47,21 @@ class State(Position):
 
     def __post_init__(self):
         self.cards = tuple(self.cards)
-        check_cards(self.cards)
+        if sorted(self.cards) != list(GOAL):
+            missing = sorted(set(GOAL) - set(self.cards))
+            raise StateError(f"the cards must be each of 1-9 once, got {''.join(map(str, self.cards)) or 'nothing'}"
+                             + (f" (missing {','.join(map(str, missing))})" if missing else ""))
         if self.must is not None and not (isinstance(self.must, int) and 1 <= self.must <= 9):
             raise StateError(f"the card that must be swapped is 1-9, not {self.must}")
 
     @classmethod
     def parse(cls, text: str, must: int | None = None) -> "State":
-        return cls(parse_cards(text), must)
+        """Cards from ``315927486``, ``3,1,5,...`` or ``[3, 1, 5, ...]``: a permutation of 1-9."""
+        digits = [ch for ch in text if ch not in " ,[]()\t\n"]
+        bad = next((ch for ch in digits if not ch.isdigit()), None)
+        if bad is not None:
+            raise StateError(f"cards are the digits 1-9, not {bad!r}")
+        return cls(tuple(int(ch) for ch in digits), must)
 
     @classmethod
     def from_json(cls, data: dict) -> "State":
@@ -154,6 +131,10 @@ def table_is_sound(table: np.ndarray) -> bool:
     any card that must move), one for every order a swap from it, every state reachable, and
     for a sample of states the step of a shortest line: a state's distance is one more than the
     least after any legal swap."""
+    # the compiled kernels, imported on first use: reading a Flip 9 screen or checking a swap
+    # needs only the rules, and importing numba costs a command a third of a second
+    from solver import _flip9_kernel as kernel
+
     if table.shape != (kernel.STATES,) or table.dtype != np.uint8:
         return False
     if np.count_nonzero(table == 0) != 10 or table[:10].any() or (table == kernel.UNKNOWN).any():
@@ -181,6 +162,8 @@ def table_is_sound(table: np.ndarray) -> bool:
 def distance_table() -> np.ndarray:
     """dist[rank * 10 + must] = fewest swaps to sort (must 0 = none yet); built once, cached on
     disk, and checked when loaded (a file that fails ``table_is_sound`` is built again)."""
+    from solver import _flip9_kernel as kernel
+
     global _TABLE
     if _TABLE is not None:
         return _TABLE
@@ -196,12 +179,9 @@ def distance_table() -> np.ndarray:
     return table
 
 
-def distance(state: State) -> int:
-    """The fewest swaps that sort the cards from this state."""
-    return int(distance_table()[kernel.index_of(np.array(state.cards, np.int64) - 1, state.must or 0)])
-
-
 def solve(state: State) -> list[tuple[int, int]]:
     """A shortest sequence of swaps (by card values) that sorts the cards."""
+    from solver import _flip9_kernel as kernel
+
     swaps = kernel.walk(distance_table(), np.array(state.cards, np.int64) - 1, state.must or 0)
     return [(int(a), int(b)) for a, b in swaps]

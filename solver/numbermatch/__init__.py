@@ -62,7 +62,7 @@ def _optional_count(data: dict, key: str, low: int, default: int) -> int:
 
 
 # The four directions a pair can be seen along, forward in reading order: right, down,
-# down-left, down-right. Reading order itself is checked separately.
+# down-left, down-right (reading order itself, across row breaks, is a fifth way).
 LINES = ((0, 1), (1, 0), (1, -1), (1, 1))
 
 
@@ -177,11 +177,7 @@ def matches(a: int, b: int) -> bool:
 
 @dataclass
 class Board(Position):
-    """A Number Match position: its cells, the adds left, the score and the stage.
-
-    ``push`` plays a move (crossing out, removing emptied rows, scoring) and ``pop`` takes the
-    last one back, so a search can walk the game tree on one board.
-    """
+    """A Number Match position: its cells, the adds left, the score and the stage."""
 
     Error = BoardError
 
@@ -258,59 +254,34 @@ class Board(Position):
 
     # -- seeing and pairing ----------------------------------------------------------------
 
-    def first_live_along(self, index: int, dr: int, dc: int) -> int | None:
-        """The first live cell after ``index`` along direction (dr, dc), over crossed-out
-        cells, without wrapping around an edge; None if the line runs off the board."""
-        cols, n = self.rules.columns, len(self.cells)
-        r, c = divmod(index, cols)
-        while True:
-            r, c = r + dr, c + dc
-            if not 0 <= c < cols:
-                return None
-            k = r * cols + c
-            if k >= n:
-                return None
-            if self.cells[k]:
-                return k
-
-    def next_live(self, index: int) -> int | None:
-        """The next live cell after ``index`` in reading order (across row breaks)."""
-        for k in range(index + 1, len(self.cells)):
-            if self.cells[k]:
-                return k
-        return None
-
-    def sees(self, i: int, j: int) -> bool:
-        """Whether cells i < j see each other: along a row, column or diagonal, or in reading
-        order, with only crossed-out cells between."""
-        if self.next_live(i) == j:
-            return True
-        cols = self.rules.columns
-        (ri, ci), (rj, cj) = divmod(i, cols), divmod(j, cols)
-        dr, dc = rj - ri, cj - ci
-        if dr == 0 or dc == 0 or abs(dr) == abs(dc):
-            step = (1 if dr > 0 else 0, (dc > 0) - (dc < 0)) if dr else (0, 1)
-            return self.first_live_along(i, *step) == j
-        return False
+    def seen_from(self, i: int) -> set[int]:
+        """The live cells after ``i`` that it sees over crossed-out cells: the next in reading
+        order (across row breaks), and the first along each of ``LINES`` short of an edge."""
+        cols, cells = self.rules.columns, self.cells
+        seen = set()
+        for k in range(i + 1, len(cells)):
+            if cells[k]:
+                seen.add(k)
+                break
+        for dr, dc in LINES:
+            r, c = divmod(i, cols)
+            while 0 <= c + dc < cols and (r + dr) * cols + c + dc < len(cells):
+                r, c = r + dr, c + dc
+                if cells[r * cols + c]:
+                    seen.add(r * cols + c)
+                    break
+        return seen
 
     def is_pair(self, i: int, j: int) -> bool:
         """Whether crossing out i and j is a legal move now."""
         n = len(self.cells)
-        return 0 <= i < j < n and matches(self.cells[i], self.cells[j]) and self.sees(i, j)
+        return 0 <= i < j < n and matches(self.cells[i], self.cells[j]) and j in self.seen_from(i)
 
     def pairs(self) -> Iterator[Pair]:
         """Every legal pair, each once, in order of its first cell."""
         for i, value in enumerate(self.cells):
-            if not value:
-                continue
-            seen = set()
-            for dr, dc in LINES:
-                seen.add(self.first_live_along(i, dr, dc))
-            seen.add(self.next_live(i))
-            seen.discard(None)
-            for j in sorted(seen):
-                if matches(value, self.cells[j]):
-                    yield Pair(i, j)
+            if value:
+                yield from (Pair(i, j) for j in sorted(self.seen_from(i)) if matches(value, self.cells[j]))
 
     def can_add(self) -> bool:
         return self.adds_left > 0 and self.live_count() > 0
@@ -380,7 +351,11 @@ class Board(Position):
     def _play(self, move: Move) -> None:
         """Cross out a pair (removing the rows it empties, scoring it) or press "+"."""
         if isinstance(move, Add):
-            self._add()
+            live = [c for c in self.cells if c]
+            if self.rules.add_after == "live":
+                del self.cells[max(k for k, c in enumerate(self.cells) if c) + 1:]
+            self.cells.extend(live)
+            self.adds_left -= 1
             return
         points = self.rules.point_table
         self.score += sum(points[k] * n for k, n in self.scored(move).items())
@@ -388,14 +363,6 @@ class Board(Position):
         cols = self.rules.columns
         for r in self.emptied_rows(move.i, move.j):
             del self.cells[r * cols:(r + 1) * cols]
-
-    def _add(self) -> None:
-        live = [c for c in self.cells if c]
-        if self.rules.add_after == "live":
-            last = max(k for k, c in enumerate(self.cells) if c)
-            del self.cells[last + 1:]
-        self.cells.extend(live)
-        self.adds_left -= 1
 
     def describe(self, move: Move) -> str:
         """A line for a person: the pair's values and (row, column) positions from 1, or the add."""

@@ -134,15 +134,6 @@ def insert_row(cells, rl, n, cols, r, ln):
 
 
 @njit(cache=True)
-def count_rows(cells, rl, n, cols):
-    for q in range(rl.shape[0]):
-        rl[q] = 0
-    for k in range(n):
-        if cells[k]:
-            rl[k // cols] += 1
-
-
-@njit(cache=True)
 def pair_points(i, j, cols, pts):
     ri, ci = i // cols, i % cols
     rj, cj = j // cols, j % cols
@@ -181,7 +172,6 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
     ri, rj = i // cols, j // cols
     rl[ri] -= 1
     rl[rj] -= 1
-    removed = False
     # bottom row first, so the upper row's cells keep their indices
     if rl[rj] == 0:
         ln = remove_row(cells, rl, n, cols, rj)
@@ -189,15 +179,13 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
         u[U_ROWA] = rj
         u[U_LENA] = ln
         score += pts[3]
-        removed = True
     if ri != rj and rl[ri] == 0:
         ln = remove_row(cells, rl, n, cols, ri)
         n -= ln
         u[U_ROWB] = ri
         u[U_LENB] = ln
         score += pts[3]
-        removed = True
-    if removed:
+    if n < u[U_N]:  # a row went: the cells below it moved, so they hash anew
         h = full_hash(cells, n, zob, zn)
     if n == 0:
         score += pts[4]
@@ -341,13 +329,6 @@ def emptied_rows(rl, cols, i, j):
 
 
 @njit(cache=True)
-def removes_row(rl, cols, i, j):
-    """Whether crossing out i and j now empties a row."""
-    ra, rb = emptied_rows(rl, cols, i, j)
-    return ra >= 0 or rb >= 0
-
-
-@njit(cache=True)
 def drop_sleeping(mv, s, e, sl, a, b, mark):
     """Remove the pairs asleep here from mv[s:e]; returns the new end. ``mark[i]`` holds the
     partner of i in the sleep set (-2 when i has several, -1 when none); left all -1."""
@@ -405,7 +386,10 @@ def sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur):
                 mj = sl[t, 1] if src == 0 else mv[t, 1]
                 if mi < 0 or mi == ti or mi == tj or mj == ti or mj == tj:
                     continue
-                if e >= cap or removes_row(rl, cols, mi, mj):
+                if e >= cap:
+                    continue
+                ea, eb = emptied_rows(rl, cols, mi, mj)
+                if ea >= 0 or eb >= 0:
                     continue
                 if ra >= 0 or rb >= 0:
                     qi, qj = mi // cols, mj // cols
@@ -462,18 +446,15 @@ def order_moves(cells, rl, ctl, mv, prio, s, e, pts, deg):
 
 
 @njit(cache=True)
-def probe(ctl, tt_key, tt_val, key, r):
+def probe(tt_key, tt_val, key, r):
     slot = key & (tt_key.shape[0] - 1)
     return tt_key[slot] == key and tt_val[slot] > r
 
 
 @njit(cache=True)
-def store(ctl, tt_key, tt_val, key, r):
+def store(tt_key, tt_val, key, r):
     slot = key & (tt_key.shape[0] - 1)
-    if tt_key[slot] == key:
-        if tt_val[slot] < r + 1:
-            tt_val[slot] = r + 1
-    else:
+    if tt_key[slot] != key or tt_val[slot] < r + 1:
         tt_key[slot] = key
         tt_val[slot] = r + 1
 
@@ -575,7 +556,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
             r = ctl[ALLOWED] - (ctl[ADDS0] - ctl[ADDS])
             if r == 0 and odd_classes(ctl):
                 continue
-            if d >= ctl[FORCED] and probe(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r):
+            if d >= ctl[FORCED] and probe(tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r):
                 continue
             if moves_mode:
                 room = ctl[BOUND] - ctl[COST]
@@ -632,7 +613,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
                     if moves_mode:
                         moves_store(mt, ctl[HASH] ^ ctl[SALT] ^ (r * R_MIX), ctl[BOUND] - ctl[COST])
                     else:
-                        store(ctl, tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r)
+                        store(tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r)
                 if d == 0:
                     return EXHAUSTED
                 pop_move(cells, rl, ctl, undo)
@@ -652,21 +633,21 @@ def playouts(cells, rl, ctl, undo, mv, zob, zn, pts, root, root_n, root_adds, co
     cap = mv.shape[0]
     cleared = 0
     for _ in range(count):
+        live = 0
+        rl[:] = 0
         for k in range(ctl[MAXN]):
             cells[k] = root[k] if k < root_n else 0
+            if cells[k]:
+                live += 1
+                rl[k // ctl[COLS]] += 1
         ctl[N] = root_n
         ctl[ADDS] = root_adds
         ctl[LMASK] = (1 << lg[LG_SIZE, 2]) - 1 if ctl[LOCKS] else 0
         ctl[SCORE] = 0
         ctl[DEPTH] = 0
-        live = 0
+        ctl[LIVE] = live
         for c in range(5):
             ctl[CNT + c] = 0
-        for k in range(root_n):
-            if cells[k]:
-                live += 1
-        ctl[LIVE] = live
-        count_rows(cells, rl, root_n, ctl[COLS])
         while ctl[N] > 0:
             e = pairs_into(cells, ctl[N], ctl[COLS], mv, 0, cap)
             if e > 0:

@@ -9,6 +9,7 @@ plain Python that the tests hold the compiled search to.
 
 import random
 import time
+from dataclasses import replace
 
 from solver.errors import InputError
 from solver.numbermatch import Board
@@ -185,15 +186,9 @@ def without_empty_rows(board: Board) -> Board:
 
     The rules remove a row when a pair empties it; a row that is empty from the start (typed
     by hand, or read mid-animation) would otherwise stay forever and the board never clear."""
-    cols, cells = board.rules.columns, board.cells
-    kept = []
-    for r in range(0, len(cells), cols):
-        row = cells[r:r + cols]
-        if any(row):
-            kept.extend(row)
-    if len(kept) == len(cells):
-        return board.copy()
-    return Board(kept, board.adds_left, board.score, board.stage, board.rules)
+    cols = board.rules.columns
+    rows = [board.cells[r:r + cols] for r in range(0, len(board.cells), cols)]
+    return replace(board, cells=[c for row in rows if any(row) for c in row])
 
 
 def check_input(board: Board, objective: str, budget: float) -> None:
