@@ -146,8 +146,16 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
     finally:
         cv2.destroyAllWindows()
         cv2.waitKey(1)
-    say(f"guide closed at step {loop.step}/{len(loop.plan.moves) if loop.plan else 0}")
+    say(closing_line(loop))
     return 0
+
+
+def closing_line(loop: Loop) -> str:
+    """What the guide says as it closes: the step the window showed, counted from 1 as it does."""
+    total = len(loop.plan.moves) if loop.plan else 0
+    if loop.step < total:
+        return f"guide closed at step {loop.step + 1}/{total}"
+    return f"guide closed after the last step ({total}/{total})" if total else "guide closed with no plan made"
 
 
 def export_folder(folder: str | Path) -> Path:

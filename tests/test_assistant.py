@@ -188,6 +188,8 @@ def test_a_preview_header_counts_the_previewed_steps_position(harness):
     assert preview.startswith(f"{board.live_count()} numbers left, {board.adds_left} adds")
     assert f"score {board.score}" in preview and board.live_count() < loop.position.live_count()
     assert live.startswith(f"{loop.position.live_count()} numbers left")
+    shown = guide.step_header(loop)[0].split(":")[0]                 # "Step 1/N", as the window counts
+    assert guide.closing_line(loop) == f"guide closed at {shown.lower()}"
     vp.stop()
 
 
