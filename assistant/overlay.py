@@ -43,9 +43,10 @@ def caption(image: np.ndarray, lines: list[str], scale: float | None = None) -> 
 def wrap(text: str, width: int, scale: float) -> list[str]:
     """The text cut between words into lines at most ``width`` pixels wide (a longer word alone)."""
     rows = []
+    thick = max(1, int(2 * scale))
     for word in text.split(" "):
         joined = f"{rows[-1]} {word}" if rows else word
-        if rows and cv2.getTextSize(joined, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, max(1, int(2 * scale)))[0][0] <= width:
+        if rows and cv2.getTextSize(joined, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, thick)[0][0] <= width:
             rows[-1] = joined
         else:
             rows.append(word)

@@ -74,8 +74,8 @@ class NumberMatchReading(Reading):
                        for k, c in enumerate(b.cells))
         rows = [text[k:k + COLUMNS] for k in range(0, len(text), COLUMNS)]
         known = lambda v: "?" if v is None else v  # noqa: E731
-        lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, {count(known(b.adds_left), 'adds')} left"
-                 + self.rows_shown(len(rows))]
+        lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, "
+                 f"{count(known(b.adds_left), 'adds')} left{self.rows_shown(len(rows))}"]
         lines += rows
         if self.selected is not None:
             lines.append(f"selected: {self.cell_words(self.selected)}")
@@ -87,7 +87,8 @@ class NumberMatchReading(Reading):
         if self.first_row:
             return f" (rows {self.first_row + 1}-{self.first_row + rows} shown)"
         more = " and ".join(w for w, on in (("above", self.more_above), ("below", self.more_below)) if on)
-        return f" ({count(rows, 'rows')} on screen, more {more}: rows counted from the top of the screen)" if more else ""
+        return f" ({count(rows, 'rows')} on screen, more {more}: rows counted from the top of the screen)" \
+            if more else ""
 
 
 def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:
