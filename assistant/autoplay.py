@@ -6,6 +6,7 @@ import signal
 import sys
 
 from solver.errors import TapsolveError
+from solver import words
 from assistant.games import BoardChanged
 from assistant.loop import Loop
 
@@ -70,7 +71,7 @@ def dry_run(loop: Loop, say=print) -> int:
     if reading.screen != "board":
         raise TapsolveError("no board on screen to plan for")
     position = loop.position
-    say(f"plan: {len(loop.plan.moves)} moves ({loop.plan.status})")
+    say(f"plan: {words.count(len(loop.plan.moves), 'moves')} ({loop.plan.status})")
     for step, move in enumerate(loop.plan.moves, 1):
         taps = loop.game.planned_taps(move, position, reading)
         say(f"{step:3d}. {loop.game.describe(position, move):40s} taps "
@@ -93,7 +94,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
         lost_in_a_row, landed, refusals = 0, False, 0
         while not stop.asked:
             if max_moves is not None and tally.moves >= max_moves:
-                say(f"stopped after {tally.moves} moves, as asked")
+                say(f"stopped after {words.count(tally.moves, 'moves')}, as asked")
                 break
             if show is not None and not show(loop):
                 stop.asked = True
@@ -153,5 +154,5 @@ def lost_taps(count: int, moves: int, landed: bool) -> str:
     if not landed:
         return (f"the phone ignores taps ({count} in a row, none landed): on some phones enable "
                 "\"USB debugging (security settings)\" in the developer options")
-    return (f"{count} taps in a row were lost after {moves} move{'s' if moves != 1 else ''} landed: the "
+    return (f"{count} taps in a row were lost after {words.count(moves, 'moves')} landed: the "
             "phone drops taps; check the cable or Wi-Fi and that nothing covers the game, then run again")

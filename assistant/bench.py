@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from assistant.options import add_fault_options, adds, bounded_int, non_negative_int, positive_float, print_json
+from solver.words import count
 
 # statistics (with fractions and decimal, 6-10 ms) and random are imported where a bench runs:
 # every command builds this parser, `tapsolve read` too
@@ -211,7 +212,7 @@ def numbermatch(args) -> int:
     if args.json:
         print_json(args, report)
         return 0
-    print(f"Number Match: {args.boards} random boards of {args.size} numbers, {args.adds} adds,"
+    print(f"Number Match: {count(args.boards, 'random boards')} of {args.size} numbers, {count(args.adds, 'adds')},"
           f" seed {args.seed}, budget {args.budget:g} s per board and solver")
     names = list(runs)
     ratios = list(objectives) if baseline else []
@@ -252,8 +253,9 @@ def play(args) -> int:
     if args.json:
         print_json(args, figures)
         return code
-    print(f"{figures['moves']} moves, {figures['taps']} taps, {figures['swipes']} swipes, "
-          f"{figures['captures']} captures, {figures['wrong_taps']} wrong taps; wall {figures['wall_s']:.1f} s, "
+    print(f"{count(figures['moves'], 'moves')}, {count(figures['taps'], 'taps')}, "
+          f"{count(figures['swipes'], 'swipes')}, {count(figures['captures'], 'captures')}, "
+          f"{count(figures['wrong_taps'], 'wrong taps')}; wall {figures['wall_s']:.1f} s, "
           f"phone floor {figures['phone_floor_s']:.1f} s, wall / floor {figures['wall_per_floor']}, "
           f"{figures['moves_per_min']} moves a minute")
     moves = max(1, figures["moves"])

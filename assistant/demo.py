@@ -25,7 +25,7 @@ class WindowView:
         self.quit = False
 
     def __call__(self, loop: Loop) -> bool:
-        cv2.imshow(guide.WINDOW, guide.fit(guide.frame(loop, 0, False)))
+        guide.show(guide.frame(loop, 0, False))
         key = cv2.waitKey(1) & 0xFF
         if key == ord("q") or cv2.getWindowProperty(guide.WINDOW, cv2.WND_PROP_VISIBLE) < 1:
             self.quit = True

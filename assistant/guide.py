@@ -16,13 +16,24 @@ from solver.errors import InputError, TapsolveError
 
 WINDOW = "tapsolve guide"
 KEYS = "q quit   space pause   n/p next/previous step"
+# The window's size when it opens (it can be resized, keeping its shape): it fits a 1366x768
+# laptop's screen with its title bar and the desktop's panel, its text at TEXT_SCALE (capitals
+# about 17 pixels tall: read at a glance) wrapped to its width.
+WINDOW_SIZE = (560, 680)
+TEXT_SCALE = 1.0
 
 
 def open_window() -> None:
-    """The guide's window, without OpenCV's Qt toolbar; Qt is pointed at the system's fonts
-    (the opencv-python wheel ships none, and Qt complains on every start without them)."""
+    """The guide's window, resizable keeping its shape, without OpenCV's Qt toolbar; Qt is
+    pointed at the system's fonts (the opencv-python wheel ships none, and Qt complains on
+    every start without them)."""
     os.environ.setdefault("QT_QPA_FONTDIR", "/usr/share/fonts/truetype/dejavu")
-    cv2.namedWindow(WINDOW, cv2.WINDOW_AUTOSIZE | cv2.WINDOW_GUI_NORMAL)
+    cv2.namedWindow(WINDOW, cv2.WINDOW_NORMAL | cv2.WINDOW_KEEPRATIO | cv2.WINDOW_GUI_NORMAL)
+    cv2.resizeWindow(WINDOW, *WINDOW_SIZE)
+
+
+def show(image_rgb: np.ndarray) -> None:
+    cv2.imshow(WINDOW, cv2.cvtColor(image_rgb, cv2.COLOR_RGB2BGR))
 
 
 def has_display() -> bool:
@@ -30,20 +41,21 @@ def has_display() -> bool:
 
 
 def step_header(loop: Loop, offset: int = 0) -> list[str]:
-    """The lines above the picture: which step, what to do, how the game stands."""
+    """The lines above the picture: which step, what to do, how the game stands then (a
+    preview ``offset`` steps ahead: as the plan predicts it before that step)."""
     plan = loop.plan
     total = len(plan.moves) if plan else 0
     k = loop.step + offset
+    position = planned_position(loop, k) if offset else loop.position
     if loop.reading is not None and loop.game.finished(loop.position, loop.reading):
         first = loop.game.won_header()
     elif plan is None or k >= total:
         first = "No move planned"
     else:
-        position = planned_position(loop, k)
         first = f"Step {k + 1}/{total}: {loop.game.describe(position, plan.moves[k])}"
         if offset:
             first += "   (preview)"
-    return [first, loop.game.progress(loop.position), KEYS]
+    return [first, loop.game.progress(position)]
 
 
 def planned_position(loop: Loop, k: int):
@@ -54,29 +66,27 @@ def planned_position(loop: Loop, k: int):
     return position
 
 
-def frame(loop: Loop, offset: int, paused: bool) -> np.ndarray:
-    """What the window shows now: the live screen with the next move, or a planned step."""
-    header = step_header(loop, offset)
-    if paused:
-        header[0] = "[paused] " + header[0]
+def picture(loop: Loop, offset: int) -> np.ndarray:
+    """The step's picture: the live screen with the next move (or its unsure cells), or a planned step."""
     move = loop.next_move
     if offset == 0 and loop.reading.screen == "board" and not loop.reading.sure:
-        return overlay.caption(overlay.mark_unsure(loop.image, loop.reading),
-                               header + ["not sure of: " + loop.reading.describe_unsure()])
+        return overlay.mark_unsure(loop.image, loop.reading)
     if offset == 0 and loop.reading.screen == "board" and move is not None:
-        return overlay.draw_on_screen(loop.image, loop.reading, move, loop.game, header)
+        return loop.game.draw_next(loop.image, loop.reading, move)
     if offset and loop.plan and loop.step + offset < len(loop.plan.moves):
         k = loop.step + offset
-        return overlay.caption(loop.game.diagram(planned_position(loop, k), loop.plan.moves[k]), header)
-    return overlay.caption(loop.image, header)
+        return loop.game.diagram(planned_position(loop, k), loop.plan.moves[k])
+    return loop.image
 
 
-def fit(image: np.ndarray, height: int = 900) -> np.ndarray:
-    """Scaled to a window's height, as BGR for OpenCV's window."""
-    scale = min(1.0, height / image.shape[0])
-    if scale < 1:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(image, cv2.COLOR_RGB2BGR)
+def frame(loop: Loop, offset: int, paused: bool, size: tuple[int, int] = WINDOW_SIZE) -> np.ndarray:
+    """What the window shows now (RGB, ``size`` pixels): the step's picture under its header and the keys."""
+    header = step_header(loop, offset) + [KEYS]
+    if paused:
+        header[0] = "[paused] " + header[0]
+    if offset == 0 and loop.reading.screen == "board" and not loop.reading.sure:
+        header.append("not sure of: " + loop.reading.describe_unsure())
+    return overlay.in_window(picture(loop, offset), header, size, TEXT_SCALE)
 
 
 def follow(loop: Loop) -> str | None:
@@ -121,7 +131,7 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
                 note = message or note
                 if message:
                     offset = 0
-            cv2.imshow(WINDOW, fit(frame(loop, offset, paused)))
+            show(frame(loop, offset, paused))
             key = cv2.waitKey(50) & 0xFF
             if key == ord("q") or cv2.getWindowProperty(WINDOW, cv2.WND_PROP_VISIBLE) < 1:
                 break
@@ -136,8 +146,16 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
     finally:
         cv2.destroyAllWindows()
         cv2.waitKey(1)
-    say(f"guide closed at step {loop.step}/{len(loop.plan.moves) if loop.plan else 0}")
+    say(closing_line(loop))
     return 0
+
+
+def closing_line(loop: Loop) -> str:
+    """What the guide says as it closes: the step the window showed, counted from 1 as it does."""
+    total = len(loop.plan.moves) if loop.plan else 0
+    if loop.step < total:
+        return f"guide closed at step {loop.step + 1}/{total}"
+    return f"guide closed after the last step ({total}/{total})" if total else "guide closed with no plan made"
 
 
 def export_folder(folder: str | Path) -> Path:
@@ -151,31 +169,36 @@ def export_folder(folder: str | Path) -> Path:
 
 
 def export(loop: Loop, folder: str | Path, say=print) -> int:
-    """Write the whole plan as step PNGs and an index.html that pages through them."""
+    """Write the whole plan as step pictures, each on a page of its own that names its move and
+    links to the previous and next (index.html the first: the phone now, with the first move)."""
     folder = export_folder(folder)
     reading = loop.start()
     if reading.screen != "board" or loop.plan is None:
         raise TapsolveError("no board on the phone to plan for")
     loop.show(loop.next_move)
-    pages = []
-
-    def page(image, title):  # the next step-NNN.png
-        pages.append((f"step-{len(pages):03d}.png", title))
-        save_png(folder / pages[-1][0], image)
-
-    page(overlay.draw_on_screen(loop.image, loop.reading, loop.next_move, loop.game, step_header(loop))
-         if loop.next_move is not None else overlay.caption(loop.image, step_header(loop)),
-         "The phone now, with the first move")
+    game, moves = loop.game, loop.plan.moves
+    pages = len(moves) + 2  # the phone now, each step, the end
+    now = step_header(loop)
+    write_page(folder, 0, pages, picture(loop, 0), "On the phone now: " + now[0][:1].lower() + now[0][1:], now[1])
     position = loop.position
-    total = len(loop.plan.moves)
-    for k, move in enumerate(loop.plan.moves, 1):
-        title = f"Step {k}/{total}: {loop.game.describe(position, move)}"
-        page(overlay.caption(loop.game.diagram(position, move), [title, loop.game.progress(position)]), title)
-        position = loop.game.after(position, move)
-    page(overlay.caption(loop.game.diagram(position, None), ["Done", loop.game.progress(position)]), "Done")
-    (folder / "index.html").write_text(index_html(pages))
-    say(f"wrote {len(pages)} step pictures and index.html to {folder}")
+    for k, move in enumerate(moves, 1):
+        write_page(folder, k, pages, game.diagram(position, move),
+                   f"Step {k}/{len(moves)}: {game.describe(position, move)}", game.progress(position))
+        position = game.after(position, move)
+    end = f"Done: {game.won_word}" if loop.plan.status == "solved" else "The end of the plan"
+    write_page(folder, pages - 1, pages, game.diagram(position, None), end, game.progress(position))
+    say(f"wrote {pages} step pages to {folder}: open {folder / 'index.html'} in a browser")
     return 0
+
+
+def page_name(k: int) -> str:
+    return "index.html" if k == 0 else f"step-{k:03d}.html"
+
+
+def write_page(folder: Path, k: int, pages: int, image: np.ndarray, title: str, progress: str) -> None:
+    """Step ``k``'s picture (captioned: it may be shared alone) and its page."""
+    save_png(folder / f"step-{k:03d}.png", overlay.caption(image, [title, progress]))
+    (folder / page_name(k)).write_text(page_html(k, pages, title, progress))
 
 
 def save_png(path: Path, image_rgb: np.ndarray) -> None:
@@ -183,33 +206,40 @@ def save_png(path: Path, image_rgb: np.ndarray) -> None:
         raise TapsolveError(f"cannot write {path}")
 
 
-def index_html(pages: list[tuple[str, str]]) -> str:
-    items = ",\n".join(f'  ["{html.escape(n)}", "{html.escape(t)}"]' for n, t in pages)
+PAGE_STYLE = """body{margin:0;height:100vh;height:100dvh;display:flex;flex-direction:column;
+ font-family:system-ui,sans-serif;background:#f4f5f7;color:#1e1e1e;text-align:center}
+header{padding:.4em .8em}
+h1{font-size:clamp(1.2rem,1rem + 1.2vw,1.9rem);margin:.2em 0;line-height:1.25}
+p{margin:.2em 0;font-size:1.05rem;color:#444}
+nav{display:flex;justify-content:space-between;align-items:center;max-width:32em;margin:.4em auto 0}
+nav a{padding:.45em 1em;border-radius:.4em;background:#2b6cb0;color:#fff;text-decoration:none;font-size:1.1rem}
+nav a:not([href]){visibility:hidden}
+main{flex:1;min-height:0;display:flex;align-items:flex-start;justify-content:center;margin:.5em}
+img{max-width:100%;max-height:100%;object-fit:contain}"""
+
+
+def page_html(k: int, pages: int, title: str, progress: str) -> str:
+    """One exported step's page: its move in words above the picture scaled to fit the screen,
+    links to the previous and next step (the arrow keys follow them)."""
+    def link(j: int, words: str, key: str) -> str:
+        target = f' href="{page_name(j)}"' if 0 <= j < pages else ""
+        return f'<a id="{key}"{target}>{words}</a>'
+
+    t = html.escape(title)
     return f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>tapsolve plan</title>
-<style>body{{font-family:sans-serif;text-align:center}} img{{max-height:80vh;max-width:95vw}}</style>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{t} - tapsolve plan</title>
+<style>{PAGE_STYLE}</style>
 </head><body>
-<h2 id="title"></h2>
-<p><button id="prev">&larr; previous</button> <span id="count"></span> <button id="next">next &rarr;</button></p>
-<img id="step" alt="step">
+<header><h1>{t}</h1><p>{html.escape(progress)}</p>
+<nav>{link(k - 1, "&larr; previous", "ArrowLeft")}<span>{k + 1} of {pages}</span>{link(k + 1, "next &rarr;", "ArrowRight")}</nav></header>
+<main><img src="step-{k:03d}.png" alt="{t}"></main>
 <script>
-const pages = [
-{items}
-];
-let k = 0;
-function show() {{
-  document.getElementById("step").src = pages[k][0];
-  document.getElementById("title").textContent = pages[k][1];
-  document.getElementById("count").textContent = (k + 1) + " / " + pages.length;
-}}
-document.getElementById("prev").onclick = () => {{ if (k > 0) {{ k--; show(); }} }};
-document.getElementById("next").onclick = () => {{ if (k < pages.length - 1) {{ k++; show(); }} }};
 document.addEventListener("keydown", e => {{
-  if (e.key === "ArrowRight") document.getElementById("next").click();
-  if (e.key === "ArrowLeft") document.getElementById("prev").click();
+  const a = document.getElementById(e.key);
+  if (a && a.href) location.href = a.href;
 }});
-show();
 </script>
-<noscript>{"".join(f'<p><img src="{html.escape(n)}" alt="{html.escape(t)}"></p>' for n, t in pages)}</noscript>
 </body></html>
 """

@@ -26,16 +26,48 @@ def cell_pitch(centres: dict) -> float:
     return float(best) if np.isfinite(best) else 60.0
 
 
-def caption(image: np.ndarray, lines: list[str]) -> np.ndarray:
-    """The image with a panel of text lines above it."""
-    h, w = image.shape[:2]
-    scale = max(0.6, w / 900)
-    line_h = int(34 * scale)
-    panel = np.full((line_h * len(lines) + line_h // 2, w, 3), PANEL, np.uint8)
-    for k, text in enumerate(lines):
-        cv2.putText(panel, text, (int(12 * scale), line_h * (k + 1)), cv2.FONT_HERSHEY_SIMPLEX,
+def caption(image: np.ndarray, lines: list[str], scale: float | None = None) -> np.ndarray:
+    """The image with a panel of text lines above it, each wrapped to the image's width; at
+    ``scale`` 1 capitals are about 17 pixels tall (the default grows with the image's width)."""
+    w = image.shape[1]
+    scale = scale or max(0.6, w / 900)
+    line_h, margin = int(34 * scale), int(12 * scale)
+    rows = [part for text in lines for part in wrap(text, w - 2 * margin, scale)]
+    panel = np.full((line_h * len(rows) + line_h // 2, w, 3), PANEL, np.uint8)
+    for k, text in enumerate(rows):
+        cv2.putText(panel, text, (margin, line_h * (k + 1)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.8 * scale, INK, max(1, int(2 * scale)), cv2.LINE_AA)
     return np.vstack([panel, image])
+
+
+def wrap(text: str, width: int, scale: float) -> list[str]:
+    """The text cut between words into lines at most ``width`` pixels wide (a longer word alone)."""
+    rows = []
+    thick = max(1, int(2 * scale))
+    for word in text.split(" "):
+        joined = f"{rows[-1]} {word}" if rows else word
+        if rows and cv2.getTextSize(joined, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, thick)[0][0] <= width:
+            rows[-1] = joined
+        else:
+            rows.append(word)
+    return rows
+
+
+def in_window(image: np.ndarray, lines: list[str], size: tuple[int, int], scale: float) -> np.ndarray:
+    """A window's picture, ``size`` (width, height) pixels: the text lines at ``scale`` above the
+    image, which is scaled to fit under them and centred."""
+    width, height = size
+    top = caption(np.zeros((0, width, 3), np.uint8), lines, scale)
+    room = height - top.shape[0]
+    h, w = image.shape[:2]
+    fit = min(room / h, width / w)
+    picture = cv2.resize(image, (max(1, round(w * fit)), max(1, round(h * fit))),
+                         interpolation=cv2.INTER_AREA if fit < 1 else cv2.INTER_LINEAR)
+    out = np.full((height, width, 3), PANEL, np.uint8)
+    out[:top.shape[0]] = top
+    y, x = top.shape[0] + (room - picture.shape[0]) // 2, (width - picture.shape[1]) // 2
+    out[y:y + picture.shape[0], x:x + picture.shape[1]] = picture
+    return out
 
 
 def mark_points(image: np.ndarray, points: list, size: float, joined: bool) -> np.ndarray:
@@ -76,8 +108,3 @@ def mark_unsure(image: np.ndarray, reading) -> np.ndarray:
         cv2.putText(out, "?", (x + half - int(size * 0.38), y - half + int(size * 0.36)), cv2.FONT_HERSHEY_SIMPLEX,
                     size / 80, UNSURE, thick, cv2.LINE_AA)
     return out
-
-
-def draw_on_screen(image: np.ndarray, reading, move, game, header: list[str]) -> np.ndarray:
-    """The screenshot with the move to make drawn over it (by the game), and a header panel."""
-    return caption(game.draw_next(image, reading, move), header)

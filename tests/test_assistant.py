@@ -111,13 +111,85 @@ def test_guide_follows_the_player_and_replans_on_another_move(harness):
 def test_export_writes_steps_and_an_index(harness, tmp_path):
     vp, phone, loop = start(harness, seed=3)
     guide.export(loop, tmp_path, say=loop.said.append)
-    moves = len(loop.plan.moves)
+    moves = loop.plan.moves
     pictures = sorted(tmp_path.glob("step-*.png"))
-    assert len(pictures) == moves + 2                                # now, every step, done
-    page = (tmp_path / "index.html").read_text()
-    assert all(p.name in page for p in pictures)
+    assert len(pictures) == len(moves) + 2                           # now, every step, done
+    pages = [tmp_path / "index.html"] + sorted(tmp_path.glob("step-*.html"))
+    assert len(pages) == len(pictures)
     first = cv2.cvtColor(cv2.imread(str(pictures[0])), cv2.COLOR_BGR2RGB)
     assert magenta_pixels(first) > 100                               # the first move is drawn
+    vp.stop()
+
+
+def page_parts(path) -> dict:
+    """An exported page's title, caption (h1), picture and links, as a browser finds them."""
+    from html.parser import HTMLParser
+
+    parts = {"links": {}, "text": {}}
+
+    class Parser(HTMLParser):
+        tag = None
+
+        def handle_starttag(self, tag, attrs):
+            attrs, self.tag = dict(attrs), tag
+            if tag == "img":
+                parts["img"] = attrs["src"]
+            if tag == "a" and attrs.get("href"):
+                parts["links"][attrs["id"]] = attrs["href"]
+            if tag == "meta" and attrs.get("name") == "viewport":
+                parts["viewport"] = attrs["content"]
+
+        def handle_data(self, data):
+            if self.tag in ("title", "h1"):
+                parts["text"][self.tag] = parts["text"].get(self.tag, "") + data
+
+    Parser().feed(path.read_text())
+    return parts
+
+
+def test_each_exported_page_names_its_move_and_pages_on(harness, tmp_path):
+    from vision import tesseract
+
+    vp, phone, loop = start(harness, seed=3)
+    guide.export(loop, tmp_path, say=loop.said.append)
+    moves, board = loop.plan.moves, loop.position.copy()
+    names = ["index.html"] + [f"step-{k:03d}.html" for k in range(1, len(moves) + 2)]
+    for k, name in enumerate(names):
+        parts = page_parts(tmp_path / name)
+        assert parts["img"] == f"step-{k:03d}.png" and "width=device-width" in parts["viewport"]
+        assert parts["links"].get("ArrowLeft") == (names[k - 1] if k else None)  # prev/next links
+        assert parts["links"].get("ArrowRight") == (names[k + 1] if k + 1 < len(names) else None)
+        title, caption = parts["text"]["title"], parts["text"]["h1"]
+        assert title.startswith(caption)                             # the move in the title and the page
+        if k == len(names) - 1:
+            assert "board cleared" in caption and board.is_won()
+            continue
+        move = moves[max(k - 1, 0)]
+        words = f"{board.cells[move.i]} at ({move.i // 9 + 1},{move.i % 9 + 1}) with {board.cells[move.j]} at " \
+                f"({move.j // 9 + 1},{move.j % 9 + 1})" if isinstance(move, Pair) else "press +"
+        assert f"tep {max(k, 1)}/{len(moves)}: {words}" in caption, caption
+        if k:
+            board.push(move)
+    first = cv2.cvtColor(cv2.imread(str(tmp_path / "step-000.png")), cv2.COLOR_BGR2RGB)
+    panel = first[:first.shape[0] - phone.preset.height]             # the caption above the screenshot
+    text = tesseract.run([cv2.resize(panel, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)],
+                         tesseract.options(6))[0]
+    assert "numbers left" in text and "quit" not in text and "pause" not in text  # no window keys
+    vp.stop()
+
+
+def test_a_preview_header_counts_the_previewed_steps_position(harness):
+    vp, phone, loop = start(harness, seed=3)
+    loop.start()
+    board = loop.position.copy()
+    for move in loop.plan.moves[:2]:
+        board.push(move)
+    live, preview = guide.step_header(loop)[1], guide.step_header(loop, 2)[1]
+    assert preview.startswith(f"{board.live_count()} numbers left, {board.adds_left} adds")
+    assert f"score {board.score}" in preview and board.live_count() < loop.position.live_count()
+    assert live.startswith(f"{loop.position.live_count()} numbers left")
+    shown = guide.step_header(loop)[0].split(":")[0]                 # "Step 1/N", as the window counts
+    assert guide.closing_line(loop) == f"guide closed at {shown.lower()}"
     vp.stop()
 
 
@@ -206,7 +278,7 @@ def test_window_under_xvfb_shows_the_highlighted_move(harness, tmp_path):
     from PIL import ImageGrab
 
     display = f":{free_display()}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x1000x24", "-nolisten", "tcp"],
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24", "-nolisten", "tcp"],  # a laptop's
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_display(display)
@@ -231,7 +303,50 @@ def test_window_under_xvfb_shows_the_highlighted_move(harness, tmp_path):
         Image = __import__("PIL.Image", fromlist=["Image"])
         Image.fromarray(shot).save(tmp_path / "window.png")
         assert magenta_pixels(shot) > 200, err[-500:]
+        ys, xs = np.nonzero(shot.any(axis=2))                       # the window (no window manager: at 0, 0)
+        assert ys.max() < 700                                        # its bottom, the "+" ring's row, on screen
+        assert first_glyph_height(shot[:60]) >= 16                   # "S" of "Step ...": read at a glance
         vp.stop()
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=10)
+
+
+def first_glyph_height(band) -> int:
+    """The height in pixels of the leftmost dark glyph in a band of text on a light ground."""
+    ink = (band.max(axis=2) < 128).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+    glyphs = [s for s in stats[1:] if s[cv2.CC_STAT_AREA] > 10]
+    return int(min(glyphs, key=lambda s: s[cv2.CC_STAT_LEFT])[cv2.CC_STAT_HEIGHT])
+
+
+RESIZE = """
+import cv2, numpy as np
+from assistant import guide
+guide.open_window()
+guide.show(np.zeros((guide.WINDOW_SIZE[1], guide.WINDOW_SIZE[0], 3), np.uint8))
+cv2.waitKey(100)
+print(*cv2.getWindowImageRect(guide.WINDOW)[2:])
+cv2.resizeWindow(guide.WINDOW, 400, 400)
+for _ in range(100):  # until the window shows the new size (a guard, not the verdict)
+    cv2.waitKey(50)
+    if cv2.getWindowImageRect(guide.WINDOW)[3] == 400:
+        break
+print(*cv2.getWindowImageRect(guide.WINDOW)[2:])
+"""
+
+
+def test_the_window_can_be_resized_and_keeps_its_shape(tmp_path):
+    display = f":{free_display()}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_display(display)
+        run = subprocess.run([sys.executable, "-c", RESIZE], cwd=ROOT, env=dict(os.environ, DISPLAY=display),
+                             capture_output=True, text=True, timeout=60)
+        (w0, h0), (w1, h1) = (map(int, line.split()) for line in run.stdout.split("\n")[:2])
+        assert (w0, h0) == guide.WINDOW_SIZE and h0 <= 700, run.stderr[-500:]  # fits a 1366x768 laptop
+        assert h1 == 400 and abs(w1 / h1 - w0 / h0) < 0.01                    # resized, its shape kept
     finally:
         xvfb.terminate()
         xvfb.wait(timeout=10)

@@ -42,3 +42,16 @@ def test_play_plans_as_the_guide_and_the_demo_do():
     parser = cli.build_parser()
     assert {parser.parse_args([command]).objective for command in ("guide", "play", "demo")} == {"fast"}
     assert parser.parse_args(["play", "--objective", "score"]).objective == "score"
+
+
+def test_counts_of_one_read_as_one():
+    from assistant.games import kind
+    from solver.numbermatch import Board
+    from solver.words import count
+
+    game = kind("numbermatch")()
+    assert game.progress(Board([5], 1)) == "1 number left, 1 add, score 0"
+    assert game.progress(Board([5, 5], 0)) == "2 numbers left, 0 adds, score 0"
+    assert [count(1, w) for w in ("presses", "swaps", "slides", "taxes", "adds")] == [
+        "1 press", "1 swap", "1 slide", "1 tax", "1 add"]
+    assert count("?", "adds") == "? adds" and count(3, "presses") == "3 presses"

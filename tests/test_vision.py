@@ -258,6 +258,20 @@ def test_read_command(tmp_path):
     assert text.stdout.splitlines()[-1].startswith("unsure: row ")
 
 
+def test_the_text_names_rows_and_the_selected_cell_as_a_person_counts_them():
+    scrolled = FIXTURES / "1080x2400/light/numbermatch_tall_partial.png"
+    truth = json.loads(scrolled.with_suffix(".json").read_text())
+    image, first, rows = vision.load_image(str(scrolled)), truth["first_row"], len(truth["cells"]) // 9
+    unnumbered = vision.read(image, "numbermatch").text().splitlines()[0]  # where it stands is not on screen
+    assert f"({rows} rows on screen, more above and below: rows counted from the top of the screen)" in unnumbered
+    numbered = vision.read(image, "numbermatch", first_row=first).text().splitlines()[0]
+    assert numbered.endswith(f"(rows {first + 1}-{first + rows} shown)")
+    midgame = FIXTURES / "1080x2400/light/numbermatch_midgame.png"
+    selected = json.loads(midgame.with_suffix(".json").read_text())["selected"]
+    text = vision.read(vision.load_image(str(midgame)), "numbermatch").text()
+    assert text.splitlines()[-1] == f"selected: row {selected // 9 + 1} column {selected % 9 + 1}"
+
+
 def test_bad_input_on_the_command_line(tmp_path):
     not_image = tmp_path / "notes.png"
     not_image.write_text("hello")

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from solver.numbermatch import Board, parse_cells, points_from
+from solver.words import count
 from vision import glyphs as glyphs_, tesseract
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
@@ -73,12 +74,20 @@ class NumberMatchReading(Reading):
                        for k, c in enumerate(b.cells))
         rows = [text[k:k + COLUMNS] for k in range(0, len(text), COLUMNS)]
         known = lambda v: "?" if v is None else v  # noqa: E731
-        lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, {known(b.adds_left)} adds left"
-                 + (f" (rows {first + 1}-{first + len(rows)} shown)" if self.more_above or self.more_below else ""),
-                 *rows]
+        lines = [f"Number Match, stage {known(b.stage)}, score {known(b.score)}, "
+                 f"{count(known(b.adds_left), 'adds')} left{self.rows_shown(len(rows))}", *rows]
         if self.selected is not None:
-            lines.append(f"selected: cell {self.selected}")
+            lines.append(f"selected: {self.cell_words(self.selected)}")
         return lines
+
+    def rows_shown(self, rows: int) -> str:
+        """Which rows of a board partly off screen the text shows: the board's, when whoever
+        scrolled it said where it stands (``first_row``), else those on screen from its top."""
+        if self.first_row:
+            return f" (rows {self.first_row + 1}-{self.first_row + rows} shown)"
+        more = " and ".join(w for w, on in (("above", self.more_above), ("below", self.more_below)) if on)
+        return f" ({count(rows, 'rows')} on screen, more {more}: rows counted from the top of the screen)" \
+            if more else ""
 
 
 def quick_lattice(dist: np.ndarray, geometry: dict) -> Lattice | None:

@@ -13,6 +13,7 @@ import numpy as np
 
 from solver import games as registry
 from solver.errors import TapsolveError
+from solver.words import count
 
 
 class BoardChanged(TapsolveError):
@@ -168,7 +169,7 @@ class Game:
 
     def results(self, tally) -> str:
         """What a run did (an ``assistant.loop.Tally``), in the game's words."""
-        return f"{tally.moves} {self.moves_word}{', ' + self.won_word if tally.stages else ''}"
+        return f"{count(tally.moves, self.moves_word)}{', ' + self.won_word if tally.stages else ''}"
 
     def summary(self) -> str:
         """What the run learned of the game, for the closing line ("" when nothing)."""

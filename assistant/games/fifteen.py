@@ -8,6 +8,7 @@ import numpy as np
 
 from assistant.games import Game, Plan
 from solver.errors import TapsolveError
+from solver.words import count
 
 TILE = (226, 230, 236)  # RGB: a tile's face on the diagram (the gap stays white)
 
@@ -137,13 +138,12 @@ def solve_fifteen(args) -> int:
     for step, tile in enumerate(solution.moves, 1):
         print(f"{step:3d}. {replay.describe(tile)}")
         replay.push(tile)
-    plural = "move" if len(solution.moves) == 1 else "moves"
     if solution.status != "solved":
         print(f"Gave up: no line found within the budget ({solution.nodes:,} nodes searched).")
     elif solution.optimal:
-        print(f"{len(solution.moves)} {plural} (optimal)")
+        print(f"{count(len(solution.moves), 'moves')} (optimal)")
     else:
-        print(f"{len(solution.moves)} {plural} (not proved shortest: the search ran out of budget first)")
+        print(f"{count(len(solution.moves), 'moves')} (not proved shortest: the search ran out of budget first)")
     return 0
 
 

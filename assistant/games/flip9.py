@@ -10,6 +10,7 @@ import numpy as np
 from assistant.games import Game, Plan
 from solver import flip9
 from solver.errors import TapsolveError
+from solver.words import count
 
 
 class Flip9(Game):
@@ -137,7 +138,7 @@ def solve_flip9(args) -> int:
     for step, (a, b) in enumerate(swaps, 1):
         state.push((a, b))
         print(f"{step:3d}. swap {a} and {b}  -> {state.format()}")
-    print(f"{len(swaps)} swap{'s' if len(swaps) != 1 else ''} (optimal)")
+    print(f"{count(len(swaps), 'swaps')} (optimal)")
     return 0
 
 

@@ -15,6 +15,7 @@ from assistant.games.numbermatch.solve import add_solve_command, solve_json  # n
 from solver.numbermatch import search
 from solver.numbermatch import Add, Board, Pair, Rules
 from solver.errors import TapsolveError
+from solver.words import count
 
 # The middle of a cell whose picture a pair's fade changes: this part of the cell's pitch, clear
 # of the grid's lines around it.
@@ -26,6 +27,7 @@ class NumberMatch(PointsLearning, Game):
 
     name = "numbermatch"
     more_stages = True
+    won_word = "board cleared"  # (the guide's last exported step; a stage's end has its own words)
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         super().__init__(objective, budget)
@@ -182,7 +184,7 @@ class NumberMatch(PointsLearning, Game):
         return board.describe(move)
 
     def progress(self, board: Board) -> str:
-        return f"{board.live_count()} numbers left, {board.adds_left} adds, score {board.score}"
+        return f"{count(board.live_count(), 'numbers')} left, {count(board.adds_left, 'adds')}, score {board.score}"
 
     def status(self, board: Board) -> str:
         return self.progress(board) + (f", stage {board.stage}" if board.stage else "")
@@ -204,7 +206,7 @@ class NumberMatch(PointsLearning, Game):
         return "Stage cleared! Tap Continue on the phone for the next board."
 
     def results(self, tally) -> str:
-        return (f"{tally.moves} moves, {tally.stages} stage{'s' if tally.stages != 1 else ''} cleared, "
+        return (f"{count(tally.moves, 'moves')}, {count(tally.stages, 'stages')} cleared, "
                 f"score {tally.score}")
 
     def planned_taps(self, move, board: Board, reading) -> list[tuple[tuple[int, int], str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from solver.errors import InputError
+from solver.words import count
 
 
 def add_solve_command(games) -> None:
@@ -59,22 +60,21 @@ def solve_numbermatch(args) -> int:
     if args.json:
         print_json(args, solution.to_json())
         return 0
-    print(f"Board ({board.live_count()} numbers, {board.adds_left} adds left):")
+    print(f"Board ({count(board.live_count(), 'numbers')}, {count(board.adds_left, 'adds')} left):")
     print("\n".join(board.format().split()))
     replay = board.copy()
     for step, move in enumerate(solution.moves, 1):
         print(f"{step:3d}. {replay.describe(move)}")
         replay.push(move)
     adds = solution.adds_used
-    plural = "add" if adds == 1 else "adds"
     if solution.status == "solved":
         proof = proof_note(solution) if args.objective == "fast" else ""
-        print(f"Cleared with {adds} {plural}, score {solution.score}, {len(solution.moves)} moves{proof}.")
+        print(f"Cleared with {count(adds, 'adds')}, score {solution.score}, {count(len(solution.moves), 'moves')}{proof}.")
     elif solution.status == "unsolvable":
-        print(f"Unsolvable: no line clears this board with {board.adds_left} adds.")
+        print(f"Unsolvable: no line clears this board with {count(board.adds_left, 'adds')}.")
     else:
-        print(f"Gave up after {args.budget:g} s: best line above leaves {replay.live_count()} numbers"
-              f" ({adds} {plural}, score {solution.score}).")
+        print(f"Gave up after {args.budget:g} s: best line above leaves {count(replay.live_count(), 'numbers')}"
+              f" ({count(adds, 'adds')}, score {solution.score}).")
     return 0
 
 
