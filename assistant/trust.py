@@ -178,15 +178,14 @@ def classify(case: Case, perturbation: str, reading) -> str:
 def read_one(image, profile=None, first_row: int = 0):
     """(reading or None, outcome override or None, seconds)."""
     t0 = time.perf_counter()
+    reading = outcome = None
     try:
         reading = vision.read(image, profile=profile, first_row=first_row)
-        return reading, None, time.perf_counter() - t0
-    except vision.ReaderFailure:
-        return None, "crash", time.perf_counter() - t0
-    except vision.ReadError:
-        return None, "unsure", time.perf_counter() - t0
+    except vision.ReadError as exc:  # refused, unless the reader failed inside
+        outcome = "crash" if isinstance(exc, vision.ReaderFailure) else "unsure"
     except Exception:  # anything else escaping the reader is a crash to count, not to hide
-        return None, "crash", time.perf_counter() - t0
+        outcome = "crash"
+    return reading, outcome, time.perf_counter() - t0
 
 
 @dataclass
