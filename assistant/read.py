@@ -44,10 +44,7 @@ def run_calibrate(args) -> int:
     import vision
     from calibration import store
 
-    if args.image is not None:
-        image, model = vision.load_image(args.image), args.model or "image"
-    else:
-        image, model = capture(args.serial)
+    image, model = capture(args.serial) if args.image is None else (vision.load_image(args.image), args.model or "image")
     notes = []
     reading = store.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile
