@@ -81,10 +81,8 @@ class Link:
         return image
 
     def accept(self, image) -> None:
-        """A glance showed the predicted screen: it stands for the settled one."""
-        self._settled(image)
-
-    def _settled(self, image) -> None:
+        """``image`` stands for the settled screen: a settled capture, or a glance that showed
+        the predicted screen."""
         self._glanced = None
         self.settler.settled(image)
         self.clock.settled()
@@ -131,7 +129,7 @@ class Link:
         before = self.settler.screen
         if touched_at is not None and (len(times) > 2 or before is not None and not still(before, image, self.ticking)):
             self.clock.learn(times)
-        self._settled(image)
+        self.accept(image)
         return image
 
     def look(self, game: str = "auto", glance: bool = False):

@@ -21,25 +21,17 @@ def note(message: str) -> None:
 
 def run_read(args) -> int:
     import vision
-
     from assistant.options import print_json
 
     if (args.image is None) == (args.serial is None):
         raise vision.ImageInputError("give either a screenshot file or --serial for a phone")
-    if args.image is not None:
-        if not args.model:  # a first read, with no stored templates: tesseract will be needed
-            vision.warm(args.game)
-        image = vision.load_image(args.image)
-        if args.model:
-            from calibration import store
-
-            reading = store.read(image, args.model, args.game, note=note)
-        else:
-            reading = vision.read(image, args.game, first_row=args.first_row)
+    if args.image is not None and not args.model:
+        vision.warm(args.game)  # a first read, with no stored templates: tesseract will be needed
+        reading = vision.read(vision.load_image(args.image), args.game, first_row=args.first_row)
     else:
         from calibration import store
 
-        image, model = capture(args.serial)
+        image, model = capture(args.serial) if args.image is None else (vision.load_image(args.image), args.model)
         reading = store.read(image, model, args.game, note=note)
     if args.json:
         print_json(args, reading.to_json())
@@ -52,10 +44,7 @@ def run_calibrate(args) -> int:
     import vision
     from calibration import store
 
-    if args.image is not None:
-        image, model = vision.load_image(args.image), args.model or "image"
-    else:
-        image, model = capture(args.serial)
+    image, model = capture(args.serial) if args.image is None else (vision.load_image(args.image), args.model or "image")
     notes = []
     reading = store.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile
@@ -79,7 +68,6 @@ def run_calibrate(args) -> int:
 def add_commands(commands) -> None:
     """Register `read` and `calibrate` on the `tapsolve` subcommand parser."""
     from assistant.options import non_negative_int
-
     from solver.games import NAMES
 
     games = ("auto", *NAMES)

@@ -70,14 +70,13 @@ class Settler:
         nothing sent since the settled screen (``touched_at`` None) one frame equal to it does;
         after a touch two equal frames count STILL_SPAN apart, or once ``seen_still_by`` the
         first's time. ``first``: a frame (image, when asked) taken since the touch."""
+        image, at = self.grab()
         if first is not None:
             previous, previous_at = first
-            image, at = self.grab()
             times = [previous_at, at]
         else:
-            image, at = self.grab()
-            times = [at]
             previous, previous_at = (None if touched_at is not None else self.screen), None
+            times = [at]
         start = times[0]
         while True:
             if previous is not None and still(previous, image, ticking):

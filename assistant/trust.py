@@ -26,6 +26,8 @@ import cv2
 import numpy as np
 
 import vision
+from assistant.options import stop_on_terminate
+from solver.errors import InputError
 from vision.reader import reader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,15 +178,14 @@ def classify(case: Case, perturbation: str, reading) -> str:
 def read_one(image, profile=None, first_row: int = 0):
     """(reading or None, outcome override or None, seconds)."""
     t0 = time.perf_counter()
+    reading = outcome = None
     try:
         reading = vision.read(image, profile=profile, first_row=first_row)
-        return reading, None, time.perf_counter() - t0
-    except vision.ReaderFailure:
-        return None, "crash", time.perf_counter() - t0
-    except vision.ReadError:
-        return None, "unsure", time.perf_counter() - t0
+    except vision.ReadError as exc:  # refused, unless the reader failed inside
+        outcome = "crash" if isinstance(exc, vision.ReaderFailure) else "unsure"
     except Exception:  # anything else escaping the reader is a crash to count, not to hide
-        return None, "crash", time.perf_counter() - t0
+        outcome = "crash"
+    return reading, outcome, time.perf_counter() - t0
 
 
 @dataclass
@@ -223,7 +224,7 @@ def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), 
             try:
                 stored = vision.read(case.image, first_row=case.first_row).profile  # first contact, clean
             except vision.ReadError:
-                stored = None
+                pass
         for name in perturbations:
             image = PERTURBATIONS[name](case, case.image)
             for mode in modes:
@@ -233,8 +234,7 @@ def run(cases: list[Case], perturbations: list[str], modes=("fresh", "stored"), 
                     try:
                         outcome = classify(case, name, reading)
                     except Exception as exc:  # a reading the contract does not allow
-                        outcome = "crash"
-                        reading = None
+                        outcome, reading = "crash", None
                         say(f"  classify failed: {exc!r}")
                 if mode == "stored":
                     tally.seconds.append(seconds)
@@ -247,8 +247,7 @@ def report(tally: Tally, perturbations: list[str], say=print) -> None:
     """Counts per perturbation and profile mode, overall, the mild set at phone resolutions,
     and the small screenshots apart."""
     modes = sorted({m for m, _, _ in tally.counts}, key=lambda m: m != "fresh")
-    head = f"{'perturbation':14s}" + "".join(f"{m + ': exact/unsure/MISREAD/crash':>38s}" for m in modes)
-    say(head)
+    say(f"{'perturbation':14s}" + "".join(f"{m + ': exact/unsure/MISREAD/crash':>38s}" for m in modes))
     for p in perturbations:
         row = f"{p:14s}"
         for m in modes:
@@ -265,8 +264,7 @@ def report(tally: Tally, perturbations: list[str], say=print) -> None:
         say(f"{m}: {sum(c.values())} reads: exact {c['exact']}, unsure/refused {c['unsure']}, "
             f"silent misreads {c['misread']}, crashes {c['crash']} ({c['exact'] / n:.1%} exact)")
         say(f"{m}: mild perturbations at phone resolutions: {mild['exact']}/{sum(mild.values())} exact "
-            f"({mild['exact'] / nm:.1%}), "
-            f"{mild['misread']} misreads")
+            f"({mild['exact'] / nm:.1%}), {mild['misread']} misreads")
         if sum(small.values()):
             say(f"{m}: small screenshots (< {PHONE_WIDTH} px wide): {small['exact']}/{sum(small.values())} exact, "
                 f"mild {small_mild['exact']}/{sum(small_mild.values())}, {small['misread']} misreads, "
@@ -279,14 +277,10 @@ def report(tally: Tally, perturbations: list[str], say=print) -> None:
 
 def main(args, say=print) -> int:
     """`tapsolve bench trust` and benchmarks/bench_trust.py."""
-    from solver.errors import InputError
-
-    names = list(PERTURBATIONS)
-    if args.only:
-        unknown = [p for p in args.only.split(",") if p not in PERTURBATIONS]
-        if unknown:
-            raise InputError(f"unknown perturbation {unknown[0]!r}: choose from {', '.join(PERTURBATIONS)}")
-        names = args.only.split(",")
+    names = args.only.split(",") if args.only else list(PERTURBATIONS)
+    unknown = [p for p in names if p not in PERTURBATIONS]
+    if unknown:
+        raise InputError(f"unknown perturbation {unknown[0]!r}: choose from {', '.join(PERTURBATIONS)}")
     modes = ("fresh", "stored") if args.mode == "both" else (args.mode,)
     t0 = time.perf_counter()
     cases = load_cases(args.sample)
@@ -296,8 +290,6 @@ def main(args, say=print) -> int:
     def progress(text):  # with the counts so far: a run cut short still says what it saw
         so_far = "; ".join(f"{m} " + "/".join(str(v) for v in tally.total(m).values()) for m in modes)
         print(f"{text} ({so_far} exact/unsure/misread/crash)", file=sys.stderr, flush=True)
-
-    from assistant.options import stop_on_terminate
 
     stop_on_terminate()  # `kill` stops a run in the background as Ctrl-C does (benchmarks/ calls in here)
     try:

@@ -21,10 +21,7 @@ def build_phone(args) -> Phone:
     if not 0 <= args.tap_latency <= MAX_TAP_LATENCY:  # also refuses nan, which every comparison fails
         raise InputError(f"--tap-latency is seconds from 0 to {MAX_TAP_LATENCY:g}, not {args.tap_latency:g}")
     preset = PRESETS[args.preset]
-    try:
-        from phonesim import apps
-    except ImportError:
-        raise TapsolveError("phonesim's game apps (phonesim.apps) are not installed in this checkout") from None
+    from phonesim import apps
     given = vars(args)  # every game's options are on the command line; the game's app takes its own
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme,
                       **{name: given[name] for name in apps.option_names()})

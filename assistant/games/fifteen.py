@@ -3,10 +3,10 @@ next tile outlined with an arrow to the gap."""
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from assistant.games import Game, Plan
+from solver import fifteen
 from solver.errors import TapsolveError
 from solver.words import count
 
@@ -22,13 +22,9 @@ class Fifteen(Game):
     won_word = "solved"
 
     def position(self, reading):
-        from solver import fifteen
-
         return fifteen.Board(reading.board.tiles)
 
     def plan(self, board) -> Plan:
-        from solver import fifteen
-
         solution = fifteen.solve(board)
         return Plan(solution.moves, solution.status, optimal=solution.optimal)
 
@@ -103,11 +99,11 @@ def mark_slide(image: np.ndarray, tile, gap, size: float) -> np.ndarray:
     cv2.arrowedLine(out, start, end, overlay.LINK, max(3, int(size / 10)), cv2.LINE_AA, tipLength=0.4)
     return out
 
+
 # -- `tapsolve solve fifteen` -------------------------------------------------------------------
 
 def add_solve_command(games) -> None:
     """Register `tapsolve solve fifteen` on the `solve` command's games."""
-
     ff = games.add_parser(Fifteen.name, help="15-puzzle (also 3x3 and 5x5): slide the tiles home in the fewest moves")
     ff.add_argument("tiles", help='the tiles row by row, 0 or _ the blank: "1 2 3 4, 5 6 7 8, ..., 13 14 _ 15"')
     ff.add_argument("--json", action="store_true", help="print the Solution JSON")
@@ -117,22 +113,18 @@ def add_solve_command(games) -> None:
 def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) -> dict:
     """The Solution JSON `tapsolve solve fifteen --json` prints (docs/json.md), for tiles as text
     or board JSON: ``tapsolve.solve``'s (every line is the fewest moves the search finds)."""
-    from solver import fifteen
-
     return fifteen.solve(fifteen.Board.from_json(board) if isinstance(board, dict) else fifteen.Board.parse(board)).to_json()
 
 
 def solve_fifteen(args) -> int:
     from assistant.options import print_json
-    from solver import fifteen
 
     board = fifteen.Board.parse(args.tiles)
     solution = fifteen.solve(board)
     if args.json:
         print_json(args, solution.to_json())
         return 0
-    w = board.width
-    print(f"Board ({w}x{w}):")
+    print(f"Board ({board.width}x{board.width}):")
     print("\n".join(board.format().split(", ")))
     replay = board.copy()
     for step, tile in enumerate(solution.moves, 1):

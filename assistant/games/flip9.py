@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-
 import copy
+import time
 
 import numpy as np
 
@@ -45,7 +45,9 @@ class Flip9(Game):
         return [buttons[str(a)], buttons[str(b)]]
 
     def planned_taps(self, move, state: flip9.State, reading) -> list[tuple[tuple[int, int], str]]:
-        return [(point, "") for point in self.taps(move, _with_must(reading, state.must))]
+        shown = copy.copy(reading)  # the screen read at the start, with the card that must move by then
+        shown.state = type(reading.state)(reading.state.cards, state.must)
+        return [(point, "") for point in self.taps(move, shown)]
 
     def animation(self, state, move) -> str:
         return "swap"
@@ -85,13 +87,6 @@ class Flip9(Game):
         return image
 
 
-def _with_must(reading, must):
-    """The reading as it will be when `must` is the card that must move."""
-    shown = copy.copy(reading)
-    shown.state = type(reading.state)(reading.state.cards, must)
-    return shown
-
-
 # -- `tapsolve solve flip9` -------------------------------------------------------------------
 
 def add_solve_command(games) -> None:
@@ -107,10 +102,6 @@ def add_solve_command(games) -> None:
 
 def solution(state) -> dict:
     """The Solution JSON of `tapsolve solve flip9 --json` (docs/json.md): a fewest-swaps line."""
-    import time
-
-    from solver import flip9
-
     t0 = time.perf_counter()
     swaps = flip9.solve(state)
     return {"game": Flip9.name, "board": state.to_json(), "status": "solved", "moves": [{"swap": list(s)} for s in swaps],
@@ -119,14 +110,11 @@ def solution(state) -> dict:
 
 def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) -> dict:
     """``solution`` for cards as text or board JSON: ``tapsolve.solve``'s (every line is the fewest swaps)."""
-    from solver.flip9 import State
-
-    return solution(State.from_json(board) if isinstance(board, dict) else State.parse(board))
+    return solution(flip9.State.from_json(board) if isinstance(board, dict) else flip9.State.parse(board))
 
 
 def solve_flip9(args) -> int:
     from assistant.options import print_json
-    from solver import flip9
 
     state = flip9.State.parse(args.cards, must=args.must)
     out = solution(state)

@@ -42,6 +42,9 @@ _RAW_FORMATS = {1: (4, "COLOR_RGBA2RGB"), 2: (4, "COLOR_RGBA2RGB"), 3: (3, None)
 
 def decode_raw(data: bytes | bytearray) -> np.ndarray:
     """Plain `screencap`: width, height, format (and, since Android 9, a colour space) then pixels."""
+    import cv2  # (see decode_png)
+    import numpy as np
+
     if len(data) < 12:
         raise ValueError(f"raw screencap too short ({len(data)} bytes: {bytes(data)!r})")
     width, height, pixel_format = struct.unpack_from("<3I", data)
@@ -52,14 +55,8 @@ def decode_raw(data: bytes | bytearray) -> np.ndarray:
     header = len(data) - width * height * depth
     if header not in (12, 16):
         raise ValueError(f"raw screencap of {len(data)} bytes does not hold {width}x{height} pixels")
-    import numpy as np
-
     pixels = np.frombuffer(data, np.uint8, width * height * depth, header).reshape(height, width, depth)
-    if conversion is None:
-        return pixels.copy()
-    import cv2
-
-    return cv2.cvtColor(pixels, getattr(cv2, conversion))
+    return pixels.copy() if conversion is None else cv2.cvtColor(pixels, getattr(cv2, conversion))
 
 
 class Screen:
@@ -95,7 +92,7 @@ class Screen:
         self.size = (image.shape[1], image.shape[0])
         return image
 
-    def choose(self, tries: int = 3) -> str:
+    def choose(self, tries: int = 3) -> None:
         """Time each method (median of tries after one warm-up) and keep the fastest that works."""
         self.timings.clear()
         self.failures.clear()
@@ -113,7 +110,6 @@ class Screen:
         if not self.timings:
             raise CaptureFailed(f"cannot capture the phone's screen: {'; '.join(self.failures.values())}")
         self.method = min(self.timings, key=self.timings.get)
-        return self.method
 
     def describe(self) -> str:
         """Which method captures and how fast each was, for --verbose."""

@@ -12,9 +12,8 @@ from assistant.games import Game, InPlace, Plan
 from assistant.games.numbermatch.order import on_screen_first
 from assistant.games.numbermatch.points import PointsLearning
 from assistant.games.numbermatch.solve import add_solve_command, solve_json  # noqa: F401 (the `solve` command)
-from solver.numbermatch import search
-from solver.numbermatch import Add, Board, Pair, Rules
 from solver.errors import TapsolveError
+from solver.numbermatch import Add, Board, Pair, Rules, search
 from solver.words import count
 
 # The middle of a cell whose picture a pair's fade changes: this part of the cell's pitch, clear

@@ -49,8 +49,7 @@ class PointsLearning:
         if kept and profile.points != kept:
             from calibration import store
 
-            profile.points = kept
-            profile.changed = True
+            profile.points, profile.changed = kept, True
             store.remember(profile)  # at once: the run may end before the next read stores it
 
     def borne_out(self, expected: Board) -> bool:
@@ -63,30 +62,28 @@ class PointsLearning:
         """The loop took a glance (one frame, not proved settled) showing ``expected`` as the
         position: its move is not borne out by it, but kept (``glanced``) and judged with the
         next move judged on a settled screen, by the score that screen shows."""
-        counts, points = self.since_settled(expected)
-        score = before_last(expected)[0].score
-        self.glanced = (add_counts(counts, last_scored(expected)), points + expected.score - score,
-                        (seen.cells, seen.score)) if self.score_read and score is not None else None
+        scored = self.since_settled(expected, expected.score)
+        self.glanced = (*scored, (seen.cells, seen.score)) if self.score_read and scored is not None else None
 
-    def since_settled(self, board: Board) -> tuple[dict[str, int], int]:
-        """The moves taken on a glance just before the last move of ``board``, since the last
-        score read on a settled screen: how many of each kind they score, and their points."""
+    def since_settled(self, board: Board, score: int | None) -> tuple[dict[str, int], int] | None:
+        """The moves since the last score read on a settled screen (those before the last move
+        of ``board`` taken on a glance), with ``score`` after them: how many of each kind they
+        score, and their points; None when a score is not known."""
         before = before_last(board)[0]
-        if self.glanced is None or self.glanced[2] != (before.cells, before.score):
-            return {}, 0
-        return self.glanced[0], self.glanced[1]
+        if before.score is None or score is None:
+            return None
+        counts, points = {}, 0
+        if self.glanced is not None and self.glanced[2] == (before.cells, before.score):
+            counts, points = self.glanced[:2]
+        return add_counts(counts, last_scored(board)), points + score - before.score
 
     def learn_settled(self, expected: Board, score: int) -> bool:
         """The settled screen after the last move of ``expected`` shows ``score``: compare the
         points the phone gave it and the moves glanced before it with the rules'
         (``learn_scored``), and start counting from it. True when that taught the table an entry."""
-        counts, points = self.since_settled(expected)
+        scored = self.since_settled(expected, score)
         self.glanced = None
-        before = before_last(expected)[0].score
-        if before is None or score is None:
-            return False
-        counts = add_counts(counts, last_scored(expected))
-        return bool(counts) and self.learn_scored(counts, score - before + points)
+        return scored is not None and bool(scored[0]) and self.learn_scored(*scored)
 
     def learn_stage(self, won: Board, board: Board) -> bool:
         """The stage's last pair is judged on the next stage's first board: the phone shows the

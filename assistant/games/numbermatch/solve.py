@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from solver.errors import InputError
+from solver.numbermatch import Board, search
 from solver.words import count
 
 
@@ -23,10 +26,6 @@ def add_solve_command(games) -> None:
 
 def read_numbermatch_board(board: str | dict, adds: int | None):
     """A board with a live number from board text or board JSON (a dict, its text or a .json file)."""
-    from pathlib import Path
-
-    from solver.numbermatch import Board
-
     if isinstance(board, str) and board.endswith(".json"):
         try:
             board = Path(board).read_text()
@@ -46,14 +45,11 @@ def read_numbermatch_board(board: str | dict, adds: int | None):
 def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) -> dict:
     """The Solution JSON `tapsolve solve numbermatch --json` prints (docs/json.md), for a board
     as text or board JSON: ``tapsolve.solve``'s."""
-    from solver.numbermatch import search
-
     return search.solve(read_numbermatch_board(board, None), objective=objective, budget=budget).to_json()
 
 
 def solve_numbermatch(args) -> int:
     from assistant.options import print_json
-    from solver.numbermatch import search
 
     board = read_numbermatch_board(args.board, args.adds)
     solution = search.solve(board, objective=args.objective, budget=args.budget)
