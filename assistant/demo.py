@@ -40,7 +40,7 @@ def summary(loop: Loop, phone, wall: float) -> dict:
     """The run summary (DESIGN.md, "Run summary"): what the loop did, what the phone counted."""
     tally, link = loop.tally, loop.link
     return {"cleared_stages": tally.stages, "moves": tally.moves, "taps": link.taps,
-            "wrong_taps": phone.wrong_taps, "repeats": tally.repeats, "replans": tally.replans,
+            "wrong_taps": phone.wrong_taps, "ad_taps": phone.ad_taps, "repeats": tally.repeats, "replans": tally.replans,
             "swipes": link.swipes, "captures": link.captures, "score": tally.score,
             "wall_s": round(wall, 3), "phone_floor_s": round(phone.floor_s(tally.moves), 3)}
 

@@ -84,6 +84,11 @@ class VirtualPhone:
         """The phone's count of wrong taps (``phone.tap_log`` has every tap)."""
         return self.phone.wrong_taps
 
+    @property
+    def ad_taps(self) -> int:
+        """The phone's count of taps off the game (an ad, another app, the lock screen)."""
+        return self.phone.ad_taps
+
     def stop(self) -> None:
         """Stop the phone (as if unplugged): the adb server lists it offline, commands fail."""
         self.server.stop()

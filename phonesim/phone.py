@@ -4,7 +4,10 @@ The ADB side (``phonesim.adb``) talks only to a ``Phone``: it asks for the scree
 properties and sizes, and passes on taps, swipes and key events. The apps draw and play the
 games; the phone adds the status bar's device, the latency and dropped taps, the secure
 window, what every command costs under a realism profile (``REALISM``), the tap log that
-counts wrong taps, and a dialog popping up over the game (``phonesim.apps.dialog``).
+counts wrong taps and taps off the game, a dialog popping up over the game
+(``phonesim.apps.dialog``), and the activities in front of it as Android stacks them: the ads
+the game starts, the store, the home screen, another app, the lock screen
+(``phonesim.apps.others``; HOME, BACK, POWER and `monkey`/`am start` move between them).
 """
 
 from __future__ import annotations
@@ -65,6 +68,10 @@ class App:
     under a finger (its taps are logged "unknown", never wrong)."""
 
     theme = None  # the app's colours, a phonesim.apps.draw.Theme (None: the light theme)
+    # the app's package and main activity, as dumpsys names them (a game's real ones if known)
+    PACKAGE = "com.phonesim.game"
+    ACTIVITY = "com.phonesim.game.GameActivity"
+    kind = "game"  # what is in front (the other activities are "ad" or "app")
     animated_s = 0.0  # the length of every animation the app played so far, in seconds
     # the game's own options (phonesim.apps.create's keywords, `tapsolve phone`'s flags): defaults
     OPTIONS: dict = {}
@@ -123,11 +130,28 @@ class App:
         """The animation playing now, None when the screen is still."""
         return None
 
+    def take_ad(self) -> dict | None:
+        """An interstitial ad the app starts now, once: Interstitial's keywords (seconds, store,
+        unit); default: the app shows none."""
+        return None
+
+    @property
+    def package(self) -> str:
+        return self.PACKAGE
+
+    @property
+    def activity(self) -> str:
+        return self.ACTIVITY
+
 
 # What a tap can land on (the tap log's words). A tap on anything but a live cell, "+" or a
 # known button, or on a cell while it animates, is a wrong tap.
-TAP_TARGETS = ("live", "crossed", "empty", "animating", "add", "button", "ad", "nothing", "dropped", "unknown")
+TAP_TARGETS = ("live", "crossed", "empty", "animating", "add", "button", "ad", "app", "nothing", "dropped",
+               "unknown")
 RIGHT_TAPS = {"live", "add", "button"}
+# taps off the game: on an ad (a banner, an interstitial), or on another app, the store, the
+# home screen, the lock screen or a screen off ("app")
+OUTSIDE_TAPS = {"ad", "app"}
 # neither right nor wrong: a "dropped" tap never reached the app (the phone lost it); an
 # "unknown" one reached an app that cannot say what lies under a finger
 UNJUDGED_TAPS = {"dropped", "unknown"}
@@ -241,6 +265,10 @@ class Phone:
     dialogs_shown: int = 0
     taps_blocked: int = 0  # taps (and swipes) that met the dialog off its button: nothing happened
     moves: int = 0  # taps (landed) that changed the game's position
+    awake: bool = True  # the screen is on (`input keyevent POWER` turns it off and locks)
+    locked: bool = False  # the lock screen shows (a swipe up, or MENU, unlocks: no PIN)
+    ads_shown: int = 0
+    clock: object = time.monotonic  # the ads' countdowns run on it (tests may set their own)
 
     def __post_init__(self):
         self._lock = threading.RLock()
@@ -255,6 +283,13 @@ class Phone:
         self._animated_before = 0.0  # the app's animation seconds before the log was cleared
         self.app.animate(self.realism.durations(), banner=self.realism.banner)
         self._seen = self._position()
+        # the tasks, the front one last, each its activities bottom to top: the game's task
+        # (the game, an ad over it), then the store, the home screen, another app as opened
+        self.tasks: list[list] = [[self.app]]
+        from phonesim.apps import others  # (it imports phonesim.apps, which imports this module)
+
+        self._others = others
+        self.lockscreen = others.LockScreen(self.preset)
 
     # -- what commands cost ------------------------------------------------------------------
     def _draw(self, span: tuple[float, float]) -> float:
@@ -300,6 +335,48 @@ class Phone:
         with self._costs_lock:
             return sum(tap.wrong for tap in self.tap_log)
 
+    @property
+    def ad_taps(self) -> int:
+        """Taps that landed off the game: on an ad, another app, the lock screen."""
+        with self._costs_lock:
+            return sum(tap.target in OUTSIDE_TAPS for tap in self.tap_log)
+
+    # -- the activities --------------------------------------------------------------------
+    def front(self):
+        """The activity in front: the app, or another (phonesim.apps.others.Screen)."""
+        return self.tasks[-1][-1]
+
+    def to_front(self, package: str) -> bool:
+        """Bring the task of ``package`` to the front as it was left (an ad over the game stays
+        over it), or start the app when none runs: what `monkey -p` and `am start` do. False
+        for a package the phone does not have."""
+        with self._lock:
+            task = next((t for t in self.tasks if t[0].package == package), None)
+            if task is None:
+                if package not in self._others.APPS:
+                    return False
+                task = [self._others.APPS[package](self.preset)]
+            else:
+                self.tasks.remove(task)
+            self.tasks.append(task)
+            return True
+
+    def _finish(self, activity) -> None:
+        """``activity`` closes: the one under it (or the task behind) comes to the front."""
+        for task in self.tasks:
+            if activity in task:
+                task.remove(activity)
+        self.tasks = [t for t in self.tasks if t]
+
+    def _start_ad(self, ad: dict) -> None:
+        """The app starts an interstitial: an activity of the next ad SDK in the game's task."""
+        self.ads_shown += 1
+        sdks = self._others.AD_ACTIVITIES
+        activity = sdks[(self.ads_shown - 1) % len(sdks)]
+        task = next(t for t in self.tasks if t[0] is self.app)
+        ad = dict(ad, seconds=ad.get("seconds", 5.0) * self.realism.scale)  # a countdown scales as time does
+        task.append(self._others.Interstitial(self.preset, self.app.package, activity, shown_at=self.clock(), **ad))
+
     def floor_s(self, moves: int) -> float:
         """The phone's own unavoidable costs of a run: every tap and swipe charged, plus one
         capture per move at the run's mean capture charge."""
@@ -337,6 +414,9 @@ class Phone:
                 self.show_dialog()
         elif f.dialog_between_stages and screen == "board" and old_screen != "board":
             self.show_dialog()
+        ad = self.app.take_ad()
+        if ad is not None:
+            self._start_ad(ad)
 
     def properties(self) -> dict[str, str]:
         p = self.preset
@@ -349,13 +429,19 @@ class Phone:
     def screen(self) -> np.ndarray:
         """The screen as RGB, or all black behind a secure window. Each frame is logged with the
         animation it caught (``capture_log``: (monotonic time, animation name or None))."""
-        if self.faults.secure:
+        if self.faults.secure or not self.awake:
             return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
         with self._lock:
-            motion = self.app.motion()
-            frame = self.app.render()
-            if self.dialog is not None:
-                frame = self.dialog.draw(frame)
+            top, motion = self.front(), None
+            if self.locked:
+                frame = self.lockscreen.render()
+            elif top is not self.app:
+                frame = top.render(self.clock())
+            else:
+                motion = self.app.motion()
+                frame = self.app.render()
+                if self.dialog is not None:
+                    frame = self.dialog.draw(frame)
         with self._costs_lock:
             self.capture_log.append((time.monotonic(), motion))
         return frame
@@ -381,6 +467,18 @@ class Phone:
             return
         with self._lock:
             self.taps_done += 1
+            top = self.front()
+            if self.locked or not self.awake:
+                self._log(x, y, "app")
+                return
+            if top is not self.app:
+                self._log(x, y, top.kind)
+                what = top.tap(x, y, self.clock())
+                if what == "close":
+                    self._finish(top)
+                elif what == "store":  # a click-through: the store opens in a task of its own
+                    self.tasks.append([self._others.Store(self.preset)])
+                return
             if self.dialog is not None:  # the dialog takes every tap: its button closes it
                 if self.dialog.closes(x, y):
                     self.dialog = None
@@ -403,6 +501,11 @@ class Phone:
             on = r.fling_ms / ms
             x2, y2 = round(x2 + (x2 - x1) * on), round(y2 + (y2 - y1) * on)
         with self._lock:
+            if self.locked:
+                self.locked = not (self.awake and y1 - y2 > self.preset.height // 4)  # swiped up
+                return
+            if self.front() is not self.app:
+                return
             if self.dialog is not None:
                 self.taps_blocked += 1
                 return
@@ -410,8 +513,24 @@ class Phone:
 
     def keyevent(self, key: str) -> None:
         self._charge("tap", self._draw(self.realism.tap))
+        name = str(key).upper()
         with self._lock:
-            if self.dialog is not None and str(key).upper() in BACK_KEYS:
+            if name in ("KEYCODE_POWER", "KEYCODE_SLEEP", "KEYCODE_WAKEUP"):
+                self.awake = name == "KEYCODE_WAKEUP" or (name == "KEYCODE_POWER" and not self.awake)
+                self.locked = self.locked or not self.awake  # off is locked; on shows the lock screen
+                return
+            if not self.awake or self.locked:
+                self.locked = self.locked and not (self.awake and name == "KEYCODE_MENU")  # no PIN
+                return
+            if name == "KEYCODE_HOME":
+                self.to_front(self._others.LAUNCHER[0])
+                return
+            top = self.front()
+            if top is not self.app:
+                if name in BACK_KEYS and top.closable(self.clock()):
+                    self._finish(top)
+                return
+            if self.dialog is not None and name in BACK_KEYS:
                 self.dialog = None  # Back dismisses a dialog, as on Android
                 return
             self.app.keyevent(key)
@@ -423,4 +542,9 @@ class Phone:
             truth = self.app.truth()
             if self.dialog is not None:
                 truth["dialog"] = self.dialog.truth()
+            top = self.front()
+            if top is not self.app:
+                truth["front"] = top.truth(self.clock())
+            if self.locked or not self.awake:
+                truth["front"] = dict(self.lockscreen.truth(0.0), awake=self.awake)
             return truth

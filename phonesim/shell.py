@@ -31,7 +31,7 @@ if hasattr(cv2, "IMWRITE_PNG_FILTER"):  # OpenCV >= 4.10: one cheap filter is 2-
 
 KEYCODES = {"3": "KEYCODE_HOME", "4": "KEYCODE_BACK", "24": "KEYCODE_VOLUME_UP",
             "25": "KEYCODE_VOLUME_DOWN", "26": "KEYCODE_POWER", "66": "KEYCODE_ENTER",
-            "82": "KEYCODE_MENU", "187": "KEYCODE_APP_SWITCH", "224": "KEYCODE_WAKEUP"}
+            "82": "KEYCODE_MENU", "187": "KEYCODE_APP_SWITCH", "223": "KEYCODE_SLEEP", "224": "KEYCODE_WAKEUP"}
 
 
 def png(rgb: np.ndarray) -> bytes:
@@ -191,14 +191,91 @@ class Shell:
                 f"{p.height}), physicalFrame=Rect(0, 0 - {p.width}, {p.height}), deviceWidth={p.width}, "
                 f"deviceHeight={p.height}}}]\n").encode())
             return 0
-        if args[:1] == ["window"]:
-            write(b"WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
-                  b"  mCurrentFocus=Window{1 u0 phonesim/phonesim.GameActivity}\n"
-                  b"  mFocusedApp=ActivityRecord{2 u0 phonesim/.GameActivity t1}\n")
+        if args[:1] in (["window"], ["activity"], ["power"]):
+            dump = {"window": self.dump_window, "activity": self.dump_activity, "power": self.dump_power}[args[0]]
+            write(dump(args[1:]).encode())
             return 0
         if not args:
-            raise Usage("dumpsys: phonesim answers only 'dumpsys display' and 'dumpsys window'")
+            raise Usage("dumpsys: phonesim answers only 'dumpsys display', 'window', 'activity' and 'power'")
         write(f"Can't find service: {args[0]}\n".encode())
+        return 0
+
+    # -- what is in front: the formats are upstream's (frameworks/base, services/core/java/com/
+    # android/server/): wm/DisplayContent.java dump() prints "  mCurrentFocus=" and "  mFocusedApp="
+    # (`dumpsys window displays`); wm/WindowState.java toString() is "Window{HASH uUSER TITLE}",
+    # an activity's window titled "package/full.Class"; wm/ActivityRecord.java toString() is
+    # "ActivityRecord{HASH uUSER package/.Class tTASK}" (the component's short form);
+    # policy/PhoneWindowManager.java dump() prints "mShowingDream=.. mDreamingLockscreen=..
+    # mDreamingSleepToken=.." (`dumpsys window policy`); power/PowerManagerService.java
+    # dumpInternal() prints "  mWakefulness=Awake" (or Asleep, Dreaming, Dozing).
+    def _records(self):
+        """(task id, activity) of each activity on the phone, the front one last."""
+        return [(task_id, a) for task_id, task in enumerate(self.phone.tasks, 11) for a in task]
+
+    @staticmethod
+    def _hash(a, window: bool = False) -> str:
+        """A stable hex "identity hash" for an activity (its window's differs from its record's)."""
+        return f"{(id(a) >> 4) + window & 0xFFFFFFF:x}"
+
+    def _record(self, task_id: int, a) -> str:
+        short = a.activity[len(a.package):] if a.activity.startswith(a.package + ".") else a.activity
+        return f"ActivityRecord{{{self._hash(a)} u0 {a.package}/{short} t{task_id}}}"
+
+    def dump_window(self, args: list[str]) -> str:
+        phone = self.phone
+        task_id, top = self._records()[-1]
+        window = phone.lockscreen if phone.locked else top
+        title = window.activity if phone.locked else f"{top.package}/{top.activity}"
+        displays = ("WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n"
+                    f"  Display: mDisplayId=0\n    init={phone.preset.width}x{phone.preset.height} "
+                    f"{phone.preset.density}dpi\n"
+                    f"  mCurrentFocus=Window{{{self._hash(window, True)} u0 {title}}}\n"
+                    f"  mFocusedApp={self._record(task_id, top)}\n")
+        policy = ("WINDOW MANAGER POLICY STATE (dumpsys window policy)\n"
+                  f"    mShowingDream=false mDreamingLockscreen={str(phone.locked).lower()} "
+                  "mDreamingSleepToken=null\n")
+        if args[:1] in (["displays"], ["windows"]):
+            return displays
+        if args[:1] == ["policy"]:
+            return policy
+        return displays + "\n" + policy
+
+    def dump_activity(self, args: list[str]) -> str:
+        """`dumpsys activity activities`: the tasks top to bottom, then the resumed activity
+        (RootWindowContainer's dump: "  ResumedActivity: " per display, "topResumedActivity=")."""
+        records = self._records()
+        lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)", "Display #0 (activities from top to bottom):"]
+        lines += [f"    * Hist #{k}: {self._record(t, a)}" for k, (t, a) in enumerate(reversed(records))]
+        top = self._record(*records[-1])
+        return "\n".join(lines + [f"  ResumedActivity: {top}", "", f" topResumedActivity={top}", ""])
+
+    def dump_power(self, args: list[str]) -> str:
+        return ("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mDirty=0x0\n"
+                f"  mWakefulness={'Awake' if self.phone.awake else 'Asleep'}\n  mWakefulnessChanging=false\n"
+                "  mIsPowered=true\n")
+
+    def cmd_monkey(self, args: list[str], write: Write) -> int:
+        """`monkey -p PACKAGE -c android.intent.category.LAUNCHER 1`: the app's launcher activity
+        to the front (its task as it was left), as scripts bring an app back."""
+        if "-p" not in args or args.index("-p") + 1 >= len(args):
+            raise Usage("** Error: phonesim's monkey only starts a package: monkey -p PACKAGE -c "
+                        "android.intent.category.LAUNCHER 1")
+        if not self.phone.to_front(args[args.index("-p") + 1]):
+            write(b"** No activities found to run, monkey aborted.\n")  # (Monkey.java's words)
+            return 0
+        write(b"Events injected: 1\n")
+        return 0
+
+    def cmd_am(self, args: list[str], write: Write) -> int:
+        """`am start -n PACKAGE/ACTIVITY` (ActivityManagerShellCommand's answers)."""
+        if args[:1] != ["start"] or "-n" not in args or args.index("-n") + 1 >= len(args):
+            raise Usage("Error: phonesim's am knows only 'am start -n PACKAGE/ACTIVITY'")
+        component = args[args.index("-n") + 1]
+        package = component.split("/")[0]
+        write(f"Starting: Intent {{ cmp={component} }}\n".encode())
+        if not self.phone.to_front(package):
+            write(f"Error type 3\nError: Activity class {{{component}}} does not exist.\n".encode())
+            return 1
         return 0
 
     def cmd_getprop(self, args: list[str], write: Write) -> int:

@@ -221,14 +221,14 @@ def test_phone_back_within_the_retry_window_resumes(harness):
 
 
 def test_unknown_screen_pauses_then_goes_on(harness):
-    vp, phone, loop = start(harness, seed=9, ads=True)
+    vp, phone, loop = start(harness, seed=9, ads=True, ad_seconds=1)
 
     def person_closes_the_ad():
         deadline = time.monotonic() + 60
-        while truth(phone)["screen"] != "ad" and time.monotonic() < deadline:
+        while phone.front().kind != "ad" and time.monotonic() < deadline:
             time.sleep(0.1)
         time.sleep(1.5)                                              # long enough to be noticed
-        phone.tap(*centre(truth(phone)["buttons"]["close"]))
+        phone.tap(*centre(phone.truth()["front"]["buttons"]["close"]))  # its countdown is over
 
     threading.Thread(target=person_closes_the_ad, daemon=True).start()
     autoplay.play(loop, stages=2, say=loop.said.append)
@@ -270,7 +270,7 @@ def test_an_ad_nobody_closes_stops_with_a_message(harness):
     loop.wait_unknown = 2
     with pytest.raises(TapsolveError, match="no board on the phone"):
         autoplay.play(loop, stages=2, say=loop.said.append)
-    assert truth(phone)["screen"] == "ad"                            # never tapped outside the board
+    assert phone.front().kind == "ad" and phone.ad_taps == 0         # never tapped outside the board
     vp.stop()
 
 

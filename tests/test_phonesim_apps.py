@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from helpers import centre
 from phonesim.apps import create
 from phonesim.apps.numbermatch import NumberMatchApp, play_pairs, start_cells
-from phonesim.phone import PRESETS
+from phonesim.phone import PRESETS, Phone
 from solver.errors import InputError
 from solver.flip9 import State
 from solver.numbermatch import Add, Board, Pair
@@ -147,17 +147,26 @@ def test_clearing_the_board_shows_stage_complete_then_continue_starts_the_next_s
     assert truth["board"]["cells"] == start_cells(7, 2, 27)
 
 
-def test_with_ads_an_interstitial_comes_between_stages_and_closes():
-    app = numbermatch("55", ads=True)
-    tap_cell(app, 0)
-    tap_cell(app, 1)
-    app.tap(*centre(app.truth()["buttons"]["continue"]))
-    truth = app.truth()
-    assert truth["screen"] == "ad" and set(truth["buttons"]) == {"close"}
-    app.tap(10, SMALL.height // 2)  # the ad itself does nothing
-    assert app.truth()["screen"] == "ad"
-    app.tap(*centre(truth["buttons"]["close"]))
-    assert app.truth()["screen"] == "board" and app.board.stage == 2
+def ad_over_stage_two(seconds=0.0, **options):
+    """A phone whose Number Match just went on to stage 2 with ``ads``: (phone, its clock)."""
+    clock = [0.0]
+    phone = Phone(SMALL, numbermatch("55", ads=True, ad_seconds=seconds, **options), clock=lambda: clock[0])
+    tap_cell(phone.app, 0)
+    tap_cell(phone.app, 1)
+    phone.tap(*centre(phone.app.truth()["buttons"]["continue"]))
+    return phone, clock
+
+
+def test_with_ads_an_interstitial_activity_comes_between_stages_and_closes():
+    phone, _ = ad_over_stage_two()
+    front = phone.truth()["front"]
+    assert front["kind"] == "ad" and set(front["buttons"]) == {"close"}
+    assert front["package"] == phone.app.PACKAGE and front["activity"].startswith("com.fyber.")
+    assert phone.app.truth()["screen"] == "board" and phone.app.board.stage == 2  # under the ad
+    phone.tap(10, SMALL.height // 2)  # the ad itself does nothing
+    assert phone.front().kind == "ad"
+    phone.tap(*centre(front["buttons"]["close"]))
+    assert phone.front() is phone.app and "front" not in phone.truth()
 
 
 def test_the_hint_button_shows_a_legal_pair_until_the_next_tap():
@@ -174,13 +183,14 @@ def test_the_hint_button_shows_a_legal_pair_until_the_next_tap():
     assert app.hinted is None
 
 
-def test_the_back_key_closes_the_ad():
-    app = numbermatch("55", ads=True)
-    tap_cell(app, 0)
-    tap_cell(app, 1)
-    app.tap(*centre(app.truth()["buttons"]["continue"]))
-    app.keyevent("KEYCODE_BACK")
-    assert app.truth()["screen"] == "board" and app.board.stage == 2
+def test_the_back_key_closes_the_ad_only_once_its_countdown_is_over():
+    phone, clock = ad_over_stage_two(seconds=5)
+    clock[0] = 4.9
+    phone.keyevent("KEYCODE_BACK")
+    assert phone.front().kind == "ad" and phone.truth()["front"]["seconds_left"] == 1
+    clock[0] = 5.0
+    phone.keyevent("KEYCODE_BACK")
+    assert phone.front() is phone.app and phone.app.board.stage == 2
 
 
 def test_no_pair_and_no_add_left_is_game_over_and_new_game_starts_again():

@@ -48,6 +48,9 @@ class Game:
     name = ""
     # play goes on to the next stage through the phone's Continue button (Number Match)
     more_stages = False
+    # the game's Android app packages: the focused window of one of them is the game in front
+    # (assistant.phone.front), unless its activity is an ad SDK's
+    APP_PACKAGES: tuple[str, ...] = ()
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         self.objective, self.budget = objective, budget

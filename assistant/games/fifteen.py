@@ -18,6 +18,7 @@ class Fifteen(Game):
     into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
 
     name = "fifteen"
+    APP_PACKAGES = ("org.phonesim.fifteen",)  # the virtual phone's app (no one real app is known)
     moves_word = "slides"
     won_word = "solved"
 

@@ -17,6 +17,7 @@ class Flip9(Game):
     """Flip 9: a position is a State; a move is a swap (a, b) by card values."""
 
     name = "flip9"
+    APP_PACKAGES = ("org.phonesim.flip9",)  # the virtual phone's app (no one real app is known)
     moves_word = "swaps"
     won_word = "sorted"
 

@@ -53,6 +53,10 @@ def deal(seed: int, number: int, width: int, slides: int = 0) -> list[int]:
 class FifteenApp(App):
     """The sliding puzzle on the virtual phone, in the "tiles" or "grid" look."""
 
+    # phonesim's own package (no one real app is this game): the assistant's game declares it
+    PACKAGE = "org.phonesim.fifteen"
+    ACTIVITY = "org.phonesim.fifteen.MainActivity"
+
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", look: str = "tiles",
                  width: int = 4, slides: int = 0):
         self.preset, self.seed, self.look, self.width, self.slides = preset, seed, look, width, slides

@@ -30,6 +30,10 @@ def deal(seed: int, number: int) -> tuple[int, ...]:
 class Flip9App(App):
     """Flip 9 on the virtual phone, in the "buttons" (inventor's) or "cards" layout."""
 
+    # phonesim's own package (no one real app is this game): the assistant's game declares it
+    PACKAGE = "org.phonesim.flip9"
+    ACTIVITY = "org.phonesim.flip9.MainActivity"
+
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", layout: str = "buttons"):
         self.preset, self.seed, self.layout = preset, seed, layout
         self.theme = draw.THEMES[theme]

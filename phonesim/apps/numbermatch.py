@@ -2,7 +2,8 @@
 
 The rules are ``solver.numbermatch.Board``'s; this module only decides what a tap means (select,
 cross out, move the selection, add) and draws the screens: the board, stage complete, game over
-and the interstitial "ad". Under a real-phone profile the game animates as the real one does
+and, with ``ads``, an interstitial ad (an ad SDK's activity, phonesim.apps.others) after each
+stage complete. Under a real-phone profile the game animates as the real one does
 (``ANIMATIONS``): the game's state changes at once, the picture follows over the animation's
 time, and a screenshot shows the frame of that moment.
 """
@@ -18,7 +19,8 @@ import numpy as np
 
 from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import BACK_KEYS, App, Preset, inside
+from phonesim.apps.others import Interstitial
+from phonesim.phone import App, Preset, inside
 from solver.numbermatch import Add, Board, Pair, Rules, parse_points, points_from
 
 COLUMNS = 9
@@ -113,9 +115,17 @@ def start_cells(seed: int, stage: int, size: int) -> list[int]:
 class NumberMatchApp(App):
     """Number Match on the virtual phone. ``board`` is the live game; tests may set it."""
 
+    # the real game's package, so that the assistant knows phonesim's game as it knows the real
+    # one; the activity is a Unity game's usual main one (the real game is a Unity app)
+    PACKAGE = "com.easybrain.number.puzzle.game"
+    ACTIVITY = "com.unity3d.player.UnityPlayerActivity"
+
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
-                 adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None):
+                 adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None,
+                 ad_seconds: float = 5.0, ad_store: bool = False):
         self.preset, self.seed, self.size, self.ads = preset, seed, size, ads
+        self.ad_seconds, self.ad_store = ad_seconds, ad_store
+        self._ad_due = False
         self.theme = draw.THEMES[theme]
         # another points table plays a game whose scoring differs from the rules' reconstruction
         self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule, points=points_from(points or {}))
@@ -365,12 +375,8 @@ class NumberMatchApp(App):
         if self.screen == "stage_complete" and self._slide(self.clock()) is not None:
             return  # the screen is still sliding in: the button is not where it will be
         if self.screen == "stage_complete" and inside(buttons["continue"], x, y):
-            if self.ads:
-                self.screen = "ad"
-            else:
-                self.start_stage(self.board.stage + 1, self.board.score)
-        elif self.screen == "ad" and inside(buttons["close"], x, y):
             self.start_stage(self.board.stage + 1, self.board.score)
+            self._ad_due = self.ads  # the next stage's board comes up under an interstitial
         elif self.screen == "game_over" and inside(buttons["new_game"], x, y):
             self.new_game()
 
@@ -380,9 +386,9 @@ class NumberMatchApp(App):
             return
         self.scroll_pixels(y1 - y2)
 
-    def keyevent(self, key: str) -> None:
-        if self.screen == "ad" and str(key).upper() in BACK_KEYS:
-            self.start_stage(self.board.stage + 1, self.board.score)
+    def take_ad(self) -> dict | None:
+        due, self._ad_due = self._ad_due, False
+        return dict(seconds=self.ad_seconds, store=self.ad_store, unit=self.layout.cell) if due else None
 
     # -- what is on screen -----------------------------------------------------------------
 
@@ -393,9 +399,6 @@ class NumberMatchApp(App):
             bw, bh = round(5.5 * c), round(1.05 * c)
             name = "continue" if self.screen == "stage_complete" else "new_game"
             return {name: [(W - bw) // 2, round(H * 0.72), bw, bh]}
-        if self.screen == "ad":
-            r = round(0.4 * c)
-            return {"close": [W - round(0.35 * c) - 2 * r, L.status_bar + round(0.35 * c), 2 * r, 2 * r]}
         return {}
 
     def truth(self) -> dict:
@@ -425,8 +428,8 @@ class NumberMatchApp(App):
         # the other screens change only with the stage and score: keep the last one drawn
         key = (self.screen, self.board.stage, self.board.score)
         if self._message_key != key:
-            self._message = self._render_ad() if self.screen == "ad" else self._render_message()
-            if self.banner and self.screen != "ad":
+            self._message = self._render_message()
+            if self.banner:
                 self._banner(self._message)
             self._message_key = key
         slide = self._slide(now)
@@ -734,24 +737,10 @@ class NumberMatchApp(App):
                                x + w // 2, y + h // 2, t.rgb("badge_text"))
         return screen
 
-    def _render_ad(self) -> np.ndarray:
-        L, family = self.layout, self.preset.font
-        c, W, H = L.cell, L.width, L.height
-        screen = draw.blank(self.preset, draw.THEMES["dark"], background=(32, 36, 48))
-        draw.put_rounded_rect(screen, c, round(H * 0.25), W - 2 * c, round(H * 0.35), round(0.3 * c), (250, 170, 40))
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.6 * c), "SUPER GAME", W // 2, round(H * 0.38), (255, 255, 255))
-        draw.put_text_centered(screen, family, "regular", cap_size(family, 0.25 * c), "Install now - it's free", W // 2, round(H * 0.47), (40, 30, 20))
-        draw.put_text(screen, family, "regular", cap_size(family, 0.16 * c), "Ad", round(0.3 * c), L.status_bar + round(0.55 * c), (200, 200, 200), valign="middle")
-        x, y, w, h = self.buttons()["close"]
-        draw.put_circle(screen, x + w // 2, y + h // 2, w // 2, (80, 84, 96))
-        s = round(w * 0.4)
-        cross = draw.polyline_mask(s, s, [(0, 0), (s, s)], max(2, w * 0.07))
-        draw.blend(screen, x + (w - s) // 2, y + (h - s) // 2, np.maximum(cross, cross[:, ::-1]), (255, 255, 255))
-        return screen
-
     # -- options and fixtures ----------------------------------------------------------------
 
-    OPTIONS = {"size": 27, "adds": 5, "add_rule": "cell", "ads": False, "points": None}
+    OPTIONS = {"size": 27, "adds": 5, "add_rule": "cell", "ads": False, "points": None, "ad_seconds": 5.0,
+               "ad_store": False}
     FIXTURES = """Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
 `tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
 `tall_partial` (the same scrolled a third of a row further: the top row is cut by the border and
@@ -765,8 +754,11 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
             raise AppOptionError(f"the start size must be 2 to 360 numbers, not {size!r}")
         if not isinstance(adds, int) or not 0 <= adds <= 99:
             raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
+        if not isinstance(options["ad_seconds"], (int, float)) or not 0 <= options["ad_seconds"] <= MAX_AD_SECONDS:
+            raise AppOptionError(f"an ad's countdown must be 0 to {MAX_AD_SECONDS} seconds, not {options['ad_seconds']!r}")
         return cls(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=options["ads"],
-                   points=parse_points(points) if isinstance(points, str) else points)
+                   points=parse_points(points) if isinstance(points, str) else points,
+                   ad_seconds=options["ad_seconds"], ad_store=options["ad_store"])
 
     @classmethod
     def add_options(cls, parser, types) -> None:
@@ -779,7 +771,13 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
         parser.add_argument("--points", metavar="KIND=N,...", default=o["points"],
                             help="Number Match: score some kinds otherwise, e.g. gap=3,row=20 (kinds: touching, "
                                  "row_break, gap, row, clear)")
-        parser.add_argument("--ads", action="store_true", help="an interstitial ad after each stage")
+        parser.add_argument("--ads", action="store_true",
+                            help="an interstitial ad (an ad SDK's activity) after each stage; BACK closes it "
+                                 "once its countdown is over")
+        parser.add_argument("--ad-seconds", type=types.finite_seconds, default=o["ad_seconds"], metavar="S",
+                            help=f"the ads' countdown before BACK closes them (default {o['ad_seconds']:g})")
+        parser.add_argument("--ad-store", action="store_true",
+                            help="a tap on an ad opens the store in front, as a click-through does")
 
     @classmethod
     def fixture_states(cls, preset, theme: str, seed: int):
@@ -821,12 +819,11 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
         app.tap_on_cell(1)
         yield "stage_complete", app
 
-        app = cls.create(preset, seed, theme, dict(options, ads=True))
+        app = cls.create(preset, seed, theme, options)
         app.board = Board.parse("55", adds_left=1, rules=app.rules, stage=4, score=2480)
         app.tap_on_cell(0)
         app.tap_on_cell(1)
-        app.tap_rect(app.truth()["buttons"]["continue"])
-        yield "ad", app
+        yield "ad", AdShown(app, Interstitial(preset, cls.PACKAGE, seconds=0, unit=app.layout.cell))
 
         app = cls.create(preset, seed, theme, options)
         app.board = Board.parse("123 456 78", adds_left=0, rules=app.rules, stage=2, score=1234)
@@ -851,5 +848,20 @@ def play_pairs(app: NumberMatchApp, count: int, rng: random.Random) -> None:
         app.tap_on_cell(pair.j)
 
 
+class AdShown:
+    """The fixtures' "ad": an interstitial, closable, over the stage just completed (its truth
+    is the game's, its screen "ad" with the ad's close button)."""
+
+    def __init__(self, app: NumberMatchApp, ad: Interstitial):
+        self.app, self.ad = app, ad
+
+    def render(self) -> np.ndarray:
+        return self.ad.render(0.0)
+
+    def truth(self) -> dict:
+        return dict(self.app.truth(), screen="ad", buttons={"close": list(self.ad.close)})
+
+
 ADD_RULES = ("cell", "live")
+MAX_AD_SECONDS = 60
 APP = NumberMatchApp

@@ -27,6 +27,7 @@ class NumberMatch(PointsLearning, Game):
     name = "numbermatch"
     more_stages = True
     won_word = "board cleared"  # (the guide's last exported step; a stage's end has its own words)
+    APP_PACKAGES = ("com.easybrain.number.puzzle.game",)  # Easybrain's (the virtual phone's app too)
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         super().__init__(objective, budget)
