@@ -315,6 +315,32 @@ def test_a_screen_from_before_the_move_is_not_the_predicted_board_farther_on(har
     check_screen(shown, truth(vp))
 
 
+def test_ctrl_c_while_the_board_will_not_scroll_ends_with_the_summary(harness):
+    # after the first move the phone stops answering swipes: show() would swipe on for a
+    # minute and end with "the board does not scroll"; Ctrl-C in that wait ends the run at once,
+    # with the summary of what was played
+    import os
+    import signal
+
+    vp, link = phone_with(harness, seed=3, size=300)
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    send, ignored = link.swipe, []
+
+    def swipe(*args):
+        if loop.tally.moves == 0:
+            return send(*args)
+        ignored.append(args)  # the phone ignores it
+        if len(ignored) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    link.swipe = swipe
+    said = []
+    code = autoplay.play(loop, stages=1, say=said.append)
+    assert code == 130 and len(ignored) == 3
+    assert said[-1].startswith(f"stopped: {loop.tally.moves} move") and loop.tally.moves >= 1
+    assert truth(vp)["screen"] == "board"
+
+
 def test_most_points_on_a_board_of_96_rows_plays_over_the_scroll_point_on_the_real_profile(harness):
     # the score line's opening: five adds, 864 numbers, 3 rows over and over; its first pairs
     # lie 48 rows down, the screen's first, then ever farther apart, scrolled to on the real-phone
