@@ -45,19 +45,26 @@ class StatusLine:
         print(text, file=self.stream, flush=True)
 
 
+class Stopped(Exception):
+    """Ctrl-C: the run ends here, with its summary."""
+
+
 class StopAfterMove:
-    """Ctrl-C asks to stop; the run stops once the move under way is checked."""
+    """Ctrl-C stops the run at once, with its summary; during a move (its taps and their check)
+    it stops once the move is checked, and a second Ctrl-C stops at once."""
 
     def __init__(self):
         self.asked = False
+        self.moving = False
 
     def __enter__(self):
         self._old = signal.signal(signal.SIGINT, self._ask)
         return self
 
     def _ask(self, *_):
-        if self.asked:  # a second Ctrl-C stops at once
-            raise KeyboardInterrupt
+        if self.asked or not self.moving:  # (a wait for the screen or a scroll: no move half made)
+            self.asked = True
+            raise Stopped
         self.asked = True
         print("\nstopping after this move (Ctrl-C again to stop now)", file=sys.stderr)
 
@@ -90,61 +97,72 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
     status = status or say
     loop.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     with StopAfterMove() as stop:
-        loop.start()
-        lost_in_a_row, landed, refusals = 0, False, 0
-        while not stop.asked:
-            if max_moves is not None and tally.moves >= max_moves:
-                say(f"stopped after {words.count(tally.moves, 'moves')}, as asked")
-                break
-            if show is not None and not show(loop):
-                stop.asked = True
-                break
-            reading = loop.reading
-            if loop.game.finished(loop.position, reading):
-                tally.stages += 1
-                say(loop.game.won(tally.stages, stages))
-                if not loop.game.more_stages or tally.stages >= stages:
+        try:
+            loop.start()
+            lost_in_a_row, landed, refusals = 0, False, 0
+            while not stop.asked:
+                if max_moves is not None and tally.moves >= max_moves:
+                    say(f"stopped after {words.count(tally.moves, 'moves')}, as asked")
                     break
-                if "continue" not in reading.buttons:
-                    raise TapsolveError("the stage is over but no Continue button is on screen")
-                link.tap(*reading.buttons["continue"])
-                loop.start()
-                continue
-            loop.order_for_screen()
-            move = loop.next_move
-            if move is None:
-                raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
-            try:
-                loop.show(move, select=True)
-            except BoardChanged as exc:
-                say(f"{exc}: reading it again and re-planning")
-                loop.survey_again()
-                continue
-            taps = loop.game.taps(move, loop.reading)
-            kind = loop.game.animation(loop.position, move)
-            link.tap_all(taps, kind=kind)
-            outcome = loop.judge(move)
-            if outcome == "same":
-                tally.repeats += 1
-                selected = loop.reading.selected
-                if selected is not None and selected != reading.selected:
-                    landed, lost_in_a_row = True, 0  # the selection moved: a tap landed
-                    refusals += bool(taps) and loop.reading.cells.get(selected) == tuple(taps[-1])
-                    if refusals == REFUSALS_BEFORE_RECHECK and loop.reading_is_doubtful():
-                        refusals = 0
-                    elif refusals >= 2 * REFUSALS_BEFORE_RECHECK:
-                        raise TapsolveError(
-                            f"the game refuses {loop.game.describe(loop.position, move)} ({refusals} times) though "
-                            "the board reads the same without the stored profile: it may play a rule "
-                            "otherwise than tapsolve knows; please report the screenshot")
+                if show is not None and not show(loop):
+                    stop.asked = True
+                    break
+                reading = loop.reading
+                if loop.game.finished(loop.position, reading):
+                    tally.stages += 1
+                    say(loop.game.won(tally.stages, stages))
+                    if not loop.game.more_stages or tally.stages >= stages:
+                        break
+                    if "continue" not in reading.buttons:
+                        raise TapsolveError("the stage is over but no Continue button is on screen")
+                    link.tap(*reading.buttons["continue"])
+                    loop.start()
                     continue
-                lost_in_a_row += len(taps)
-                if lost_in_a_row >= (MAX_LOST_TAPS if landed else MAX_IGNORED_TAPS):
-                    raise TapsolveError(lost_taps(lost_in_a_row, tally.moves, landed))
-                continue
-            lost_in_a_row, landed, refusals = 0, True, 0
-            if outcome == "done":  # moves done / planned, and where the game stands
-                status(f"  [{loop.step}/{len(loop.plan.moves)}] {loop.game.status(loop.position)}")
+                loop.order_for_screen()
+                move = loop.next_move
+                if move is None:
+                    raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
+                try:
+                    loop.show(move, select=True)
+                except BoardChanged as exc:
+                    say(f"{exc}: reading it again and re-planning")
+                    loop.survey_again()
+                    continue
+                taps = loop.game.taps(move, loop.reading)
+                kind = loop.game.animation(loop.position, move)
+                stop.moving = True
+                link.tap_all(taps, kind=kind)
+                outcome = loop.judge(move)
+                stop.moving = False
+                if outcome == "same":
+                    tally.repeats += 1
+                    selected = loop.reading.selected
+                    if selected is not None and selected != reading.selected:
+                        landed, lost_in_a_row = True, 0  # the selection moved: a tap landed
+                        refusals += bool(taps) and loop.reading.cells.get(selected) == tuple(taps[-1])
+                        if refusals == REFUSALS_BEFORE_RECHECK and loop.reading_is_doubtful():
+                            refusals = 0
+                        elif refusals >= 2 * REFUSALS_BEFORE_RECHECK:
+                            raise TapsolveError(
+                                f"the game refuses {loop.game.describe(loop.position, move)} ({refusals} times) though "
+                                "the board reads the same without the stored profile: it may play a rule "
+                                "otherwise than tapsolve knows; please report the screenshot")
+                        continue
+                    lost_in_a_row += len(taps)
+                    if lost_in_a_row >= (MAX_LOST_TAPS if landed else MAX_IGNORED_TAPS):
+                        raise TapsolveError(lost_taps(lost_in_a_row, tally.moves, landed))
+                    continue
+                lost_in_a_row, landed, refusals = 0, True, 0
+                if outcome == "done":  # moves done / planned, and where the game stands
+                    status(f"  [{loop.step}/{len(loop.plan.moves)}] {loop.game.status(loop.position)}")
+        except Stopped:
+            pass
+        except TapsolveError:
+            if not stop.asked:  # (a wait that ran out after Ctrl-C: the summary, not the error)
+                raise
+    if loop.game is None:
+        say("stopped before the first move")
+        return 130
     say(("stopped: " if stop.asked else "done: ") + tally.summary(loop.game) + loop.game.summary())
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
 

@@ -12,7 +12,7 @@ from assistant.loop import Loop
 from assistant.games.numbermatch.scroll import BoardView, ScrollError
 from helpers import centre, truth
 from phonesim import apps
-from phonesim.phone import PRESETS, Faults, Phone
+from phonesim.phone import PRESETS, REALISM, Faults, Phone
 from solver.numbermatch import Add, Board, Pair
 
 COLUMNS = 9
@@ -22,13 +22,13 @@ def quiet(*_):
     pass
 
 
-def phone_with(harness, preset="720x1600", board=None, snap_rows=True, faults=None, **options):
+def phone_with(harness, preset="720x1600", board=None, snap_rows=True, faults=None, realism=None, **options):
     p = PRESETS[preset]
     app = apps.create("numbermatch", p, **options)
     app.snap_rows = snap_rows
     if board is not None:
         app.board = board
-    vp = harness.add(Phone(p, app, faults or Faults()))
+    vp = harness.add(Phone(p, app, faults or Faults(), realism=realism or REALISM["fast"]))
     return vp, Link(connect(vp.serial, client=harness.client), say=quiet)
 
 
@@ -285,3 +285,74 @@ def test_survey_places_the_end_of_a_board_of_repeated_rows_after_each_add(harnes
     # after the first survey, each add's screen agrees with the expected board where it stands:
     # the rows off screen are the prediction's, and nothing is swiped to read them
     assert view.swipes == swipes
+
+
+def test_a_screen_from_before_the_move_is_not_the_predicted_board_farther_on(harness):
+    # rows repeated by adds: with a pair of rows 3-5 crossed out in the prediction, the screen as
+    # it was before the move (a glance taken before the animation showed) fits the prediction 6
+    # rows further on, where the board never went; taken there, the view swiped a board at its top
+    # for a minute and gave up ("the board does not scroll")
+    vp, link = phone_with(harness, seed=5, size=27)
+    for _ in range(3):
+        link.tap(*centre(truth(vp)["add_button"]))
+    view = BoardView(alone=True)
+    board, _ = view.survey(link)
+    view.show(link, [0])
+    assert truth(vp)["first_row"] == view.first_row == 0
+    pair = next(p for p in board.pairs() if 3 <= p.i // COLUMNS and p.j // COLUMNS <= 5)
+    expected = board.copy()
+    expected.push(pair)
+    view.expect = expected
+    image, reading = link.look("numbermatch")
+    assert view.confirm(image, reading) is None  # not the predicted board: look again
+    view.before = board
+    confirmed, shown = view.confirm(image, reading)  # the board before the move, where it stood
+    assert confirmed.cells == board.cells and view.first_row == 0
+    link.tap_all([shown.cells[pair.i], shown.cells[pair.j]])
+    image, reading = link.look("numbermatch")
+    confirmed, shown = view.confirm(image, reading)
+    assert confirmed.cells == expected.cells == truth(vp)["board"]["cells"]
+    check_screen(shown, truth(vp))
+
+
+def test_ctrl_c_while_the_board_will_not_scroll_ends_with_the_summary(harness):
+    # after the first move the phone stops answering swipes: show() would swipe on for a
+    # minute and end with "the board does not scroll"; Ctrl-C in that wait ends the run at once,
+    # with the summary of what was played
+    import os
+    import signal
+
+    vp, link = phone_with(harness, seed=3, size=300)
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    send, ignored = link.swipe, []
+
+    def swipe(*args):
+        if loop.tally.moves == 0:
+            return send(*args)
+        ignored.append(args)  # the phone ignores it
+        if len(ignored) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    link.swipe = swipe
+    said = []
+    code = autoplay.play(loop, stages=1, say=said.append)
+    assert code == 130 and len(ignored) == 3
+    assert said[-1].startswith(f"stopped: {loop.tally.moves} move") and loop.tally.moves >= 1
+    assert truth(vp)["screen"] == "board"
+
+
+def test_most_points_on_a_board_of_96_rows_plays_over_the_scroll_point_on_the_real_profile(harness):
+    # the score line's opening: five adds, 864 numbers, 3 rows over and over; its first pairs
+    # lie 48 rows down, the screen's first, then ever farther apart, scrolled to on the real-phone
+    # profile (timed swipes, animations, a banner ad), its costs shrunk to keep the test short
+    vp, link = phone_with(harness, seed=0, realism=REALISM["real"].scaled(0.2))
+    said = []
+    link.say = said.append
+    loop = Loop(link, game="numbermatch", objective="score", budget=1.0, say=said.append)
+    assert autoplay.play(loop, stages=1, say=quiet, max_moves=36) == 0
+    t = truth(vp)
+    assert loop.tally.moves == 36 and vp.phone.wrong_taps == 0
+    assert loop.position.cells == t["board"]["cells"] and len(t["board"]["cells"]) > 800
+    assert loop.game.view.first_row == t["first_row"]
+    assert loop.game.view.swipes > 3  # over the scroll point, move after move
+    assert any(line.startswith("scrolling to row") for line in said)  # not silence while it scrolls

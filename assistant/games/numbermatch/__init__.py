@@ -47,7 +47,7 @@ class NumberMatch(PointsLearning, Game):
         self.link = link
         if self.view is None:
             self.view = BoardView()
-        self.view.alone = alone
+        self.view.alone, self.view.say = alone, getattr(link, "say", self.view.say)
 
     def look(self, image, reading, expected=None, before=None, glance=False):
         """The whole board read by scrolling, without a swipe where the screen agrees with

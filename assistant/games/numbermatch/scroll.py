@@ -145,6 +145,7 @@ class BoardView:
         self.expect: Board | None = None
         # the board before that move: a screen that still shows it (a lost tap) needs no survey
         self.before: Board | None = None
+        self.say = lambda text: None  # progress while scrolling takes long (the link's, once attached)
 
     # -- looking ---------------------------------------------------------------------------
 
@@ -330,7 +331,15 @@ class BoardView:
                     and (reading.more_below or f + len(seen) == len(rows))]
             if not fits:
                 continue
-            at = min(fits, key=lambda f: (abs(f - self.first_row), f))
+            # a move leaves the board where it stood, pulled back as far as a shorter board's end
+            stand = min(self.first_row, max(0, len(rows) - len(seen)))
+            if (board is self.expect and stand not in fits
+                    and seen == self.rows[self.first_row:self.first_row + len(seen)]):
+                # the screen still shows the board read last, where it stood (a frame from before
+                # the move's animation): on rows repeated by adds, the prediction fits it farther
+                # on, a place the board never went to
+                continue
+            at = stand if stand in fits else min(fits, key=lambda f: (abs(f - self.first_row), f))
             if board is self.expect:
                 self.selected = None  # a move made leaves nothing selected but what the screen shows
             self.rows = rows
@@ -340,6 +349,7 @@ class BoardView:
         return None
 
     def _read_down(self, link, image, reading: Reading, budget: Budget):
+        self.say("reading the whole board: it is taller than the screen, scrolling through it...")
         image, reading = self._to_top(link, image, reading, budget)
         if reading.screen != "board":
             self.first_row = None
@@ -480,7 +490,7 @@ class BoardView:
         at, image, reading = placed
         shown = self._settle(image, reading, at)
         budget = Budget(self.max_swipes)
-        still = 0
+        still, told = 0, False
         while True:
             k, top = len(screen_rows(reading)), self.first_row
             if top <= first and last < top + k:
@@ -496,7 +506,12 @@ class BoardView:
                 break  # as far as the board goes
             if still > MAX_DROPPED_SWIPES:  # the known board goes on: an unchanged screen is a drop
                 raise ScrollError("the board does not scroll: are swipes reaching the phone?")
-            step = self._step(top, target, k, len({y for _, y in reading.cells.values()}) - 1)
+            reach = len({y for _, y in reading.cells.values()}) - 1
+            if abs(target - top) > reach and not told:  # more than one swipe away
+                self.say(f"scrolling to row{f's {first + 1}-' if last > first else ' '}{last + 1} "
+                         f"of {len(self.rows)}...")
+                told = True
+            step = self._step(top, target, k, reach)
             travel = self._swipe(link, reading, step - top, budget)
             after, new = self._look(link)
             if new.screen != "board":
@@ -508,6 +523,9 @@ class BoardView:
                     image, reading = after, new
                     continue
                 still += 1  # a swipe the phone dropped
+                if still == UNCHANGED + 1:
+                    self.say(f"the board did not move for {still} swipes: swiping again "
+                             "(are swipes reaching the phone?)")
                 continue
             still = 0
             placed = self._place(link, self.rows, after, new, travel, step > top)
