@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 import vision
+from solver.errors import TapsolveError
 from vision.reader import reader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,6 +184,8 @@ def read_one(image, profile=None, first_row: int = 0):
         return None, "crash", time.perf_counter() - t0
     except vision.ReadError:
         return None, "unsure", time.perf_counter() - t0
+    except TapsolveError:  # not the reader's doing (tesseract missing): the person must hear it
+        raise
     except Exception:  # anything else escaping the reader is a crash to count, not to hide
         return None, "crash", time.perf_counter() - t0
 
