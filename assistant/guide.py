@@ -12,10 +12,10 @@ import numpy as np
 
 from assistant import overlay
 from assistant.loop import Loop
+from assistant.options import GUIDE_KEYS as KEYS
 from solver.errors import InputError, TapsolveError
 
 WINDOW = "tapsolve guide"
-KEYS = "q quit   space pause   n/p next/previous step"
 
 
 def open_window() -> None:

@@ -4,6 +4,7 @@ second process never leaves half a file."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -26,3 +27,29 @@ def keep(path: Path, write: Callable[[Path], None]) -> None:
             tmp.unlink()
         except OSError:
             pass
+
+
+class Progress:
+    """A build's progress on stderr (stdout may be JSON): "tapsolve: building X [####....] 1/3",
+    redrawn in place on a terminal, a line a step otherwise. ``weights``: each step's share."""
+
+    WIDTH = 30
+
+    def __init__(self, what: str, weights: list[float]):
+        self.what, self.weights, self.done = what, weights, 0
+        self.tty, self.last = sys.stderr.isatty(), None
+        self.show()
+
+    def step(self) -> None:
+        self.done += 1
+        self.show()
+
+    def show(self) -> None:
+        share = sum(self.weights[:self.done]) / sum(self.weights)
+        filled = round(self.WIDTH * share)
+        line = f"tapsolve: {self.what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {share:.0%}"
+        if self.tty:
+            print(f"\r{line}", end="\n" if self.done == len(self.weights) else "", file=sys.stderr, flush=True)
+        elif line != self.last:  # a log gets a line a change
+            print(line, file=sys.stderr, flush=True)
+        self.last = line

@@ -32,6 +32,12 @@ class Fifteen(Game):
         solution = fifteen.solve(board)
         return Plan(solution.moves, solution.status, optimal=solution.optimal)
 
+    @staticmethod
+    def prepare() -> None:
+        from solver import fifteen
+
+        fifteen.solve(fifteen.Board.parse("1 2 3 4, 5 6 7 8, 9 10 11 12, 13 14 0 15"))  # the tables, the compiled search
+
     def same(self, seen, expected) -> bool:
         return seen.tiles == expected.tiles
 
