@@ -125,6 +125,9 @@ def solve_fifteen(args) -> int:
 
     board = fifteen.Board.parse(args.tiles)
     solution = fifteen.solve(board)
+    if solution.status != "solved":  # (a 5x5 board: the search's budget ran out before any line)
+        raise TapsolveError(f"no line found within the search's budget ({solution.nodes:,} nodes): slide a few "
+                            "tiles home by hand and solve the board again")
     if args.json:
         print(json.dumps(solution.to_json()))
         return 0
@@ -136,9 +139,7 @@ def solve_fifteen(args) -> int:
         print(f"{step:3d}. {replay.describe(tile)}")
         replay.push(tile)
     plural = "move" if len(solution.moves) == 1 else "moves"
-    if solution.status != "solved":
-        print(f"Gave up: no line found within the budget ({solution.nodes:,} nodes searched).")
-    elif solution.optimal:
+    if solution.optimal:
         print(f"{len(solution.moves)} {plural} (optimal)")
     else:
         print(f"{len(solution.moves)} {plural} (not proved shortest: the search ran out of budget first)")
