@@ -74,10 +74,14 @@ class Flip9Reading(Reading):
     def cell_words(self, i: int) -> str:
         return f"card {i + 1}"
 
+    CELL = "card"
+    NOT_READ = "not read"
+
     def describe_unsure(self, cells: int = 9) -> str:
-        out = [f"card {k + 1} ({self.unsure_why.get(str(k), 'not read')})" for k in self.unsure]
-        out += [f"{PARTS.get(k, 'the ' + k)} ({self.unsure_why[k]})" for k in self.parts_unsure]
-        return ", ".join(out)
+        return super().describe_unsure(cells)
+
+    def part_words(self, part: str) -> str:
+        return PARTS.get(part, "the " + part)
 
     def to_json(self) -> dict:
         out = super().to_json()

@@ -38,6 +38,8 @@ class Reading:
     # (x0, y0, x1, y1) of parts of the screen that change on their own (a clock): a link that
     # compares two frames to see whether an animation is over leaves them out
     ticking: list[tuple[int, int, int, int]] = field(default_factory=list)
+    CELL = "cell"  # what the game calls a cell (its plural takes an s)
+    NOT_READ = ""  # the reason given for a cell doubted without one
 
     def learn(self) -> None:
         """Take what this read learned into the profile it read with (the caller's step, never the read's)."""
@@ -70,15 +72,29 @@ class Reading:
         return 0
 
     def describe_unsure(self, cells: int = 4) -> str:
-        """What was not read for sure, in words: "row 2 column 3 (covered), the adds left (...)"."""
-        out = []
-        for i in self.unsure[:cells]:
-            why = self.unsure_why.get(str(i))
-            out.append(self.cell_words(i) + (f" ({why})" if why else ""))
-        if len(self.unsure) > cells:
-            out.append(f"{len(self.unsure) - cells} more cells")
-        out += [f"the {k.replace('_', ' ')} ({self.unsure_why[k]})" for k in self.parts_unsure]
+        """What was not read for sure, in words, each reason said once for the cells it holds for:
+        "row 2 column 3, row 2 column 4 (covered), the adds left (...)"; at most ``cells`` cells
+        named, the rest counted ("all 35 cells" when every cell on screen shares one reason)."""
+        by_why: dict[str, list[int]] = {}
+        for i in self.unsure:
+            by_why.setdefault(self.unsure_why.get(str(i), self.NOT_READ), []).append(i)
+        out, room = [], cells
+        for why, group in by_why.items():
+            if len(group) > 1 and len(group) == len(self.cells) == len(self.unsure):
+                words = [f"all {len(group)} {self.CELL}s"]
+            else:
+                words = [self.cell_words(i) for i in group[:room]]
+                if len(group) > room:
+                    n = len(group) - room
+                    words.append(f"{n} more" if words else f"{n} {self.CELL}{'s' * (n != 1)}")
+            room = max(0, room - len(group))
+            out.append(", ".join(words) + (f" ({why})" if why else ""))
+        out += [f"{self.part_words(k)} ({self.unsure_why[k]})" for k in self.parts_unsure]
         return ", ".join(out)
+
+    def part_words(self, part: str) -> str:
+        """A part other than a cell (a name in ``unsure_why``) as a person finds it on screen."""
+        return f"the {part.replace('_', ' ')}"
 
     def to_json(self) -> dict:
         """The contract's board (or state) JSON plus the geometry, for `tapsolve read --json`;
