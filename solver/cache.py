@@ -33,7 +33,7 @@ class Progress:
     """A build's progress on stderr (stdout may be JSON): "tapsolve: building X [####....] 1/3",
     redrawn in place on a terminal, a line a step otherwise. ``weights``: each step's share."""
 
-    WIDTH = 30
+    WIDTH = 20  # with its words, the line fits an 80-column terminal (a wrapped line is not redrawn in place)
 
     def __init__(self, what: str, weights: list[float]):
         self.what, self.weights, self.done = what, weights, 0
