@@ -172,7 +172,7 @@ def says_tesseract_is_missing(run) -> bool:
     ["demo", "--no-window", "--game", "flip9"],
     ["bench", "play", "--max-moves", "3"]])
 def test_a_command_that_needs_tesseract_says_it_is_missing(tmp_path, command):
-    assert says_tesseract_is_missing(tapsolve(*command, env=without_tesseract(tmp_path), timeout=60))
+    assert says_tesseract_is_missing(tapsolve(*command, env=without_tesseract(tmp_path)))
 
 
 def test_the_phone_commands_say_tesseract_is_missing_and_a_profile_needs_none(harness, tmp_path):
@@ -182,8 +182,8 @@ def test_the_phone_commands_say_tesseract_is_missing_and_a_profile_needs_none(ha
     vp = harness.add(Phone(PRESETS["1080x2400"], apps.create("numbermatch", PRESETS["1080x2400"], seed=3)))
     env = dict(without_tesseract(tmp_path), ANDROID_ADB_SERVER_PORT=str(harness.adb_port))
     for command in (["play"], ["play", "--dry-run"], ["guide", "--export", str(tmp_path / "steps")]):
-        assert says_tesseract_is_missing(tapsolve(*command, "--serial", vp.serial, env=env, timeout=60))
+        assert says_tesseract_is_missing(tapsolve(*command, "--serial", vp.serial, env=env))
     # a read with the phone's stored profile (glyphs learned with tesseract) needs no tesseract
     assert tapsolve("calibrate", "--serial", vp.serial, env=dict(env, PATH=os.environ["PATH"])).returncode == 0
-    dry = tapsolve("play", "--dry-run", "--serial", vp.serial, env=env, timeout=60)
+    dry = tapsolve("play", "--dry-run", "--serial", vp.serial, env=env)
     assert dry.returncode == 0 and "plan: " in dry.stdout, dry.stderr
