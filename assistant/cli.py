@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from assistant.options import (add_fault_options, address, non_negative_int, pairing_code, port,
+from assistant.options import (GUIDE_KEYS, add_fault_options, address, non_negative_int, pairing_code, port,
                                positive_float, positive_int, stop_on_terminate)
 from solver import games as registry
 from solver.errors import TapsolveError
@@ -142,6 +142,25 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     sim.set_defaults(run=phone)
 
 
+def warm(args) -> int:
+    """Compile every game's solver and build its tables now (kept for every later run)."""
+    import time
+
+    from assistant.games import kind
+    from solver import jit
+
+    jit.SayCompiling.said = True  # each game's step is said here
+    for name in registry.NAMES:
+        title, t0 = registry.entry(name).title, time.perf_counter()
+        print(f"{title}: preparing the solver (compiled and built once, then kept)...", flush=True)
+        kind(name).prepare()
+        print(f"{title}: ready ({time.perf_counter() - t0:.1f} s)", flush=True)
+    from vision import fontmatch
+
+    fontmatch.drawn_digits()  # the reader's digits for tiny numbers, drawn once in each font
+    return 0
+
+
 # -- the parser ------------------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
@@ -177,7 +196,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         # each game's own `solve` command, from its assistant module
         registry.module("assistant.games", name).add_solve_command(games)
 
-    guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player")
+    guide = commands.add_parser("guide", help="show the next move over the live phone screen and follow the player",
+                                epilog=f"keys in the window:  {GUIDE_KEYS}",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     add_phone_options(guide)
     guide.add_argument("--export", metavar="DIR", help="write the whole plan as step PNGs and index.html instead of a window")
     guide.set_defaults(run=run_guide)
@@ -203,6 +224,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     demo.set_defaults(run=run_demo)
 
     add_phone_commands(commands, command)
+    commands.add_parser("warm", help="compile the solvers and build their tables now, so that the first "
+                        "solve starts at once (scripts/setup runs it)").set_defaults(run=warm)
     from assistant import bench  # light to import: the solver loads only when a bench runs
     bench.register(commands, Parser)
     from assistant.read import add_commands as add_read_commands
@@ -221,6 +244,8 @@ tapsolve reads number puzzles off an Android phone, solves them, and guides or t
   tapsolve read SCREENSHOT.png            read a board off a screenshot
   tapsolve solve numbermatch "467956239 385113145 967616278"
   tapsolve solve flip9 315927486
+  tapsolve solve fifteen "1 2 3 4, 5 6 7 8, 9 10 11 12, 13 14 _ 15"
+  tapsolve warm                           compile the solvers now (set-up does it)
 
 Every command: tapsolve --help; one command: tapsolve COMMAND --help"""
 

@@ -12,10 +12,10 @@ import numpy as np
 
 from assistant import overlay
 from assistant.loop import Loop
+from assistant.options import GUIDE_KEYS as KEYS
 from solver.errors import InputError, TapsolveError
 
 WINDOW = "tapsolve guide"
-KEYS = "q quit   space pause   n/p next/previous step"
 # The window's size when it opens (it can be resized, keeping its shape): it fits a 1366x768
 # laptop's screen with its title bar and the desktop's panel, its text at TEXT_SCALE (capitals
 # about 17 pixels tall: read at a glance) wrapped to its width.

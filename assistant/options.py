@@ -9,6 +9,9 @@ from __future__ import annotations
 import argparse
 import math
 
+# the guide window's keys: in its header, and in `tapsolve guide --help` (which loads no OpenCV)
+GUIDE_KEYS = "q quit   space pause   n/p next/previous step"
+
 
 def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_high: str = "",
                 low_open: bool = False):

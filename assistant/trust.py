@@ -27,7 +27,7 @@ import numpy as np
 
 import vision
 from assistant.options import stop_on_terminate
-from solver.errors import InputError
+from solver.errors import InputError, TapsolveError
 from vision.reader import reader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,6 +183,8 @@ def read_one(image, profile=None, first_row: int = 0):
         reading = vision.read(image, profile=profile, first_row=first_row)
     except vision.ReadError as exc:  # refused, unless the reader failed inside
         outcome = "crash" if isinstance(exc, vision.ReaderFailure) else "unsure"
+    except TapsolveError:  # not the reader's doing (tesseract missing): the person must hear it
+        raise
     except Exception:  # anything else escaping the reader is a crash to count, not to hide
         outcome = "crash"
     return reading, outcome, time.perf_counter() - t0

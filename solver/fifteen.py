@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.cache import cache_dir, keep
+from solver.cache import Progress, cache_dir, keep
 from solver.errors import InputError
 from solver.rules import Position
 
@@ -259,10 +259,17 @@ def table_fits(table: np.ndarray, stored_sum: str) -> bool:
 
 
 def build_tables() -> np.ndarray:
-    """Every group's table, one after the other (the kernel's search reads them by offset)."""
+    """Every group's table, one after the other (the kernel's search reads them by offset); a
+    minute or so, with a progress bar on stderr."""
     from solver import _fifteen_kernel as kernel
 
-    return np.concatenate([kernel.build_pattern_table(np.array(g, np.int64)) for g in GROUPS])
+    kernel.build_pattern_table(np.array([1], np.int64))  # compiled (and said) before the bar starts
+    progress = Progress("building the 15-puzzle's tables (once)", table_sizes())
+    tables = []
+    for g in GROUPS:
+        tables.append(kernel.build_pattern_table(np.array(g, np.int64)))
+        progress.step()
+    return np.concatenate(tables)
 
 
 def pattern_tables(rebuild: bool = False) -> dict:

@@ -174,6 +174,9 @@ def distance_table() -> np.ndarray:
             raise ValueError("a wrong table")
     except (OSError, ValueError, EOFError):
         table = kernel.build_distances()
+        # checked as a later run loads it: that check's kernels compile now, on the first run
+        if not table_is_sound(table):
+            raise RuntimeError("the Flip 9 distance table was built wrong")
         keep(path, lambda tmp: np.save(tmp, table))
     _TABLE = table
     return table

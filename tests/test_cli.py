@@ -1,5 +1,6 @@
 """The command line as a newcomer meets it: a version, a help line for every option, and the
-guide, play and the demo planning alike."""
+guide, play and the demo planning alike, the guide's keys in its help, every game's solve shown to a
+newcomer who types `tapsolve` alone."""
 
 import argparse
 import tomllib
@@ -55,3 +56,21 @@ def test_counts_of_one_read_as_one():
     assert [count(1, w) for w in ("presses", "swaps", "slides", "taxes", "adds")] == [
         "1 press", "1 swap", "1 slide", "1 tax", "1 add"]
     assert count("?", "adds") == "? adds" and count(3, "presses") == "3 presses"
+
+
+def test_guide_help_lists_the_window_keys_without_loading_opencv():
+    from test_startup import modules_after
+
+    run = tapsolve("guide", "--help")
+    assert run.returncode == 0
+    assert "keys in the window:  q quit   space pause   n/p next/previous step" in run.stdout
+    assert "cv2" not in modules_after("from assistant import cli\ntry:\n    cli.main(['guide', '--help'])\n"
+                                      "except SystemExit:\n    pass")
+
+
+def test_tapsolve_alone_shows_how_to_solve_every_game():
+    from solver import games as registry
+
+    run = tapsolve()
+    assert run.returncode == 0
+    assert all(f"tapsolve solve {name} " in run.stdout for name in registry.NAMES)

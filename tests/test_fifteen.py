@@ -278,6 +278,19 @@ def test_solve_fifteen_human_output():
     assert lines[4:] == ["  1. slide 7 left", "  2. slide 8 left", "2 moves (optimal)"]
 
 
+@pytest.mark.parametrize("json_out", [[], ["--json"]])
+def test_solve_fifteen_that_finds_no_line_in_its_budget_says_so_in_one_line_exit_1(monkeypatch, capsys, json_out):
+    from assistant import cli
+
+    monkeypatch.setattr(fifteen, "PROOF_NODES", {5: 100})
+    monkeypatch.setattr(fifteen, "WEIGHTED_NODES", 100)  # no weighted search finds a line either
+    board = scramble(5, 80, random.Random(5)).format()
+    assert cli.main(["solve", "fifteen", board, *json_out]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("tapsolve: error: no line found within the search's budget (")
+    assert err.endswith("nodes): slide a few tiles home by hand and solve the board again\n")
+
+
 @pytest.mark.parametrize("tiles, words", [
     ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", "not 15"),
     ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 14 _", "appears twice"),

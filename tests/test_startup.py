@@ -1,10 +1,14 @@
-"""Commands that do not solve start without numba; a solve loads only its own game's kernel."""
+"""Commands that do not solve start without numba; a solve loads only its own game's kernel; a
+first run says what it compiles and builds, and `tapsolve warm` does both ahead."""
 
 import json
+import os
 import subprocess
 import sys
 
-from helpers import ROOT
+import pytest
+
+from helpers import ROOT, tapsolve
 
 FIXTURES = ROOT / "fixtures" / "1080x2400" / "light"
 
@@ -143,3 +147,42 @@ print(json.dumps([sorted(warm), sorted(loaded() - warm)]))
     warm, later = json.loads(run.stdout.splitlines()[-1])
     assert {"run", "cost_floor", "pairs_floor"} <= set(warm)
     assert later == []
+
+
+def fresh_caches(tmp_path) -> dict:
+    """The environment of a first run: no compiled kernel, no table built."""
+    return dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+
+def test_a_first_solve_says_on_stderr_that_it_compiles_and_a_later_one_says_nothing(tmp_path):
+    env = fresh_caches(tmp_path)
+    first, later = (tapsolve("solve", "flip9", "315927486", "--json", env=env) for _ in range(2))
+    assert first.returncode == later.returncode == 0
+    assert json.loads(first.stdout)["moves"] == json.loads(later.stdout)["moves"]  # stdout stays JSON
+    assert first.stderr == "tapsolve: compiling the solver (first run only; `tapsolve warm` does it ahead)...\n"
+    assert later.stderr == ""
+
+
+def test_building_the_tables_shows_a_bar_on_stderr(monkeypatch, capsys):
+    from solver import fifteen, jit
+
+    monkeypatch.setattr(jit.SayCompiling, "said", True)  # a compile of the build is said apart
+    monkeypatch.setattr(fifteen, "GROUPS", ((13, 14, 15), (12,)))  # 4096 and 16 entries
+    fifteen.build_tables()
+    out, err = capsys.readouterr()
+    title = "tapsolve: building the 15-puzzle's tables (once) "
+    assert out == "" and err.splitlines() == [title + "[" + "." * 20 + "] 0%", title + "[" + "#" * 20 + "] 100%"]
+    assert max(map(len, err.splitlines())) < 80  # a terminal redraws it in place
+
+
+@pytest.mark.slow
+def test_warm_compiles_and_builds_what_every_first_solve_needs(tmp_path):
+    env = fresh_caches(tmp_path)
+    warm = tapsolve("warm", env=env, timeout=900)
+    assert warm.returncode == 0, warm.stderr
+    assert "15-puzzle: ready" in warm.stdout and (tmp_path / "cache" / "tapsolve").is_dir()
+    for game, board in (("numbermatch", "467956239 385113145 967616278"), ("flip9", "315927486"),
+                        ("fifteen", "1 2 3, 4 5 6, 0 7 8"), ("fifteen", "5 1 3 4, 9 2 7 8, 13 6 11 12, 0 10 14 15"),
+                        ("fifteen", "1 2 3 4 5, 6 7 8 9 10, 11 12 13 14 15, 16 17 18 19 20, 21 22 23 0 24")):
+        first = tapsolve("solve", game, board, "--json", env=env)
+        assert first.returncode == 0 and first.stderr == "", (game, first.stderr)  # nothing compiled or built

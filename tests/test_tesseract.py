@@ -1,8 +1,9 @@
 """vision/tesseract.py: images sent together read as each alone, a gathered read makes one
 process for its parts' first calls, a stopped call ends its process, warm processes are taken,
-a loop's repeated calls find spares, and a read of an unknown game starts just the processes it
-uses."""
+a loop's repeated calls find spares, a read of an unknown game starts just the processes it
+uses, and every command that reads a screen says in one line that tesseract is missing."""
 
+import os
 import threading
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from helpers import tapsolve
 from vision import tesseract
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "1080x2400" / "light"
@@ -146,3 +148,42 @@ def test_a_read_of_an_unknown_game_starts_only_the_processes_it_uses(monkeypatch
         assert sorted(started) == sorted(set(own)) and not any(tesseract._warm.values())
     finally:
         tesseract.shutdown()
+
+
+def without_tesseract(tmp_path) -> dict:
+    """The environment of a computer with no tesseract: an empty PATH (tapsolve runs its Python
+    and the adbutils wheel's adb by their own paths) and no stored reading profile."""
+    (tmp_path / "bin").mkdir()
+    return dict(os.environ, PATH=str(tmp_path / "bin"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+
+
+def says_tesseract_is_missing(run) -> bool:
+    lines = run.stderr.strip().splitlines()
+    return run.returncode == 1 and lines[-1].startswith("tapsolve: error: tesseract is not installed: install it "
+                                                        "with `sudo apt install tesseract-ocr`")
+
+
+@pytest.mark.parametrize("command", [
+    ["read", str(FIXTURES / "numbermatch_fresh.png")],
+    ["read", "--game", "fifteen", str(FIXTURES / "fifteen_tiles_fresh.png")],
+    ["calibrate", "--image", str(FIXTURES / "flip9_buttons_fresh.png")],
+    ["bench", "trust", "--sample", "50", "--only", "jpeg90", "--mode", "fresh"],
+    ["demo", "--no-window"],  # a phone that shows a board it cannot read is no ad: no 30 s wait
+    ["demo", "--no-window", "--game", "flip9"],
+    ["bench", "play", "--max-moves", "3"]])
+def test_a_command_that_needs_tesseract_says_it_is_missing(tmp_path, command):
+    assert says_tesseract_is_missing(tapsolve(*command, env=without_tesseract(tmp_path)))
+
+
+def test_the_phone_commands_say_tesseract_is_missing_and_a_profile_needs_none(harness, tmp_path):
+    from phonesim.phone import PRESETS, Phone
+    from phonesim import apps
+
+    vp = harness.add(Phone(PRESETS["1080x2400"], apps.create("numbermatch", PRESETS["1080x2400"], seed=3)))
+    env = dict(without_tesseract(tmp_path), ANDROID_ADB_SERVER_PORT=str(harness.adb_port))
+    for command in (["play"], ["play", "--dry-run"], ["guide", "--export", str(tmp_path / "steps")]):
+        assert says_tesseract_is_missing(tapsolve(*command, "--serial", vp.serial, env=env))
+    # a read with the phone's stored profile (glyphs learned with tesseract) needs no tesseract
+    assert tapsolve("calibrate", "--serial", vp.serial, env=dict(env, PATH=os.environ["PATH"])).returncode == 0
+    dry = tapsolve("play", "--dry-run", "--serial", vp.serial, env=env)
+    assert dry.returncode == 0 and "plan: " in dry.stdout, dry.stderr

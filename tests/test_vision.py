@@ -381,3 +381,22 @@ def test_a_profile_keeps_the_learned_points_and_refuses_bad_ones():
     for bad in ({"gapp": 3}, {"gap": -1}, {"gap": "3"}, [3]):
         with pytest.raises(ValueError):
             Profile.from_json({**data, "points": bad})
+
+
+def test_a_tiny_screenshot_says_its_one_reason_once():
+    image = vision.load_image(FIXTURES / "1080x2400" / "light" / "numbermatch_fresh.png")
+    tiny = cv2.resize(image, (250, 555), interpolation=cv2.INTER_AREA)  # cells of 25 px, blurred
+    reading = vision.read(tiny)
+    unsure = reading.text().splitlines()[-1]
+    assert unsure.startswith(f"unsure: all {len(reading.cells)} cells (") and len(reading.unsure) > 1
+    assert unsure.count(reading.unsure_why[str(reading.unsure[0])]) == 1
+
+
+def test_each_reason_is_said_once_for_the_cells_it_holds_for():
+    from vision.reading import Reading
+
+    reading = Reading("numbermatch", "board", cells={i: (0, 0) for i in range(9)})
+    for cell, why in ((0, "covered"), (1, "covered"), (2, "covered"), (7, "blurred"), ("adds_left", "no badge")):
+        reading.doubt(cell, why)
+    assert reading.describe_unsure(cells=2) == "cell 0, cell 1, 1 more (covered), 1 cell (blurred), the adds left (no badge)"
+    assert reading.describe_unsure() == "cell 0, cell 1, cell 2 (covered), cell 7 (blurred), the adds left (no badge)"

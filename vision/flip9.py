@@ -68,6 +68,8 @@ class Flip9Reading(Reading):
     cards: list = field(default_factory=list)
     LISTED = 9  # every card unsure is named
     PART_WORDS = {"must": "the card that must move"}
+    CELL = "card"
+    NOT_READ = "not read"
 
     def cell_words(self, i: int) -> str:
         return f"card {i + 1}"

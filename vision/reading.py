@@ -40,6 +40,8 @@ class Reading:
     ticking: list[tuple[int, int, int, int]] = field(default_factory=list)
     LISTED = 4  # how many cells unsure describe_unsure names (the rest are counted)
     PART_WORDS = {}  # a part unsure in words, where "the" and its name are not enough
+    CELL = "cell"  # what the game calls a cell (its plural takes an s)
+    NOT_READ = ""  # the reason given for a cell doubted without one
 
     def learn(self) -> None:
         """Take what this read learned into the profile it read with (the caller's step, never the read's)."""
@@ -72,15 +74,25 @@ class Reading:
         return 0
 
     def describe_unsure(self, cells: int | None = None) -> str:
-        """What was not read for sure, in words: "row 2 column 3 (covered), the adds left (...)"
-        (the first ``cells`` cells unsure, LISTED by default)."""
+        """What was not read for sure, in words, each reason said once for the cells it holds for:
+        "row 2 column 3, row 2 column 4 (covered), the adds left (...)"; at most ``cells`` cells
+        named (LISTED by default), the rest counted ("all 35 cells" when every cell on screen shares one
+        reason)."""
         cells = self.LISTED if cells is None else cells
-        out = []
-        for i in self.unsure[:cells]:
-            why = self.unsure_why.get(str(i))
-            out.append(self.cell_words(i) + (f" ({why})" if why else ""))
-        if len(self.unsure) > cells:
-            out.append(f"{len(self.unsure) - cells} more cells")
+        by_why: dict[str, list[int]] = {}
+        for i in self.unsure:
+            by_why.setdefault(self.unsure_why.get(str(i), self.NOT_READ), []).append(i)
+        out, room = [], cells
+        for why, group in by_why.items():
+            if len(group) > 1 and len(group) == len(self.cells) == len(self.unsure):
+                words = [f"all {len(group)} {self.CELL}s"]
+            else:
+                words = [self.cell_words(i) for i in group[:room]]
+                if len(group) > room:
+                    n = len(group) - room
+                    words.append(f"{n} more" if words else f"{n} {self.CELL}{'s' * (n != 1)}")
+            room = max(0, room - len(group))
+            out.append(", ".join(words) + (f" ({why})" if why else ""))
         out += [f"{self.PART_WORDS.get(k, 'the ' + k.replace('_', ' '))} ({self.unsure_why[k]})"
                 for k in self.parts_unsure]
         return ", ".join(out)

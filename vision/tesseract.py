@@ -15,6 +15,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from solver.errors import TapsolveError
 from vision.image import ReadError
 
 COMMAND = "tesseract"
@@ -33,6 +35,19 @@ PAGE_BREAK = "\f"
 
 class TesseractFailed(ReadError):
     """Tesseract ran but failed on an image: said in one line."""
+
+
+class TesseractMissing(TapsolveError):
+    """A read needs tesseract and it is not on the PATH. No ReadError: a caller that takes a
+    screen it cannot read for one with no board (an ad, a dialog) must not wait on this one."""
+
+    def __init__(self):
+        super().__init__(f"tesseract is not installed: {INSTALL}, then run again")
+
+
+# commands the user has: the system's package manager, or a checkout's set-up script
+INSTALL = ("install it with `brew install tesseract`" if sys.platform == "darwin" else
+           "install it with `sudo apt install tesseract-ocr` (in a checkout: `bash scripts/setup`)")
 
 
 _warm: dict[tuple[str, ...], list[subprocess.Popen]] = {}
@@ -207,7 +222,7 @@ def run(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None = Non
     if not images:
         return []
     if not installed():
-        raise ReadError("tesseract is not installed: run scripts/setup (needs tesseract-ocr)")
+        raise TesseractMissing()
     gather = _local.gather
     answer = gather.run(images, opts, stop) if gather is not None else None
     return answer if answer is not None else _run(images, opts, stop)
@@ -232,7 +247,7 @@ def _run_one(images: list[np.ndarray], opts: tuple[str, ...], stop: Stop | None 
     if proc is None:
         proc = start(opts)
         if proc is None:
-            raise ReadError("tesseract could not be started")
+            raise TapsolveError(f"tesseract could not be started: {INSTALL.replace('install', 'reinstall', 1)}")
     if stop is not None:
         with stop.lock:
             if stop.stopped:

@@ -72,6 +72,11 @@ class Game:
     def warm() -> None:
         """Load what the first plan needs (a compiled solver), in a thread while the first screen is captured."""
 
+    @classmethod
+    def prepare(cls) -> None:
+        """Compile the solver and build its tables now, as a first plan would (`tapsolve warm`)."""
+        cls.warm()
+
     def position(self, reading):
         """The game's position from a reading of its board."""
         raise NotImplementedError
