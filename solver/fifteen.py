@@ -264,7 +264,7 @@ def build_tables() -> np.ndarray:
     from solver import _fifteen_kernel as kernel
 
     kernel.build_pattern_table(np.array([1], np.int64))  # compiled (and said) before the bar starts
-    progress = Progress("building the 15-puzzle's tables (once)", table_sizes())
+    progress = Progress("building the 15-puzzle's tables (once)", [16 ** len(g) for g in GROUPS])
     tables = []
     for g in GROUPS:
         tables.append(kernel.build_pattern_table(np.array(g, np.int64)))
