@@ -25,7 +25,8 @@ def open_loop(args, say=print):
     # what a read teaches the profile is stored for the next game
     link = Link(connect(args.serial, log=say if args.verbose else None), say=say,
                 keep=partial(store.remember, note=say))
-    return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say)
+    return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say,
+                dismiss=not vars(args).get("no_dismiss"))
 
 
 def run_guide(args) -> int:
@@ -53,6 +54,12 @@ def run_demo(args) -> int:
     from assistant import demo
 
     return demo.run(args)
+
+
+def add_no_dismiss(parser) -> None:
+    parser.add_argument("--no-dismiss", action="store_true",
+                        help="leave ads and other apps to the player: say what is in front and wait "
+                             "(default: BACK closes an ad once it can, and the game is brought back)")
 
 
 def add_phone_options(parser):
@@ -188,6 +195,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_phone_options(play)
     play.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
     play.add_argument("--dry-run", action="store_true", help="print the taps instead of sending them")
+    add_no_dismiss(play)
     play.set_defaults(run=run_play)
 
     demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
@@ -202,6 +210,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                       help="print the run summary as one JSON object, last")
     demo.add_argument("--objective", choices=("fast", "score"), default="fast",
                       help="Number Match: fewest adds and moves (default, a short show), or most points")
+    add_no_dismiss(demo)
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
     demo.set_defaults(run=run_demo)
 

@@ -82,7 +82,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
             f"on a private adb server at port {harness.adb_port}")
         link = Link(connect(vp.serial, client=harness.client, log=say), say=say,
                     keep=partial(store.remember, note=say))
-        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
+        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say,
+                    dismiss=not vars(args).get("no_dismiss"))
         view = WindowView() if window else None
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()

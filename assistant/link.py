@@ -27,7 +27,7 @@ class Link:
         self.profile = None
         self.reconnects = 0
         # what this link sent and took, for the run's summary
-        self.taps = self.swipes = self.captures = 0
+        self.taps = self.swipes = self.captures = self.keys = 0
         self.ticking = []  # the parts of the screen that change on their own, as last read
         self.settler = Settler(self._grab, self._wait_until)
         self.clock = AnimationClock()
@@ -193,3 +193,12 @@ class Link:
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
         self.clock.touched_at = time.monotonic()
         self.spent["swipe"] += self.clock.touched_at - start
+
+    def key(self, code: str) -> None:
+        """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""
+        self.keys += 1
+        self._again(lambda: self.device.key(code))
+
+    def shell(self, command: str) -> str:
+        """A shell command's output (what is in front, bringing the game back)."""
+        return self._again(lambda: self.device.shell(command))
