@@ -72,7 +72,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
                       **{name: given[name] for name in apps.option_names() if name in given} | (options or {}))
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed,
                                       dialog_after=args.dialog_after,
-                                      dialog_between_stages=args.dialog_between_stages),
+                                      dialog_between_stages=args.dialog_between_stages,
+                                      dialog_dismiss=args.dialog_dismiss),
                   realism=realism(args))
     line = autoplay.StatusLine()
     say = line.say

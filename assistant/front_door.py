@@ -9,11 +9,14 @@ import time
 
 from assistant.phone.front import AD, APP, GAME, LOCKED, OFF, ask
 from solver.errors import TapsolveError
+from vision.screens import pill_buttons
 
 ASK_EVERY = 2.0  # seconds between two questions to the phone while the board is away (never per move)
 BACK_EVERY = 3.0  # seconds between two BACKs on an ad: one before its countdown ends does nothing
 MAX_BACKS = 20  # BACKs on one ad before play gives up: 60 s, past the longest countdowns (30 s)
 MAX_RETURNS = 3  # times another app is left for the game before play gives up
+# the only buttons play taps on an in-game dialog: each closes it without buying, rating or watching
+DISMISS_WORDS = ("not now", "later", "no thanks", "close", "continue")
 ADS_HINT = "airplane mode or Wi-Fi off usually stops these ads (the game plays offline)"
 
 
@@ -27,15 +30,17 @@ class FrontDoor:
         self.asked_at = self.backed_at = float("-inf")
         self.backs = self.returns = 0
         self.hinted = False
+        self.labels = None  # the buttons of the dialog last named
         self.game_package = self.packages[0] if len(self.packages) == 1 else ""
 
-    def tend(self, first: bool = False):
+    def tend(self, image, first: bool = False, named: bool = False):
         """Ask the phone what is in front (on the ``first`` look of a pause, then at most every
-        ASK_EVERY s: None between) and, with ``act``, get past it; a TapsolveError when the
-        bounded tries run out."""
+        ASK_EVERY s: None between) and, with ``act``, get past it: a dialog of the game on
+        ``image`` (the screen read) only through a dismiss button. A TapsolveError when the
+        bounded tries run out. ``named``: the pause was said already (a board not read for sure)."""
         now = time.monotonic()
         if first:
-            self.front = None  # (each pause says what is in front once)
+            self.front = self.labels = None  # (each pause says what is in front once)
         elif now - self.asked_at < ASK_EVERY:
             return None
         self.asked_at = now
@@ -51,9 +56,25 @@ class FrontDoor:
             self._ad(front, new, now)
         elif front.kind == APP and self.act:
             self._leave(front)
-        elif new:
+        elif front.kind == GAME and self.act and self._dialog(image):
+            pass
+        elif new and not (named and front.kind == GAME):
             self.say(self.waiting(front))
         return front
+
+    def _dialog(self, image) -> bool:
+        """Close the game's dialog through a button read for sure as a dismiss word, else say what
+        is on screen (once) and wait for the player; False when ``image`` shows no button."""
+        buttons = {name.replace("_", " "): centre for name, centre in (pill_buttons(image) if image is not None else ())}
+        word = next((word for word in DISMISS_WORDS if word in buttons), None)
+        if word is not None:
+            self.say(f'closing a dialog of the game with its "{word}" button')
+            self.link.tap(*buttons[word])
+        elif buttons and tuple(buttons) != self.labels:
+            self.labels = tuple(buttons)
+            self.say(f"the game shows {' and '.join(map(repr, buttons))}, none of the buttons I close dialogs with "
+                     f"({', '.join(DISMISS_WORDS)}): close it on the phone and I will go on")
+        return bool(buttons)
 
     def waiting(self, front) -> str:
         """The line for what is in front while the player is waited for."""

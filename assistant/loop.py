@@ -115,11 +115,11 @@ class Loop:
             if unsure and not told:
                 self.say(f"paused: I cannot read {unsure} for sure; close anything over the board and "
                          "I will go on")
-            elif not unsure:  # no board: the phone says what is in front, and play gets past it
-                door = self.door()
-                front = door.tend(first=not told)
-                if front is not None and front.kind in (AD, APP) and door.act:
-                    deadline = time.monotonic() + self.wait_unknown  # (the door's own tries are bounded)
+            door = self.door()  # the phone says what is in front, and play gets past it
+            # (an unreadable screen leaves no capture of its own: a dialog on it is left to the player)
+            front = door.tend(self.image if reading.screen == "board" else None, first=not told, named=bool(unsure))
+            if front is not None and front.kind in (AD, APP) and door.act:
+                deadline = time.monotonic() + self.wait_unknown  # (the door's own tries are bounded)
             told = True
             if time.monotonic() > deadline:
                 raise TapsolveError(f"cannot read {unsure} for sure for {self.wait_unknown:g} s: close what "

@@ -238,7 +238,7 @@ def test_unknown_screen_pauses_then_goes_on(harness):
 
 
 def test_a_dialog_over_the_board_mid_game_pauses_without_a_tap_then_goes_on(harness):
-    vp, phone, loop = start(harness, seed=5, faults=Faults(dialog_after=3))
+    vp, phone, loop = start(harness, seed=5, faults=Faults(dialog_after=3, dialog_dismiss=""))  # (no "Not now")
     loop.wait_unknown = 60
     seen = {}
 

@@ -3,6 +3,7 @@ with BACK (never tapped), another app left for the game, a locked phone waited f
 wait said in one line. The demo clears several stages through ads on the hardest profile."""
 
 import json
+import os
 
 import pytest
 
@@ -10,13 +11,13 @@ from assistant import front_door
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.phone.device import connect
-from helpers import tapsolve
+from helpers import centre, tapsolve
 from phonesim import apps
 from phonesim.apps.others import STORE
-from phonesim.phone import PRESETS, Phone
+from phonesim.phone import PRESETS, Faults, Phone
 from solver.errors import TapsolveError
 
-SMALL = PRESETS["720x1600"]
+PRESET = PRESETS["1080x2400"]
 
 
 @pytest.fixture
@@ -27,9 +28,9 @@ def quick(monkeypatch):
     monkeypatch.setattr(front_door, "MAX_BACKS", 3)
 
 
-def playing(harness, **options):
+def playing(harness, faults=None, **options):
     """(phone, loop, lines said) on a small Number Match board, the loop set for play."""
-    phone = Phone(SMALL, apps.create("numbermatch", SMALL, seed=3, size=12, **options))
+    phone = Phone(PRESET, apps.create("numbermatch", PRESET, seed=3, size=12, **options), faults or Faults())
     vp = harness.add(phone)
     said = []
     loop = Loop(Link(connect(vp.serial, client=harness.client), say=said.append), game="numbermatch",
@@ -93,15 +94,42 @@ def test_a_screen_off_ends_play_in_one_line(harness, quick):
     assert phone.tap_log == [] and loop.link.keys == 0
 
 
+def test_a_dialog_is_closed_through_its_not_now_button_only(harness, quick):
+    phone, loop, said = playing(harness, Faults(dialog_dismiss="Not now"))
+    loop.look_until_known()  # (the board read first: a profile made under a dialog misleads later reads)
+    phone.show_dialog()
+    dismiss = phone.dialog.dismiss
+    assert loop.look_until_known().screen == "board" and loop.reading.sure and phone.dialog is None
+    assert [(tap.x, tap.y, tap.target) for tap in phone.tap_log] == [(*centre(dismiss), "button")]
+    assert 'closing a dialog of the game with its "not now" button' in said
+
+
+@pytest.mark.parametrize("label, dismiss", [("", True), ("Not now", False)])
+def test_a_dialog_with_no_dismiss_button_or_under_no_dismiss_is_left_to_the_player(harness, quick, label, dismiss):
+    phone, loop, said = playing(harness, Faults(dialog_dismiss=label))
+    loop.dismiss = dismiss
+    loop.look_until_known()
+    phone.show_dialog()
+    with pytest.raises(TapsolveError, match="cannot read .* for sure for 3 s"):
+        loop.look_until_known()
+    assert phone.tap_log == [] and phone.dialog is not None
+    if label == "":  # what is on screen is said, once
+        assert sum("the game shows 'rate now', none of the buttons I close dialogs with" in line
+                   for line in said) == 1
+
+
 @pytest.mark.phone
 @pytest.mark.parametrize("store", [False, True])
-def test_demo_clears_three_stages_through_ads_on_the_real_profile(store):
+def test_demo_clears_three_stages_through_ads_on_the_real_profile(store, tmp_path):
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path))  # (no profile stored by another test)
     out = tapsolve("demo", "--realism", "real", "--time-scale", "0.5", "--stages", "3", "--size", "12", "--ads",
-                   "--ad-seconds", "2", *(["--ad-store"] if store else []), "--json", "--no-window", timeout=400)
+                   "--ad-seconds", "2", "--dialog-between-stages", *(["--ad-store"] if store else []), "--json", "--no-window",
+                   env=env, timeout=400)
     assert out.returncode == 0, out.stderr[-2000:]
     figures = json.loads(out.stdout)
     assert (figures["cleared_stages"], figures["wrong_taps"], figures["ad_taps"]) == (3, 0, 0)
     assert "pressing BACK on the ad" in out.stderr and "Traceback" not in out.stderr
+    assert out.stderr.count('closing a dialog of the game with its "not now" button') == 2
 
 
 def test_play_and_demo_take_no_dismiss():
