@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from assistant.phone.front import AD, APP, GAME, LOCKED, OFF, ask
+from assistant.phone.front import AD, APP, GAME, LOCKED, OFF, UNKNOWN, ask
 from solver.errors import TapsolveError
 from vision.screens import pill_buttons
 
@@ -58,14 +58,15 @@ class FrontDoor:
             self._leave(front)
         elif front.kind == GAME and self.act and self._dialog(image):
             pass
-        elif new and not (named and front.kind == GAME):
+        elif new and not (named and front.kind in (GAME, UNKNOWN)):  # (a board not read for sure: said)
             self.say(self.waiting(front))
         return front
 
     def _dialog(self, image) -> bool:
         """Close the game's dialog through a button read for sure as a dismiss word, else say what
         is on screen (once) and wait for the player; False when ``image`` shows no button."""
-        buttons = {name.replace("_", " "): centre for name, centre in (pill_buttons(image) if image is not None else ())}
+        found = pill_buttons(image) if image is not None else ()
+        buttons = {name.replace("_", " "): centre for name, centre in found}
         word = next((word for word in DISMISS_WORDS if word in buttons), None)
         if word is not None:
             self.say(f'closing a dialog of the game with its "{word}" button')
@@ -77,13 +78,13 @@ class FrontDoor:
         return bool(buttons)
 
     def waiting(self, front) -> str:
-        """The line for what is in front while the player is waited for."""
+        """The line for what is in front (None: not asked yet) while the player is waited for."""
         return {AD: "an ad is showing: close it on the phone and I will go on",
                 APP: f"{front} is in front of the game: bring the game back on the phone and I will go on",
                 LOCKED: "the phone is locked: unlock it and I will go on",
                 OFF: "the phone's screen is off: turn it on and unlock it, and I will go on",
-                }.get(front.kind, "paused: the phone shows something that is not a board (a dialog?); "
-                                  "close it on the phone and I will go on")
+                }.get(front.kind if front else "", "paused: the phone shows something that is not a board "
+                                                   "(a dialog?); close it on the phone and I will go on")
 
     def _ad(self, front, new: bool, now: float) -> None:
         if new:
@@ -113,7 +114,8 @@ class FrontDoor:
         """The line play ends with when the board stayed away ``seconds``."""
         kind = self.front.kind if self.front else ""
         if kind in (LOCKED, OFF):
-            return f"the phone stayed {'locked' if kind == LOCKED else 'off'} for {seconds:g} s: unlock it and run again"
+            state = "locked" if kind == LOCKED else "off"
+            return f"the phone stayed {state} for {seconds:g} s: unlock it and run again"
         if kind in (AD, APP):
             return f"{self.front} stayed in front of the game for {seconds:g} s: bring the game back and run again"
         return f"no board on the phone for {seconds:g} s: open the game and run again"

@@ -32,6 +32,7 @@ class Link:
         self.settler = Settler(self._grab, self._wait_until)
         self.clock = AnimationClock()
         self._glanced = None  # (image, time) of a glance not accepted
+        self.last_image = None
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
@@ -137,6 +138,7 @@ class Link:
         device's profile; later ones reuse it, and ``keep`` is given it with what they learned.
         ``glance``: one capture, maybe unsettled (see ``glance``)."""
         image = self.glance() if glance else self.capture()
+        self.last_image = image  # (what the screen showed, even when it reads as nothing known)
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = store.read(image, self.device.model, game, note=self.say)
         else:

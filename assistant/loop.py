@@ -70,7 +70,7 @@ class Loop:
             try:
                 self.image, self.reading = self.link.look(game)
             except ReadError:
-                self.reading = Reading(game, "unknown")
+                self.image, self.reading = self.link.last_image, Reading(game, "unknown")  # (the guide shows it)
                 return self.reading
             if self.reading.sure:
                 if self.reading.screen == "board":

@@ -123,7 +123,8 @@ def test_a_dialog_with_no_dismiss_button_or_under_no_dismiss_is_left_to_the_play
 def test_demo_clears_three_stages_through_ads_on_the_real_profile(store, tmp_path):
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path))  # (no profile stored by another test)
     out = tapsolve("demo", "--realism", "real", "--time-scale", "0.5", "--stages", "3", "--size", "12", "--ads",
-                   "--ad-seconds", "2", "--dialog-between-stages", *(["--ad-store"] if store else []), "--json", "--no-window",
+                   "--ad-seconds", "2", "--dialog-between-stages", *(["--ad-store"] if store else []),
+                   "--json", "--no-window",
                    env=env, timeout=400)
     assert out.returncode == 0, out.stderr[-2000:]
     figures = json.loads(out.stdout)
@@ -137,3 +138,19 @@ def test_play_and_demo_take_no_dismiss():
 
     for command in ("play", "demo"):
         assert build_parser(command).parse_args([command, "--no-dismiss"]).no_dismiss
+
+
+def test_the_guide_says_an_ad_is_in_front_instead_of_a_stale_move_and_goes_on_after_it(harness, quick):
+    from assistant import guide
+
+    phone, loop, said = playing(harness)
+    loop.alone = False  # the guide's loop: the player is followed, nothing is pressed for them
+    loop.start()
+    assert guide.step_header(loop)[0].startswith("Step 1/")
+    phone._start_ad(dict(seconds=600))
+    assert guide.follow(loop) is None
+    assert guide.step_header(loop)[0] == "an ad is showing: close it on the phone and I will go on"
+    assert said.count("an ad is showing: close it on the phone and I will go on") == 1
+    phone._finish(phone.front())  # the player closes it
+    assert guide.follow(loop) is None and guide.step_header(loop)[0].startswith("Step 1/")
+    assert phone.tap_log == [] and loop.link.keys == 0

@@ -1,5 +1,6 @@
 """A "Rate us!" dialog drawn over whatever the phone shows: a card with a title, a line of text,
-its button and (with ``dismiss``) a second one such as "Not now"; either closes it. Self-contained (any app, any screen) so that faults and other
+its button and (with ``dismiss``) a second one such as "Not now"; either closes it.
+Self-contained (any app, any screen) so that faults and other
 profiles of the virtual phone can pop it up over a game.
 
 >>> d = Dialog(1080, 2400)
@@ -40,7 +41,8 @@ class Dialog:
 
     def closes(self, x: int, y: int) -> bool:
         """Whether a tap at (x, y) is on the dialog's button (which closes it)."""
-        return any(bx <= x < bx + bw and by <= y < by + bh for bx, by, bw, bh in filter(None, (self.button, self.dismiss)))
+        return any(bx <= x < bx + bw and by <= y < by + bh
+                   for bx, by, bw, bh in filter(None, (self.button, self.dismiss)))
 
     def draw(self, screen: np.ndarray) -> np.ndarray:
         """The screen with the dialog drawn over it (a new array)."""
