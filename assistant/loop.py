@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from assistant.front_door import FrontDoor
 from assistant.games import Plan, kind
-from assistant.phone.front import AD, APP
+from assistant.phone.front import AD, APP, LOCKED, OFF
+from assistant.phone.screen import BlackScreen
 from solver import games as registry
 import vision
 from vision import ReadError, Reading, tesseract
@@ -49,6 +50,7 @@ class Loop:
         self.wait_unknown = wait_unknown
         self.dismiss = dismiss  # play gets past ads and other apps (FrontDoor); False: waits for the player
         self._door = None
+        self.black = ""  # why the last screenshot was black, when it was
         self.game = None
         self.reading = None
         self.position = None
@@ -69,7 +71,8 @@ class Loop:
         for _ in range(tries):
             try:
                 self.image, self.reading = self.link.look(game)
-            except ReadError:
+            except (ReadError, BlackScreen) as exc:  # (a black screen: off, locked, or a secure window)
+                self.black = str(exc) if isinstance(exc, BlackScreen) else ""
                 self.image, self.reading = self.link.last_image, Reading(game, "unknown")  # (the guide shows it)
                 return self.reading
             if self.reading.sure:
@@ -124,7 +127,8 @@ class Loop:
             if time.monotonic() > deadline:
                 raise TapsolveError(f"cannot read {unsure} for sure for {self.wait_unknown:g} s: close what "
                                     "covers the board, or run `tapsolve calibrate` with the board on screen"
-                                    if unsure else self.door().timed_out(self.wait_unknown))
+                                    if unsure else self.black if self.black and door.front and door.front.kind
+                                    not in (LOCKED, OFF) else door.timed_out(self.wait_unknown))
             time.sleep(0.5)
             reading = self.look(expected=expected, before=before)
         return reading

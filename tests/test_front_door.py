@@ -86,12 +86,20 @@ def test_a_locked_phone_is_waited_for_then_play_ends_in_one_line(harness, quick)
     assert said.count("the phone is locked: unlock it and I will go on") == 1
 
 
-def test_a_screen_off_ends_play_in_one_line(harness, quick):
+def test_a_screen_off_is_waited_for_then_play_ends_in_one_line(harness, quick):
     phone, loop, said = playing(harness)
     phone.keyevent("KEYCODE_POWER")
-    with pytest.raises(TapsolveError, match="screenshot is all black: the screen is off or locked"):
+    with pytest.raises(TapsolveError, match="the phone stayed off for 3 s: unlock it and run again"):
         loop.look_until_known()
     assert phone.tap_log == [] and loop.link.keys == 0
+    assert said.count("the phone's screen is off: turn it on and unlock it, and I will go on") == 1
+
+
+def test_a_secure_window_still_ends_in_the_black_screen_line(harness, quick):
+    phone, loop, said = playing(harness, Faults(secure=True))
+    with pytest.raises(TapsolveError, match="screenshot is all black: the screen is off or locked, or the app shows"):
+        loop.look_until_known()
+    assert phone.tap_log == []
 
 
 def test_a_dialog_is_closed_through_its_not_now_button_only(harness, quick):
