@@ -25,7 +25,8 @@ def open_loop(args, say=print):
     # what a read teaches the profile is stored for the next game
     link = Link(connect(args.serial, log=say if args.verbose else None), say=say,
                 keep=partial(store.remember, note=say))
-    return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say)
+    return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say,
+                dismiss=not vars(args).get("no_dismiss"))
 
 
 def run_guide(args) -> int:
@@ -53,6 +54,12 @@ def run_demo(args) -> int:
     from assistant import demo
 
     return demo.run(args)
+
+
+def add_no_dismiss(parser) -> None:
+    parser.add_argument("--no-dismiss", action="store_true",
+                        help="leave ads and other apps to the player: say what is in front and wait "
+                             "(default: BACK closes an ad once it can, and the game is brought back)")
 
 
 def add_phone_options(parser):
@@ -99,6 +106,16 @@ def phone(args) -> int:
     return run_phone(args)
 
 
+def add_app_options(parser, command: str | None, name: str) -> None:
+    """Each game's own options (its phonesim app declares them: sizes, ads) on `tapsolve ``name```,
+    when it is the command about to run or that is not known (they import the apps)."""
+    if command in (None, name):
+        from assistant import options
+        from phonesim import apps
+
+        apps.add_options(parser, options)
+
+
 def add_phone_commands(commands, command: str | None = None) -> None:
     """`tapsolve devices` and `tapsolve phone` (the virtual phone; each game's own options only
     when ``command``, the one about to run, is `phone` or not known: they import the apps)."""
@@ -128,16 +145,8 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     sim.add_argument("--port", type=port, default=0, help="TCP port (default: a free one)")
     sim.add_argument("--theme", choices=("light", "dark"), default="light", help="the game's colours (default light)")
     add_fault_options(sim, tap_latency=0.0)
-    if command in (None, "phone"):
-        from assistant import options
-        from phonesim import apps
-
-        apps.add_options(sim, options)  # each game's own: its app declares them
+    add_app_options(sim, command, "phone")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
-    sim.add_argument("--dialog-after", type=non_negative_int, default=0, metavar="N",
-                     help='a "Rate us!" dialog over the board after N moves (its button closes it)')
-    sim.add_argument("--dialog-between-stages", action="store_true",
-                     help='the "Rate us!" dialog over each new stage\'s board')
     sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
     sim.set_defaults(run=phone)
 
@@ -207,6 +216,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_phone_options(play)
     play.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
     play.add_argument("--dry-run", action="store_true", help="print the taps instead of sending them")
+    add_no_dismiss(play)
     play.set_defaults(run=run_play)
 
     demo = commands.add_parser("demo", help="play a game on the built-in virtual phone through real adb")
@@ -216,10 +226,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=non_negative_int, default=1, help="board and phone seed (default 1)")
     demo.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
     add_fault_options(demo, tap_latency=0.05)
+    add_app_options(demo, command, "demo")
     demo.add_argument("--json", action="store_true",
                       help="print the run summary as one JSON object, last")
     demo.add_argument("--objective", choices=("fast", "score"), default="fast",
                       help="Number Match: fewest adds and moves (default, a short show), or most points")
+    add_no_dismiss(demo)
     demo.add_argument("--no-window", action="store_true", help="play in the terminal even when a display exists")
     demo.set_defaults(run=run_demo)
 

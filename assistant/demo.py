@@ -67,8 +67,13 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     if args.preset not in PRESETS:
         raise InputError(f"no preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
     preset = PRESETS[args.preset]
-    app = apps.create(args.game, preset, seed=args.seed, **(options or {}))
-    phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed),
+    given = vars(args)  # the games' own options the command line has (`tapsolve demo` has them all)
+    app = apps.create(args.game, preset, seed=args.seed,
+                      **{name: given[name] for name in apps.option_names() if name in given} | (options or {}))
+    phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed,
+                                      dialog_after=args.dialog_after,
+                                      dialog_between_stages=args.dialog_between_stages,
+                                      dialog_dismiss=args.dialog_dismiss),
                   realism=realism(args))
     line = autoplay.StatusLine()
     say = line.say
@@ -78,7 +83,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
             f"on a private adb server at port {harness.adb_port}")
         link = Link(connect(vp.serial, client=harness.client, log=say), say=say,
                     keep=partial(store.remember, note=say))
-        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say)
+        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say,
+                    dismiss=not vars(args).get("no_dismiss"))
         view = WindowView() if window else None
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()

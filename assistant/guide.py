@@ -47,7 +47,9 @@ def step_header(loop: Loop, offset: int = 0) -> list[str]:
     total = len(plan.moves) if plan else 0
     k = loop.step + offset
     position = planned_position(loop, k) if offset else loop.position
-    if loop.reading is not None and loop.game.finished(loop.position, loop.reading):
+    if offset == 0 and loop.reading is not None and loop.reading.screen not in ("board", "stage_complete"):
+        first = loop.door().waiting(loop.door().front)  # what the phone says is in front, not a stale move
+    elif loop.reading is not None and loop.game.finished(loop.position, loop.reading):
         first = loop.game.won_header()
     elif plan is None or k >= total:
         first = "No move planned"
@@ -95,8 +97,9 @@ def follow(loop: Loop) -> str | None:
     reading = loop.look()
     if reading.screen == "stage_complete":
         return None
-    if reading.screen != "board":
-        return "the phone shows something that is not a board"
+    if reading.screen != "board":  # the phone says what is in front (the door says it once)
+        loop.door().tend(None, first=shown_before == "board")
+        return None
     if not reading.sure:  # nothing is planned or judged on a guess
         return f"cannot read {reading.describe_unsure()} for sure: close anything over the board"
     if loop.plan is None or shown_before != "board":

@@ -27,11 +27,12 @@ class Link:
         self.profile = None
         self.reconnects = 0
         # what this link sent and took, for the run's summary
-        self.taps = self.swipes = self.captures = 0
+        self.taps = self.swipes = self.captures = self.keys = 0
         self.ticking = []  # the parts of the screen that change on their own, as last read
         self.settler = Settler(self._grab, self._wait_until)
         self.clock = AnimationClock()
         self._glanced = None  # (image, time) of a glance not accepted
+        self.last_image = None
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
@@ -137,6 +138,7 @@ class Link:
         device's profile; later ones reuse it, and ``keep`` is given it with what they learned.
         ``glance``: one capture, maybe unsettled (see ``glance``)."""
         image = self.glance() if glance else self.capture()
+        self.last_image = image  # (what the screen showed, even when it reads as nothing known)
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = store.read(image, self.device.model, game, note=self.say)
         else:
@@ -193,3 +195,12 @@ class Link:
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
         self.clock.touched_at = time.monotonic()
         self.spent["swipe"] += self.clock.touched_at - start
+
+    def key(self, code: str) -> None:
+        """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""
+        self.keys += 1
+        self._again(lambda: self.device.key(code))
+
+    def shell(self, command: str) -> str:
+        """A shell command's output (what is in front, bringing the game back)."""
+        return self._again(lambda: self.device.shell(command))

@@ -14,7 +14,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from assistant.front_door import FrontDoor
 from assistant.games import Plan, kind
+from assistant.phone.front import AD, APP, LOCKED, OFF
+from assistant.phone.screen import BlackScreen
+from solver import games as registry
 import vision
 from vision import ReadError, Reading, tesseract
 from solver.errors import TapsolveError
@@ -40,10 +44,13 @@ class Loop:
     """One phone and one game: look at the screen, keep a plan, judge what happened."""
 
     def __init__(self, link, game: str = "auto", objective: str = "fast", budget: float = 1.0,
-                 say=print, wait_unknown: float = 30.0):
+                 say=print, wait_unknown: float = 30.0, dismiss: bool = True):
         self.link, self.game_name, self.say = link, game, say
         self.objective, self.budget = objective, budget
         self.wait_unknown = wait_unknown
+        self.dismiss = dismiss  # play gets past ads and other apps (FrontDoor); False: waits for the player
+        self._door = None
+        self.black = ""  # why the last screenshot was black, when it was
         self.game = None
         self.reading = None
         self.position = None
@@ -64,8 +71,9 @@ class Loop:
         for _ in range(tries):
             try:
                 self.image, self.reading = self.link.look(game)
-            except ReadError:
-                self.reading = Reading(game, "unknown")
+            except (ReadError, BlackScreen) as exc:  # (a black screen: off, locked, or a secure window)
+                self.black = str(exc) if isinstance(exc, BlackScreen) else ""
+                self.image, self.reading = self.link.last_image, Reading(game, "unknown")  # (the guide shows it)
                 return self.reading
             if self.reading.sure:
                 if self.reading.screen == "board":
@@ -107,19 +115,33 @@ class Loop:
                 reading = self.look(expected=expected, before=before)
                 continue
             unsure = reading.describe_unsure() if reading.screen == "board" else ""
-            if not told:
+            if unsure and not told:
                 self.say(f"paused: I cannot read {unsure} for sure; close anything over the board and "
-                         "I will go on" if unsure else "paused: the phone shows something that is not "
-                         "a board (an ad, a dialog?); close it on the phone and I will go on")
-                told = True
+                         "I will go on")
+            door = self.door()  # the phone says what is in front, and play gets past it
+            # (an unreadable screen leaves no capture of its own: a dialog on it is left to the player)
+            front = door.tend(self.image if reading.screen == "board" else None, first=not told, named=bool(unsure))
+            if front is not None and front.kind in (AD, APP) and door.act:
+                deadline = time.monotonic() + self.wait_unknown  # (the door's own tries are bounded)
+            told = True
             if time.monotonic() > deadline:
                 raise TapsolveError(f"cannot read {unsure} for sure for {self.wait_unknown:g} s: close what "
                                     "covers the board, or run `tapsolve calibrate` with the board on screen"
-                                    if unsure else f"no board on the phone for {self.wait_unknown:g} s: "
-                                    "open the game and run again")
+                                    if unsure else self.black if self.black and door.front and door.front.kind
+                                    not in (LOCKED, OFF) else door.timed_out(self.wait_unknown))
             time.sleep(0.5)
             reading = self.look(expected=expected, before=before)
         return reading
+
+    def door(self) -> FrontDoor:
+        """What is in front of the game, asked of the phone while no board shows: play (``alone``,
+        ``dismiss``) gets past it, the guide only says what it is."""
+        names = (self.game.name,) if self.game else registry.NAMES if self.game_name == "auto" else (self.game_name,)
+        packages = tuple(package for name in names for package in kind(name).APP_PACKAGES)
+        if self._door is None:
+            self._door = FrontDoor(self.link, packages, self.say)
+        self._door.packages, self._door.act = packages, self.alone and self.dismiss
+        return self._door
 
     # -- planning ----------------------------------------------------------------------------
 

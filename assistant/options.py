@@ -85,6 +85,12 @@ def add_fault_options(parser, tap_latency: float) -> None:
                         help=f"seconds more each tap takes (default {tap_latency:g})")
     parser.add_argument("--drop-taps", type=probability, default=0.0, metavar="P",
                         help="probability that a tap is lost")
+    parser.add_argument("--dialog-after", type=non_negative_int, default=0, metavar="N",
+                        help='a "Rate us!" dialog over the board after N moves (its button closes it)')
+    parser.add_argument("--dialog-between-stages", action="store_true",
+                        help='the "Rate us!" dialog over each new stage\'s board')
+    parser.add_argument("--dialog-dismiss", default="Not now", metavar="LABEL",
+                        help='the dialog\'s second button, that only closes it (default "Not now"; "" for none)')
 
 
 def print_json(args, data) -> None:

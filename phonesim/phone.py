@@ -248,6 +248,7 @@ class Faults:
     seed: int = 0
     dialog_after: int = 0  # a "Rate us!" dialog over the board after this many moves (0: never)
     dialog_between_stages: bool = False  # the dialog over each new stage's board
+    dialog_dismiss: str = "Not now"  # the dialog's second button, that only closes it ("": none)
 
 
 @dataclass
@@ -400,7 +401,8 @@ class Phone:
         from phonesim.apps.dialog import Dialog
 
         p = self.preset
-        self.dialog = Dialog(p.width, p.height, self.app.theme.name if self.app.theme else "light", p.font)
+        self.dialog = Dialog(p.width, p.height, self.app.theme.name if self.app.theme else "light", p.font,
+                             dismiss=self.faults.dialog_dismiss)
         self.dialogs_shown += 1
 
     def _after_tap(self) -> None:

@@ -26,7 +26,8 @@ def build_phone(args) -> Phone:
     app = apps.create(args.game, preset, seed=args.seed, theme=args.theme,
                       **{name: given[name] for name in apps.option_names()})
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure, seed=args.seed,
-                    dialog_after=args.dialog_after, dialog_between_stages=args.dialog_between_stages)
+                    dialog_after=args.dialog_after, dialog_between_stages=args.dialog_between_stages,
+                    dialog_dismiss=args.dialog_dismiss)
     return Phone(preset, app, faults, realism=realism(args))
 
 

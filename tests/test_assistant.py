@@ -222,6 +222,7 @@ def test_phone_back_within_the_retry_window_resumes(harness):
 
 def test_unknown_screen_pauses_then_goes_on(harness):
     vp, phone, loop = start(harness, seed=9, ads=True, ad_seconds=1)
+    loop.dismiss = False  # (--no-dismiss: the ad is left to the player)
 
     def person_closes_the_ad():
         deadline = time.monotonic() + 60
@@ -232,13 +233,13 @@ def test_unknown_screen_pauses_then_goes_on(harness):
 
     threading.Thread(target=person_closes_the_ad, daemon=True).start()
     autoplay.play(loop, stages=2, say=loop.said.append)
-    assert any("not a board" in line for line in loop.said)          # it paused on the ad
+    assert "an ad is showing: close it on the phone and I will go on" in loop.said  # it paused on the ad
     assert loop.tally.stages == 2                                    # and went on after it
     vp.stop()
 
 
 def test_a_dialog_over_the_board_mid_game_pauses_without_a_tap_then_goes_on(harness):
-    vp, phone, loop = start(harness, seed=5, faults=Faults(dialog_after=3))
+    vp, phone, loop = start(harness, seed=5, faults=Faults(dialog_after=3, dialog_dismiss=""))  # (no "Not now")
     loop.wait_unknown = 60
     seen = {}
 
@@ -267,8 +268,8 @@ def test_a_dialog_over_the_board_mid_game_pauses_without_a_tap_then_goes_on(harn
 
 def test_an_ad_nobody_closes_stops_with_a_message(harness):
     vp, phone, loop = start(harness, seed=9, ads=True)
-    loop.wait_unknown = 2
-    with pytest.raises(TapsolveError, match="no board on the phone"):
+    loop.wait_unknown, loop.dismiss = 2, False  # (--no-dismiss: the ad is left to the player)
+    with pytest.raises(TapsolveError, match=r"an ad \(.*\) stayed in front of the game for 2 s"):
         autoplay.play(loop, stages=2, say=loop.said.append)
     assert phone.front().kind == "ad" and phone.ad_taps == 0         # never tapped outside the board
     vp.stop()

@@ -344,6 +344,9 @@ class ScreensInTurn:
         self.looks += 1
         return image, vision.read(image)
 
+    def shell(self, command):
+        return ""  # (asked what is in front: a stand-in phone names nothing)
+
 
 def test_the_assistant_pauses_on_unsure_flip9_cards_and_goes_on_when_they_read():
     from assistant.loop import Loop

@@ -164,6 +164,10 @@ class Device:
         self._check_input(self.shell(f"input swipe {a} {b} {c} {d} {int(ms)}",
                                      timeout=COMMAND_TIMEOUT + ms / 1000))
 
+    def key(self, code: str) -> None:
+        """A system key (``KEYCODE_BACK``), as `input keyevent` sends it."""
+        self._check_input(self.shell(f"input keyevent {code}"))
+
     def _check_input(self, output: str) -> None:
         # `input` prints nothing when it works; Xiaomi phones without "USB debugging (security
         # settings)" answer with a SecurityException instead.

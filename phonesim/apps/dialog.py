@@ -1,11 +1,12 @@
-"""A "Rate us!" dialog drawn over whatever the phone shows: a card with a title, a line of text
-and one button that closes it. Self-contained (any app, any screen) so that faults and other
+"""A "Rate us!" dialog drawn over whatever the phone shows: a card with a title, a line of text,
+its button and (with ``dismiss``) a second one such as "Not now"; either closes it.
+Self-contained (any app, any screen) so that faults and other
 profiles of the virtual phone can pop it up over a game.
 
 >>> d = Dialog(1080, 2400)
 >>> x, y, w, h = d.button
->>> d.closes(x + w // 2, y + h // 2), d.closes(10, 10)
-(True, False)
+>>> d.closes(x + w // 2, y + h // 2), d.closes(10, 10), Dialog(1080, 2400, dismiss="Not now").dismiss is not None
+(True, False, True)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class Dialog:
 
     def __init__(self, width: int, height: int, theme: str = "light", family: str = "roboto",
                  top: float = 0.2, title: str = "Rate us!",
-                 text: str = "Enjoying the game? Tell us!", label: str = "Rate now"):
+                 text: str = "Enjoying the game? Tell us!", label: str = "Rate now", dismiss: str = ""):
         self.width, self.height, self.family = width, height, family
         self.look = LOOKS[theme]
         self.title, self.text, self.label = title, text, label
@@ -35,11 +36,13 @@ class Dialog:
         bw, bh = round(3.2 * u), round(0.9 * u)
         x, y = self.card[0], self.card[1]
         self.button = [x + w - bw - round(0.5 * u), y + h - bh - round(0.45 * u), bw, bh]
+        self.dismiss_label = dismiss  # the second button, left of the first ("": none)
+        self.dismiss = [self.button[0] - bw - round(0.3 * u), self.button[1], bw, bh] if dismiss else None
 
     def closes(self, x: int, y: int) -> bool:
         """Whether a tap at (x, y) is on the dialog's button (which closes it)."""
-        bx, by, bw, bh = self.button
-        return bx <= x < bx + bw and by <= y < by + bh
+        return any(bx <= x < bx + bw and by <= y < by + bh
+                   for bx, by, bw, bh in filter(None, (self.button, self.dismiss)))
 
     def draw(self, screen: np.ndarray) -> np.ndarray:
         """The screen with the dialog drawn over it (a new array)."""
@@ -56,11 +59,14 @@ class Dialog:
                       y + round(1.0 * u), title)
         draw.put_text(out, f, "regular", draw.cap_size(f, 0.22 * u), self.text, x + round(0.55 * u),
                       y + round(1.65 * u), text)
-        bx, by, bw, bh = self.button
-        draw.put_rounded_rect(out, bx, by, bw, bh, bh // 2, button)
-        draw.put_text_centered(out, f, "bold", draw.cap_size(f, 0.24 * u), self.label, bx + bw // 2,
-                               by + bh // 2, label)
+        for rect, words in ((self.button, self.label), (self.dismiss, self.dismiss_label)):
+            if rect:
+                bx, by, bw, bh = rect
+                draw.put_rounded_rect(out, bx, by, bw, bh, bh // 2, button)
+                draw.put_text_centered(out, f, "bold", draw.cap_size(f, 0.24 * u), words, bx + bw // 2,
+                                       by + bh // 2, label)
         return out
 
     def truth(self) -> dict:
-        return {"title": self.title, "card": list(self.card), "button": list(self.button)}
+        return {"title": self.title, "card": list(self.card), "button": list(self.button),
+                **({"dismiss": list(self.dismiss)} if self.dismiss else {})}

@@ -1,0 +1,164 @@
+"""Play past what stands in front of the game, known from the phone: an ad waited out and closed
+with BACK (never tapped), another app left for the game, a locked phone waited for; each end of the
+wait said in one line. The demo clears several stages through ads on the hardest profile."""
+
+import json
+import os
+
+import pytest
+
+from assistant import front_door
+from assistant.link import Link
+from assistant.loop import Loop
+from assistant.phone.device import connect
+from helpers import centre, tapsolve
+from phonesim import apps
+from phonesim.apps.others import STORE
+from phonesim.phone import PRESETS, Faults, Phone
+from solver.errors import TapsolveError
+
+PRESET = PRESETS["1080x2400"]
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """The door's waits made short, so that the bounded tries run out in a second or two."""
+    monkeypatch.setattr(front_door, "ASK_EVERY", 0.2)
+    monkeypatch.setattr(front_door, "BACK_EVERY", 0.2)
+    monkeypatch.setattr(front_door, "MAX_BACKS", 3)
+
+
+def playing(harness, faults=None, **options):
+    """(phone, loop, lines said) on a small Number Match board, the loop set for play."""
+    phone = Phone(PRESET, apps.create("numbermatch", PRESET, seed=3, size=12, **options), faults or Faults())
+    vp = harness.add(phone)
+    said = []
+    loop = Loop(Link(connect(vp.serial, client=harness.client), say=said.append), game="numbermatch",
+                say=said.append, wait_unknown=3.0)
+    loop.alone = True
+    return phone, loop, said
+
+
+def test_an_ad_that_never_becomes_closable_ends_play_in_one_line_with_no_tap(harness, quick):
+    phone, loop, said = playing(harness)
+    phone._start_ad(dict(seconds=600))
+    with pytest.raises(TapsolveError, match=r"an ad \(com\.fyber.*did not close after 3 presses of BACK"):
+        loop.look_until_known()
+    assert phone.tap_log == [] and loop.link.keys == 3
+    assert sum("airplane mode" in line for line in said) == 1
+
+
+def test_an_ad_closes_with_back_once_its_countdown_is_over(harness, quick, monkeypatch):
+    monkeypatch.setattr(front_door, "MAX_BACKS", 30)
+    phone, loop, said = playing(harness)
+    phone._start_ad(dict(seconds=1.0))
+    assert loop.look_until_known().screen == "board"
+    assert phone.tap_log == [] and loop.link.keys >= 1 and phone.front() is phone.app
+
+
+def test_the_store_in_front_is_left_with_back_and_the_game_brought_back(harness, quick):
+    phone, loop, said = playing(harness)
+    phone.to_front(STORE[0])
+    assert loop.look_until_known().screen == "board"
+    assert phone.tap_log == [] and phone.front() is phone.app
+    assert any("another app (com.android.vending) is in front: pressing BACK and bringing the game back" in line
+               for line in said)
+
+
+def test_without_dismiss_the_store_is_only_named_and_play_ends_in_one_line(harness, quick):
+    phone, loop, said = playing(harness)
+    loop.dismiss = False
+    phone.to_front(STORE[0])
+    with pytest.raises(TapsolveError, match=r"another app \(com\.android\.vending\) stayed in front .* 3 s"):
+        loop.look_until_known()
+    assert phone.tap_log == [] and loop.link.keys == 0
+    assert said.count("another app (com.android.vending) is in front of the game: bring the game back on the "
+                      "phone and I will go on") == 1
+
+
+def test_a_locked_phone_is_waited_for_then_play_ends_in_one_line(harness, quick):
+    phone, loop, said = playing(harness)
+    phone.keyevent("KEYCODE_POWER")
+    phone.keyevent("KEYCODE_WAKEUP")  # the lock screen shows
+    with pytest.raises(TapsolveError, match="the phone stayed locked for 3 s: unlock it and run again"):
+        loop.look_until_known()
+    assert phone.tap_log == [] and loop.link.keys == 0 and phone.locked
+    assert said.count("the phone is locked: unlock it and I will go on") == 1
+
+
+def test_a_screen_off_is_waited_for_then_play_ends_in_one_line(harness, quick):
+    phone, loop, said = playing(harness)
+    phone.keyevent("KEYCODE_POWER")
+    with pytest.raises(TapsolveError, match="the phone stayed off for 3 s: unlock it and run again"):
+        loop.look_until_known()
+    assert phone.tap_log == [] and loop.link.keys == 0
+    assert said.count("the phone's screen is off: turn it on and unlock it, and I will go on") == 1
+
+
+def test_a_secure_window_still_ends_in_the_black_screen_line(harness, quick):
+    phone, loop, said = playing(harness, Faults(secure=True))
+    with pytest.raises(TapsolveError, match="screenshot is all black: the screen is off or locked, or the app shows"):
+        loop.look_until_known()
+    assert phone.tap_log == []
+
+
+def test_a_dialog_is_closed_through_its_not_now_button_only(harness, quick):
+    phone, loop, said = playing(harness, Faults(dialog_dismiss="Not now"))
+    loop.look_until_known()  # (the board read first: a profile made under a dialog misleads later reads)
+    phone.show_dialog()
+    dismiss = phone.dialog.dismiss
+    assert loop.look_until_known().screen == "board" and loop.reading.sure and phone.dialog is None
+    assert [(tap.x, tap.y, tap.target) for tap in phone.tap_log] == [(*centre(dismiss), "button")]
+    assert 'closing a dialog of the game with its "not now" button' in said
+
+
+@pytest.mark.parametrize("label, dismiss", [("", True), ("Not now", False)])
+def test_a_dialog_with_no_dismiss_button_or_under_no_dismiss_is_left_to_the_player(harness, quick, label, dismiss):
+    phone, loop, said = playing(harness, Faults(dialog_dismiss=label))
+    loop.dismiss = dismiss
+    loop.look_until_known()
+    phone.show_dialog()
+    with pytest.raises(TapsolveError, match="cannot read .* for sure for 3 s"):
+        loop.look_until_known()
+    assert phone.tap_log == [] and phone.dialog is not None
+    if label == "":  # what is on screen is said, once
+        assert sum("the game shows 'rate now', none of the buttons I close dialogs with" in line
+                   for line in said) == 1
+
+
+@pytest.mark.phone
+@pytest.mark.parametrize("store", [False, True])
+def test_demo_clears_three_stages_through_ads_on_the_real_profile(store, tmp_path):
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path))  # (no profile stored by another test)
+    out = tapsolve("demo", "--realism", "real", "--time-scale", "0.5", "--stages", "3", "--size", "12", "--ads",
+                   "--ad-seconds", "2", "--dialog-between-stages", *(["--ad-store"] if store else []),
+                   "--json", "--no-window",
+                   env=env, timeout=400)
+    assert out.returncode == 0, out.stderr[-2000:]
+    figures = json.loads(out.stdout)
+    assert (figures["cleared_stages"], figures["wrong_taps"], figures["ad_taps"]) == (3, 0, 0)
+    assert "pressing BACK on the ad" in out.stderr and "Traceback" not in out.stderr
+    assert out.stderr.count('closing a dialog of the game with its "not now" button') == 2
+
+
+def test_play_and_demo_take_no_dismiss():
+    from assistant.cli import build_parser
+
+    for command in ("play", "demo"):
+        assert build_parser(command).parse_args([command, "--no-dismiss"]).no_dismiss
+
+
+def test_the_guide_says_an_ad_is_in_front_instead_of_a_stale_move_and_goes_on_after_it(harness, quick):
+    from assistant import guide
+
+    phone, loop, said = playing(harness)
+    loop.alone = False  # the guide's loop: the player is followed, nothing is pressed for them
+    loop.start()
+    assert guide.step_header(loop)[0].startswith("Step 1/")
+    phone._start_ad(dict(seconds=600))
+    assert guide.follow(loop) is None
+    assert guide.step_header(loop)[0] == "an ad is showing: close it on the phone and I will go on"
+    assert said.count("an ad is showing: close it on the phone and I will go on") == 1
+    phone._finish(phone.front())  # the player closes it
+    assert guide.follow(loop) is None and guide.step_header(loop)[0].startswith("Step 1/")
+    assert phone.tap_log == [] and loop.link.keys == 0
