@@ -141,6 +141,8 @@ class Loop:
         if self._door is None:
             self._door = FrontDoor(self.link, packages, self.say)
         self._door.packages, self._door.act = packages, self.alone and self.dismiss
+        if len(packages) == 1:  # (the game now known: its app is the one to bring back)
+            self._door.game_package = packages[0]
         return self._door
 
     # -- planning ----------------------------------------------------------------------------
