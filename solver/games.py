@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from dataclasses import dataclass, field
 
 from solver.errors import InputError
@@ -86,10 +87,22 @@ def module(layer: str, name: str):
 
 
 def load_plugins() -> None:
-    """Register the games ``TAPSOLVE_GAMES`` names, each "module:attribute"."""
+    """Register the games ``TAPSOLVE_GAMES`` names, each "module:attribute".
+
+    One that cannot be loaded is said in one line on stderr and left out: the command goes on
+    with the games it has (asking for the missing one then says it is unknown)."""
     for where in filter(None, (e.strip() for e in os.environ.get(PLUGINS, "").split(","))):
         path, _, attribute = where.partition(":")
-        register(vars(importlib.import_module(path))[attribute or "GAME"])
+        try:
+            game = vars(importlib.import_module(path))[attribute or "GAME"]
+            if not isinstance(game, Game):
+                raise TypeError(f"{attribute or 'GAME'} is not a Game")
+        except Exception as exc:  # any failure of someone else's module: ours goes on
+            reason = f"it has no {attribute or 'GAME'}" if isinstance(exc, KeyError) else exc
+            print(f"tapsolve: {PLUGINS} names {where!r}, which cannot be loaded ({reason}): "
+                  f"fix it or unset {PLUGINS}", file=sys.stderr)
+            continue
+        register(game)
 
 
 load_plugins()

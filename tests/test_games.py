@@ -181,3 +181,15 @@ def test_a_cell_is_named_in_the_games_own_rows_and_columns(name, cell, shown, wo
 
     reading = Reading(name, "board", unsure=[cell], rows_visible=shown)
     assert kind(name)().where(cell, reading) == words
+
+
+@pytest.mark.parametrize("entry, reason", [("nosuch_plugin:GAME", "No module named 'nosuch_plugin'"),
+                                           ("solver.games:NOPE", "it has no NOPE"),
+                                           ("solver.games:PLUGINS", "PLUGINS is not a Game")])
+def test_a_plugin_that_cannot_load_is_one_line_and_the_known_games_stay(monkeypatch, capsys, entry, reason):
+    known = list(registry.NAMES)
+    monkeypatch.setenv(registry.PLUGINS, entry)
+    registry.load_plugins()
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and reason in lines[0] and "unset TAPSOLVE_GAMES" in lines[0]
+    assert registry.NAMES == known
