@@ -10,6 +10,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from assistant.phone.channel import Channel
 from assistant.phone.screen import Screen
 from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
                                     PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
@@ -48,6 +49,7 @@ class Device:
         self.serial = serial
         self.screen = Screen(self)
         self._model: str | None = None
+        self.channel: Channel = Channel(self)  # chosen at connect (choose_channel)
         self._input_size: tuple[int, int] | None = None
 
     # -- commands --------------------------------------------------------------------------
@@ -153,26 +155,18 @@ class Device:
         self.taps([(x, y)])
 
     def taps(self, points: Iterable[tuple[float, float]]) -> None:
-        """Several taps in one shell call, in order (one round trip instead of one per tap)."""
-        commands = ["input tap %d %d" % self._to_input(x, y) for x, y in points]
-        if commands:
-            # a real phone takes ~0.3 s per `input tap` and says nothing until all are done
-            self._check_input(self.shell("; ".join(commands), timeout=COMMAND_TIMEOUT + 2 * len(commands)))
+        """Several taps, in order, through the phone's channel."""
+        points = [self._to_input(x, y) for x, y in points]
+        if points:
+            self.channel.taps(points)
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, ms: int = 300) -> None:
         (a, b), (c, d) = self._to_input(x1, y1), self._to_input(x2, y2)
-        self._check_input(self.shell(f"input swipe {a} {b} {c} {d} {int(ms)}",
-                                     timeout=COMMAND_TIMEOUT + ms / 1000))
+        self.channel.swipe(a, b, c, d, int(ms))
 
     def key(self, code: str) -> None:
         """A system key (``KEYCODE_BACK``), as `input keyevent` sends it."""
-        self._check_input(self.shell(f"input keyevent {code}"))
-
-    def _check_input(self, output: str) -> None:
-        # `input` prints nothing when it works; Xiaomi phones without "USB debugging (security
-        # settings)" answer with a SecurityException instead.
-        if "SecurityException" in output or "INJECT_EVENTS" in output:
-            raise PhoneNotReady(f"the phone {self.serial} refuses taps: {advice('unauthorized')}")
+        self.channel.key(code)
 
     def capture(self) -> np.ndarray:
         return self.screen.capture()
