@@ -73,8 +73,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed,
                                       dialog_after=args.dialog_after,
                                       dialog_between_stages=args.dialog_between_stages,
-                                      dialog_dismiss=args.dialog_dismiss),
-                  realism=realism(args))
+                                      dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input),
+                  realism=realism(args), android=args.android)
     line = autoplay.StatusLine()
     say = line.say
     with Harness() as harness, stopping_started(harness.adb_port):
