@@ -151,6 +151,11 @@ class Link:
                 reading = store.read(image, self.device.model, reading.game, note=self.say)
         if reading.profile is not None:
             self.profile = reading.profile
+        screen = getattr(self.device, "screen", None)
+        if screen is not None:
+            # a compressed video frame is read only once the profile is built on a lossless
+            # screencap, and never twice unsure: the next look after an unsure read is lossless
+            screen.lossless = self.profile is None or not reading.sure
         if reading.screen == "board" and reading.sure:
             self.ticking = reading.ticking
         if self.profile is not None:

@@ -100,6 +100,14 @@ def add_fault_options(parser, tap_latency: float) -> None:
                         help='the dialog\'s second button, that only closes it (default "Not now"; "" for none)')
 
 
+def add_channel_option(parser) -> None:
+    """--channel: how taps reach the phone (assistant.phone.channel), on play, guide, demo and bench play."""
+    parser.add_argument("--channel", choices=("auto", "scrcpy", "shell", "exec"), default="auto",
+                        help="how taps reach the phone: scrcpy (its server: taps in milliseconds, a video "
+                             "feed), shell (one adb shell kept open), exec (one adb call per batch of taps); "
+                             "default auto: the fastest that starts, falling back in that order")
+
+
 def print_json(args, data) -> None:
     """A --json command's one JSON document, on the stdout `tapsolve` kept for it (``args.stdout``:
     while a --json command runs, stdout is stderr, so that no human line can land in the JSON)."""

@@ -419,13 +419,14 @@ class Phone:
         ad = dict(ad, seconds=ad.get("seconds", 5.0) * self.realism.scale)  # a countdown scales as time does
         task.append(self._others.Interstitial(self.preset, self.app.package, activity, shown_at=self.clock(), **ad))
 
-    def floor_s(self, moves: int) -> float:
-        """The phone's own unavoidable costs of a run: every tap and swipe charged, plus one
-        capture per move at the run's mean capture charge."""
+    def floor_s(self, moves: int, screencaps: bool = True) -> float:
+        """The phone's own unavoidable costs of a run: every command charged (taps, swipes, and
+        whatever else a channel charges), plus one capture per move at the run's mean capture
+        charge (``screencaps`` False: the run looked by video, whose costs are charged apart)."""
         with self._costs_lock:
             captures = self.charged["capture"]
-            mean = sum(captures) / len(captures) if captures else 0.0
-            return sum(self.charged["tap"]) + sum(self.charged["swipe"]) + moves * mean
+            mean = sum(captures) / len(captures) if captures and screencaps else 0.0
+            return sum(sum(costs) for kind, costs in self.charged.items() if kind != "capture") + moves * mean
 
     def animation_s(self) -> float:
         """The length of every animation the app played for a move (and the slide to the

@@ -349,6 +349,16 @@ def run_devices(args) -> int:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
         if not phone.ready:
             print(f"  -> {advice(phone.state, phone.serial)}")
+    for phone in phones if vars(args).get("verbose") else ():
+        if phone.ready:
+            device = Device(client, phone.serial)
+            try:
+                device.use_channel()
+                print(f"{phone.serial}: {device.channel_why}")
+            except TapsolveError as exc:
+                print(f"{phone.serial}: no channel: {exc}")
+            finally:
+                device.close()
     if len(phones) > 1:
         print(f"{len(phones)} phones: choose one with --serial SERIAL")
     return 0
