@@ -142,7 +142,18 @@ class Link:
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = store.read(image, self.device.model, game, note=self.say)
         else:
-            reading = vision.read(image, game, self.profile)
+            screen = getattr(self.device, "screen", None)
+            try:
+                reading = vision.read(image, game, self.profile)
+            except vision.ReadError:
+                if not getattr(screen, "from_video", False):
+                    raise
+                reading = None
+            if getattr(screen, "from_video", False) and (reading is None or not reading.sure or reading.screen == "unknown"):
+                # a compressed video frame not read for sure is never judged nor learned from:
+                # the screen is captured again by a lossless screencap and read from that
+                screen.lossless = True
+                return self.look(game)
             reading.learn()  # into the profile in use (stored below, with what play taught it)
             if reading.profile_stale:
                 reading = store.read(image, self.device.model, game, rebuild=True, note=self.say)
@@ -153,9 +164,9 @@ class Link:
             self.profile = reading.profile
         screen = getattr(self.device, "screen", None)
         if screen is not None:
-            # a compressed video frame is read only once the profile is built on a lossless
-            # screencap, and never twice unsure: the next look after an unsure read is lossless
-            screen.lossless = self.profile is None or not reading.sure
+            # video frames (compressed) once the profile is built on a lossless screencap, and
+            # while what is on screen reads for sure
+            screen.lossless = self.profile is None or not reading.sure or reading.screen == "unknown"
         if reading.screen == "board" and reading.sure:
             self.ticking = reading.ticking
         if self.profile is not None:

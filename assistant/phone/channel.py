@@ -72,8 +72,8 @@ class Channel:
         self._input([f"input keyevent {code}"], COMMAND_TIMEOUT)
 
     def frame(self) -> tuple[np.ndarray, float] | None:
-        """The newest decoded screen frame (BGR uint8, screenshot orientation) and the time.monotonic() it
-        arrived; None: this channel has no video, Screen captures by screencap."""
+        """The newest decoded screen frame (BGR uint8, screenshot orientation) and the
+        time.monotonic() it arrived; None: no video here, Screen captures by screencap."""
         return None
 
     def close(self) -> None:
@@ -117,8 +117,8 @@ class ShellChannel(Channel):
     def _input(self, commands: list[str], timeout: float) -> None:
         number = next(self._numbers)
         # '' splits the marker in the line typed (a PTY echoes it) but not in what echo prints
-        marker = f"{self.MARKER}{number}".encode()
-        typed = self.MARKER.replace("done", "''done") + str(number)
+        marker = f"{self.MARKER}{number}:".encode()
+        typed = self.MARKER.replace("done", "''done") + f"{number}:"
         try:
             # a stream closed while idle (between moves) shows as readable with nothing to read:
             # then nothing of this batch was sent, and the next channel sends it

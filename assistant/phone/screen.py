@@ -86,6 +86,7 @@ class Screen:
         # phone's profile, and after a read that was not sure (Link.look sets it)
         self.lossless = True
         self.frames = 0  # captures taken from the channel's video
+        self.from_video = False  # the last capture was a video frame
 
     def grab(self, method: str) -> np.ndarray:
         """One capture by the named method, without the black-frame check."""
@@ -164,6 +165,7 @@ class Screen:
     def capture(self) -> np.ndarray:
         """The screen as an H x W x 3 RGB image; BlackScreen when there is nothing on it."""
         image = self.video()
+        self.from_video = image is not None
         if image is None:
             image = self.grab(self.method)
         if is_black(image):
