@@ -24,6 +24,7 @@ class ChannelUnavailable(Exception):
     again: a tap played twice could undo a selection; play reads the screen after every move)."""
 
     sent = True
+    quiet = False  # True: not the phone's failing (a client this tapsolve lacks), said only under -v
 
 
 class ChannelLost(ChannelUnavailable):
@@ -100,6 +101,7 @@ class ShellChannel(Channel):
         super().__init__(device, "one `adb shell` kept open, fed `input` lines (no connection per tap)")
         self._numbers = itertools.count(1)
         self._pending = b""
+        self._sock = None
         try:
             self._sock = device.open("shell,raw:")
         except PhoneLost:
@@ -147,7 +149,7 @@ class ShellChannel(Channel):
         check_input(self.device.serial, output[:end].decode("utf-8", "replace"))
 
     def close(self) -> None:
-        sock, self._sock = getattr(self, "_sock", None), None
+        sock, self._sock = self._sock, None
         if sock is not None:
             try:
                 sock.close()
@@ -162,7 +164,7 @@ def open_channel(device, name: str) -> Channel:
             from assistant.phone import scrcpy
         except ImportError:
             missing = ChannelUnavailable("this tapsolve has no scrcpy client")
-            missing.quiet = True  # not a phone's failing: nothing to say but under -v
+            missing.quiet = True
             raise missing from None
         return scrcpy.start(device)
     if name == "shell":
@@ -192,7 +194,7 @@ def choose(device, force: str | None = None, note: Callable[[str], None] = print
                 raise ChannelRefused(f"the {name} channel cannot be used on {device.serial}: {exc}; "
                                      "run without --channel to take the fastest that works") from None
             passed.append(f"{name}: {exc}")
-            if not getattr(exc, "quiet", False):
+            if not exc.quiet:
                 note(f"{device.serial}: no {name} channel ({exc}); trying {names[index + 1]}")
             continue
         because = f"channel {channel.name}: {channel.why}"

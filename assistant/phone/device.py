@@ -197,7 +197,7 @@ class Device:
                 break
             except (ChannelUnavailable, ConnectionError) as exc:
                 self._fall_back(exc)
-                if getattr(exc, "sent", True):
+                if not isinstance(exc, ChannelUnavailable) or exc.sent:
                     break
         self.touched_at = time.monotonic()
 

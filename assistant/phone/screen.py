@@ -137,9 +137,9 @@ class Screen:
     def video(self) -> np.ndarray | None:
         """The channel's newest frame as RGB at the screencap's size, if one came after the last
         touch (waiting up to FRAME_WAIT for it); None: no video, or none that new."""
-        channel = getattr(self.device, "channel", None)
-        if channel is None or self.lossless:
+        if self.lossless:
             return None
+        channel = self.device.channel
         deadline = time.monotonic() + FRAME_WAIT
         while True:
             got = channel.frame()
