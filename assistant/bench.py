@@ -16,7 +16,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from assistant.options import add_fault_options, adds, bounded_int, non_negative_int, positive_float, print_json
+from assistant.options import add_channel_option, add_fault_options, adds, bounded_int, non_negative_int, positive_float, print_json
 from solver.words import count
 
 # statistics (with fractions and decimal, 6-10 ms) and random are imported where a bench runs:
@@ -71,6 +71,7 @@ def register(commands, parser_class) -> None:
     pl.add_argument("--max-moves", type=bounded_int(1, 100_000, "move counts"), default=None, metavar="K",
                     help="stop after K moves (a score game on a big board runs to hundreds)")
     add_fault_options(pl, tap_latency=0.0)
+    add_channel_option(pl)
     pl.add_argument("--json", action="store_true", help="print the run summary as one JSON object, last")
     pl.set_defaults(run=play, game="numbermatch", stages=1)
     tr = games.add_parser("trust", help="the reader on damaged screenshots: silent misreads must be 0")
@@ -248,11 +249,17 @@ def play(args) -> int:
                                       breakdown=True)
     figures.update(speed(figures))
     animations = figures["breakdown_s"]["animations"]
+    # the floor on this channel: the game's animations plus the channel's own costs (its taps,
+    # and its looks: a screencap per move, or the video's), what no assistant can beat on it
+    figures["floor_s"] = round(figures["phone_floor_s"] + animations, 3)
     figures["wall_per_floor_and_animations"] = (
-        round(figures["wall_s"] / (figures["phone_floor_s"] + animations), 3) if figures["phone_floor_s"] else None)
+        round(figures["wall_s"] / figures["floor_s"], 3) if figures["phone_floor_s"] else None)
     if args.json:
         print_json(args, figures)
         return code
+    print(f"channel {figures['channel']}; floor {figures['floor_s']:.1f} s (animations {animations:.1f} s + "
+          f"the channel's own {figures['phone_floor_s']:.1f} s), wall / floor "
+          f"{figures['wall_per_floor_and_animations']}")
     print(f"{count(figures['moves'], 'moves')}, {count(figures['taps'], 'taps')}, "
           f"{count(figures['swipes'], 'swipes')}, {count(figures['captures'], 'captures')}, "
           f"{count(figures['wrong_taps'], 'wrong taps')}; wall {figures['wall_s']:.1f} s, "

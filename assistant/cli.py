@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from assistant.options import (GUIDE_KEYS, add_fault_options, address, non_negative_int, pairing_code, port,
+from assistant.options import (GUIDE_KEYS, add_channel_option, add_fault_options, address, non_negative_int, pairing_code, port,
                                positive_float, positive_int, stop_on_terminate)
 from solver import games as registry
 from solver.errors import TapsolveError
@@ -23,7 +23,7 @@ def open_loop(args, say=print):
     from calibration import store
 
     # what a read teaches the profile is stored for the next game
-    link = Link(connect(args.serial, log=say if args.verbose else None), say=say,
+    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel), say=say,
                 keep=partial(store.remember, note=say))
     return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say,
                 dismiss=not vars(args).get("no_dismiss"))
@@ -71,7 +71,9 @@ def add_phone_options(parser):
     parser.add_argument("--objective", choices=("fast", "score"), default="fast",
                         help="Number Match: fewest adds and moves (default), or most points")
     parser.add_argument("--budget", type=positive_float, default=1.0, help="seconds to search a plan (default 1)")
-    parser.add_argument("--verbose", "-v", action="store_true", help="say how the screen is captured and read")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="say how the screen is captured and read, and which channel taps go by")
+    add_channel_option(parser)
 
 
 # -- phones ------------------------------------------------------------------------------------
@@ -122,6 +124,8 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     dev = commands.add_parser("devices", help="list phones with their state, model and screen size")
     dev.add_argument("--scan", action="store_true",
                      help="first connect the emulators answering on this computer's usual adb ports")
+    dev.add_argument("--verbose", "-v", action="store_true",
+                     help="also say which channel each ready phone gets for taps, and why")
     dev.set_defaults(run=devices)
     con = commands.add_parser("connect", help="connect a phone on Wi-Fi or an emulator by its HOST:PORT")
     con.add_argument("address", type=address, metavar="HOST:PORT",
@@ -226,6 +230,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=non_negative_int, default=1, help="board and phone seed (default 1)")
     demo.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
     add_fault_options(demo, tap_latency=0.05)
+    add_channel_option(demo)
     add_app_options(demo, command, "demo")
     demo.add_argument("--json", action="store_true",
                       help="print the run summary as one JSON object, last")

@@ -73,15 +73,15 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed,
                                       dialog_after=args.dialog_after,
                                       dialog_between_stages=args.dialog_between_stages,
-                                      dialog_dismiss=args.dialog_dismiss),
-                  realism=realism(args))
+                                      dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input),
+                  realism=realism(args), android=args.android)
     line = autoplay.StatusLine()
     say = line.say
     with Harness() as harness, stopping_started(harness.adb_port):
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client, log=say), say=say,
+        link = Link(connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")), say=say,
                     keep=partial(store.remember, note=say))
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
@@ -93,10 +93,14 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
         finally:
             if view:
                 view.close()
+            link.device.close()  # (before the harness stops the phone)
         wall = time.monotonic() - start
         figures = summary(loop, phone, wall)
         if breakdown:
             figures["breakdown_s"] = time_breakdown(link, phone, wall)
+            figures["channel"] = link.device.channel.name
+            if link.device.screen.frames:  # looked by video: the floor counts its costs, not screencaps
+                figures["phone_floor_s"] = round(phone.floor_s(loop.tally.moves, screencaps=False), 3)
         return code, figures
 
 

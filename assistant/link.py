@@ -9,6 +9,7 @@ import time
 
 import vision
 from assistant.animation import AnimationClock, part_change
+from assistant.phone.device import Device
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.settle import Settler, still
 from calibration import store
@@ -20,6 +21,8 @@ class Link:
     def __init__(self, device, say=print, reconnect_timeout: float = 30.0, keep=None):
         # device: an assistant.phone.device.Device (or anything with its capture, taps and swipe)
         self.device, self.say = device, say
+        # its Screen, when it is a phone's Device (a stand-in in tests has no video to mind)
+        self.screen = device.screen if isinstance(device, Device) else None
         # keep(profile): what the session's owner does with the profile after each read (store it
         # for the next game: calibration.store.remember); None keeps it in memory only
         self.keep = keep
@@ -142,7 +145,18 @@ class Link:
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = store.read(image, self.device.model, game, note=self.say)
         else:
-            reading = vision.read(image, game, self.profile)
+            video = self.screen is not None and self.screen.from_video
+            try:
+                reading = vision.read(image, game, self.profile)
+            except vision.ReadError:
+                if not video:
+                    raise
+                reading = None
+            if video and (reading is None or not reading.sure or reading.screen == "unknown"):
+                # a compressed video frame not read for sure is never judged nor learned from:
+                # the screen is captured again by a lossless screencap and read from that
+                self.screen.lossless = True
+                return self.look(game)
             reading.learn()  # into the profile in use (stored below, with what play taught it)
             if reading.profile_stale:
                 reading = store.read(image, self.device.model, game, rebuild=True, note=self.say)
@@ -151,6 +165,10 @@ class Link:
                 reading = store.read(image, self.device.model, reading.game, note=self.say)
         if reading.profile is not None:
             self.profile = reading.profile
+        if self.screen is not None:
+            # video frames (compressed) once the profile is built on a lossless screencap, and
+            # while what is on screen reads for sure
+            self.screen.lossless = self.profile is None or not reading.sure or reading.screen == "unknown"
         if reading.screen == "board" and reading.sure:
             self.ticking = reading.ticking
         if self.profile is not None:

@@ -89,8 +89,23 @@ def add_fault_options(parser, tap_latency: float) -> None:
                         help='a "Rate us!" dialog over the board after N moves (its button closes it)')
     parser.add_argument("--dialog-between-stages", action="store_true",
                         help='the "Rate us!" dialog over each new stage\'s board')
+    parser.add_argument("--android", choices=("14", "11", "4.4"), default="14",
+                        help="the phone's Android version: on 11 and older each `input tap` starts a "
+                             "JVM (0.3-0.6 s with --realism real), on 14 it is `cmd input`; 4.4 is an "
+                             "old phone the scrcpy server cannot start on (default 14)")
+    parser.add_argument("--refuse-input", action="store_true",
+                        help="the phone refuses injected taps, as Xiaomi's MIUI does until \"USB "
+                             "debugging (Security settings)\" is on")
     parser.add_argument("--dialog-dismiss", default="Not now", metavar="LABEL",
                         help='the dialog\'s second button, that only closes it (default "Not now"; "" for none)')
+
+
+def add_channel_option(parser) -> None:
+    """--channel: how taps reach the phone (assistant.phone.channel), on play, guide, demo and bench play."""
+    parser.add_argument("--channel", choices=("auto", "scrcpy", "shell", "exec"), default="auto",
+                        help="how taps reach the phone: scrcpy (its server: taps in milliseconds, a video "
+                             "feed), shell (one adb shell kept open), exec (one adb call per batch of taps); "
+                             "default auto: the fastest that starts, falling back in that order")
 
 
 def print_json(args, data) -> None:

@@ -11,7 +11,7 @@ def capture(serial: str | None):
     """(RGB screenshot, model) from a phone over ADB."""
     from assistant.phone import device
 
-    phone = device.connect(serial)
+    phone = device.connect(serial, channel="exec")  # one lossless screenshot: no taps, no video to start
     return phone.capture(), phone.model
 
 

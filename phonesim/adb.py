@@ -375,15 +375,18 @@ class AdbServer:
     def service(self, name: str):
         """The function serving an OPENed service name, or None when the phone has no such service."""
         kind, colon, command = name.partition(":")
-        if not colon or kind not in ("shell", "exec"):
+        # "shell,raw:" / "shell,pty:" (adb daemon/services.cpp, ShellService); no shell protocol v2 here
+        kind, *shell_args = kind.split(",")
+        if not colon or kind not in ("shell", "exec") or "v2" in shell_args or (kind == "exec" and shell_args):
             return None
         if kind == "shell" and not command.strip():
-            return self._interactive
+            # no command: a PTY (a prompt) unless raw asked, as adbd's default for interactive shells
+            return lambda stream: self._interactive(stream, prompt="raw" not in shell_args)
         return lambda stream: self.shell.run(command, stream.write)
 
-    def _interactive(self, stream: Stream) -> None:
-        """`adb shell` without a command: a prompt, lines in, their output out."""
-        prompt = f"{self.phone.preset.device}:/ $ ".encode()
+    def _interactive(self, stream: Stream, prompt: bool = True) -> None:
+        """`adb shell` without a command: a prompt (none raw), lines in, their output out."""
+        prompt = f"{self.phone.preset.device}:/ $ ".encode() if prompt else b""
         stream.write(prompt)
         pending = b""
         while True:
@@ -397,7 +400,7 @@ class AdbServer:
                 if text == "exit":
                     return
                 if text:
-                    self.shell.run(text, stream.write)
+                    self.shell.run(text, stream.write, kept_open=True)
                 stream.write(prompt)
 
 

@@ -174,6 +174,8 @@ class Realism:
     fling_speed: float = 0.0  # px/ms: a swipe faster than this flings on (0: never flings)
     fling_ms: float = 0.0  # ms the board keeps its release speed for, past the finger's end
     timed_swipes: bool = False  # a swipe takes its duration (the fast profile answers at once)
+    shell_call: tuple[float, float] = (0.0, 0.0)  # a one-shot `adb shell` call's start, before its `input` runs
+    by_android: bool = False  # `input`'s cost follows the phone's Android version (for_android)
     # the apps' animations, seconds (each app's ANIMATIONS says what each looks like)
     animations: tuple[tuple[str, float], ...] = ()
     banner: bool = False  # a banner ad strip under the board
@@ -181,6 +183,12 @@ class Realism:
 
     def scaled(self, scale: float) -> "Realism":
         return replace(self, scale=scale)
+
+    def for_android(self, version: str) -> "Realism":
+        """The profile on a phone of this Android version: `input` with or without a JVM."""
+        if not self.by_android:
+            return self
+        return replace(self, tap=INPUT_JVM_S if ANDROID[version].jvm_input else CMD_INPUT_S, shell_call=SHELL_CALL_S)
 
     def durations(self) -> dict[str, float]:
         """The apps' animation lengths, scaled."""
@@ -205,6 +213,16 @@ class Realism:
 #   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses, and so is the
 #   15-puzzle tile's glide: 0.2 s, Android's standard short animation (config_shortAnimTime).
 TAP_S = (0.3, 0.6)
+# - a one-shot `adb shell input tap` pays the host's connection, the server forwarding it and
+#   adbd forking a shell (scrcpy issue #231, steps 1-4) before `input` runs; a shell kept open
+#   pays that once. Our split of the figures: SHELL_CALL_S of each call, the rest `input` itself.
+#   On Android 11 and older `input` starts a JVM (TAP_S less the call: INPUT_JVM_S); from 12 it
+#   is `cmd input` (FIELD.md: AOSP InputShellCommand.java), no JVM: a one-shot call measured
+#   226 ms on a phone (mobile-next/mobilecli PR #412, citing #286), SHELL_CALL_S of it the call,
+#   CMD_INPUT_S the command (it still waits for the app to take the event).
+SHELL_CALL_S = (0.15, 0.2)
+INPUT_JVM_S = (TAP_S[0] - SHELL_CALL_S[0], TAP_S[1] - SHELL_CALL_S[1])
+CMD_INPUT_S = (0.03, 0.06)
 PNG_S = (0.3, 0.55)
 PNG_PIXELS = 1080 * 2400  # the screen PNG_S was measured at
 RAW_START_S = 0.15
@@ -219,8 +237,23 @@ REALISM = {
     "fast": Realism("fast"),
     "real": Realism("real", tap=TAP_S, png=PNG_S, raw_start=RAW_START_S, usb_bytes_per_s=USB_BYTES_PER_S,
                     slow_frame=SLOW_FRAME, slow_frame_s=SLOW_FRAME_S, fling_speed=FLING_SPEED,
-                    fling_ms=FLING_MS, timed_swipes=True, animations=REAL_ANIMATIONS, banner=True),
+                    fling_ms=FLING_MS, timed_swipes=True, animations=REAL_ANIMATIONS, banner=True,
+                    by_android=True),
 }
+
+
+@dataclass(frozen=True)
+class Android:
+    """An Android version as the phone reports it (`getprop`) and what it changes for tapsolve."""
+
+    release: str  # ro.build.version.release
+    sdk: int  # ro.build.version.sdk
+    jvm_input: bool  # `input` starts a JVM per call (Android 11 and older; 12+ is `cmd input`)
+
+
+# 4.4 is the "old phone": scrcpy's server needs Android 5.0, API 21 (scrcpy README, "Prerequisites")
+ANDROID = {"4.4": Android("4.4", 19, True), "11": Android("11", 30, True), "14": Android("14", 34, False)}
+DEFAULT_ANDROID = "14"
 DEFAULT_REALISM = "fast"
 
 
@@ -249,6 +282,8 @@ class Faults:
     dialog_after: int = 0  # a "Rate us!" dialog over the board after this many moves (0: never)
     dialog_between_stages: bool = False  # the dialog over each new stage's board
     dialog_dismiss: str = "Not now"  # the dialog's second button, that only closes it ("": none)
+    # injected input refused, as on Xiaomi's MIUI until "USB debugging (Security settings)" is on
+    refuse_input: bool = False
 
 
 @dataclass
@@ -270,8 +305,10 @@ class Phone:
     locked: bool = False  # the lock screen shows (a swipe up, or MENU, unlocks: no PIN)
     ads_shown: int = 0
     clock: object = time.monotonic  # the ads' countdowns run on it (tests may set their own)
+    android: str = DEFAULT_ANDROID  # a key of ANDROID
 
     def __post_init__(self):
+        self.realism = self.realism.for_android(self.android)
         self._lock = threading.RLock()
         self._random = random.Random(self.faults.seed)
         # costs draw from their own stream, so a profile does not change which taps are dropped
@@ -305,6 +342,10 @@ class Phone:
             self.charged[kind].append(cost)
         if cost - spent > 0:
             time.sleep(cost - spent)
+
+    def charge_shell_call(self) -> None:
+        """A one-shot shell call that runs `input` started: what a kept-open shell saves."""
+        self._charge("tap", self._draw(self.realism.shell_call))
 
     def capture_cost(self, nbytes: int, as_png: bool) -> float:
         """What one screencap costs under the profile (drawn now): PNG encoding (by the screen's
@@ -378,13 +419,14 @@ class Phone:
         ad = dict(ad, seconds=ad.get("seconds", 5.0) * self.realism.scale)  # a countdown scales as time does
         task.append(self._others.Interstitial(self.preset, self.app.package, activity, shown_at=self.clock(), **ad))
 
-    def floor_s(self, moves: int) -> float:
-        """The phone's own unavoidable costs of a run: every tap and swipe charged, plus one
-        capture per move at the run's mean capture charge."""
+    def floor_s(self, moves: int, screencaps: bool = True) -> float:
+        """The phone's own unavoidable costs of a run: every command charged (taps, swipes, and
+        whatever else a channel charges), plus one capture per move at the run's mean capture
+        charge (``screencaps`` False: the run looked by video, whose costs are charged apart)."""
         with self._costs_lock:
             captures = self.charged["capture"]
-            mean = sum(captures) / len(captures) if captures else 0.0
-            return sum(self.charged["tap"]) + sum(self.charged["swipe"]) + moves * mean
+            mean = sum(captures) / len(captures) if captures and screencaps else 0.0
+            return sum(sum(costs) for kind, costs in self.charged.items() if kind != "capture") + moves * mean
 
     def animation_s(self) -> float:
         """The length of every animation the app played for a move (and the slide to the
@@ -424,8 +466,8 @@ class Phone:
         p = self.preset
         return {
             "ro.product.model": p.model, "ro.product.name": p.product, "ro.product.device": p.device,
-            "ro.product.manufacturer": "phonesim", "ro.build.version.release": "14",
-            "ro.build.version.sdk": "34", "ro.serialno": self.serial, "ro.sf.lcd_density": str(p.density),
+            "ro.product.manufacturer": "phonesim",
+            "ro.build.version.release": ANDROID[self.android].release, "ro.build.version.sdk": str(ANDROID[self.android].sdk), "ro.serialno": self.serial, "ro.sf.lcd_density": str(p.density),
         }
 
     def screen(self) -> np.ndarray:

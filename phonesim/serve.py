@@ -27,8 +27,8 @@ def build_phone(args) -> Phone:
                       **{name: given[name] for name in apps.option_names()})
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure, seed=args.seed,
                     dialog_after=args.dialog_after, dialog_between_stages=args.dialog_between_stages,
-                    dialog_dismiss=args.dialog_dismiss)
-    return Phone(preset, app, faults, realism=realism(args))
+                    dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input)
+    return Phone(preset, app, faults, realism=realism(args), android=args.android)
 
 
 def realism(args):
@@ -57,7 +57,7 @@ def run_phone(args) -> int:
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     p = phone.preset
     print(f"phonesim: {p.model} ({p.width}x{p.height}, {p.density} dpi), {args.game}, seed {args.seed}, "
-          f"{args.theme} theme, {phone.realism.name} realism" + (", unauthorized" if args.unauthorized else ""),
+          f"{args.theme} theme, Android {args.android}, {phone.realism.name} realism" + (", unauthorized" if args.unauthorized else ""),
           flush=True)
     print(f"serial: {server.serial}", flush=True)
     print(f"connect: tapsolve connect {server.serial}", flush=True)

@@ -72,8 +72,11 @@ class Shell:
     def __init__(self, phone: Phone):
         self.phone = phone
 
-    def run(self, line: str, write: Write) -> int:
-        """Run one shell line, writing its output; returns the last command's exit status."""
+    def run(self, line: str, write: Write, kept_open: bool = False) -> int:
+        """Run one shell line, writing its output; returns the last command's exit status.
+
+        kept_open: the line came on a shell already running (`adb shell` fed lines), not a
+        one-shot call, whose start the phone charges before its first `input`."""
         try:
             lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
             lexer.whitespace_split = True
@@ -92,6 +95,9 @@ class Shell:
                 write(f"/system/bin/sh: '{token}' is not supported on phonesim\n".encode())
                 return 1
             if words and not skip:
+                if words[0] == "input" and not kept_open:
+                    self.phone.charge_shell_call()
+                    kept_open = True  # one call, however many `input`s it runs
                 status = self.command(words, write)
             words = []
             skip = (token == "&&" and status != 0) or (token == "||" and status == 0)
@@ -147,6 +153,10 @@ class Shell:
         if not rest:
             raise Usage("Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]")
         verb, rest = rest[0], rest[1:]
+        if self.phone.faults.refuse_input:  # what `input` prints there (InputManager's refusal)
+            write(f"Exception occurred while executing '{verb}':\njava.lang.SecurityException: Injecting "
+                  "to another application requires INJECT_EVENTS permission\n".encode())
+            return 255
         if verb == "tap" and len(rest) == 2:
             self.phone.tap(*map(_number, rest))
         elif verb in ("swipe", "draganddrop") and len(rest) in (4, 5):

@@ -87,6 +87,9 @@ def test_bench_play_prints_the_demo_summary_with_speed_figures():
             "score", "wall_s", "phone_floor_s", "wall_per_floor", "moves_per_min"} <= set(summary)
     assert summary["moves"] == 4 and summary["wrong_taps"] == 0
     assert summary["wall_per_floor"] == pytest.approx(summary["wall_s"] / summary["phone_floor_s"], rel=0.01)
+    # the floor on the run's channel: the game's animations plus the channel's own costs
+    assert summary["channel"] in ("scrcpy", "shell")
+    assert summary["floor_s"] == pytest.approx(summary["phone_floor_s"] + summary["breakdown_s"]["animations"], abs=0.002)
 
 
 def adb_server_pid(port: int) -> int | None:

@@ -17,7 +17,7 @@ from assistant.settle import ScreenNotSettling
 from calibration import store
 from helpers import tapsolve
 from phonesim import apps
-from phonesim.phone import PNG_S, PRESETS, REALISM, TAP_S, Faults, Phone
+from phonesim.phone import PNG_S, PRESETS, REALISM, SHELL_CALL_S, TAP_S, Faults, Phone
 from solver.numbermatch import Board
 
 # animations long enough that the first capture after a move is sure to fall inside one
@@ -58,7 +58,8 @@ def grid(app, frame):
 def test_real_costs_fall_in_the_published_ranges_and_repeat_under_a_seed():
     def costs(seed):
         p = PRESETS["1080x2400"]
-        phone = Phone(p, apps.create("numbermatch", p), Faults(seed=seed), realism=REALISM["real"].scaled(1e-4))
+        phone = Phone(p, apps.create("numbermatch", p), Faults(seed=seed), realism=REALISM["real"].scaled(1e-4),
+                      android="11")
         for _ in range(30):
             phone.tap(1, 1)
         pngs = [phone.capture_cost(2_000_000, as_png=True) for _ in range(200)]
@@ -66,7 +67,8 @@ def test_real_costs_fall_in_the_published_ranges_and_repeat_under_a_seed():
         return [c / 1e-4 for c in phone.charged["tap"]], pngs, raws
 
     taps, pngs, raws = costs(3)
-    assert all(TAP_S[0] <= t <= TAP_S[1] for t in taps)
+    # a tap on a running shell: the published one-shot range less the call's own start
+    assert all(TAP_S[0] - SHELL_CALL_S[0] <= t <= TAP_S[1] - SHELL_CALL_S[1] for t in taps)
     # most frames cost 0.3-0.55 s; an occasional one stalls 1-2 s more
     assert sum(PNG_S[0] <= c <= PNG_S[1] for c in pngs) >= 180
     assert any(c >= PNG_S[0] + 1.0 for c in pngs)

@@ -4,12 +4,15 @@ and its screen; `connect` finds the one to play on; `tapsolve devices` lists the
 
 from __future__ import annotations
 
+import atexit
 import os
 import socket
 import sys
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from assistant.phone import channel as channels
+from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.screen import Screen
 from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
                                     PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
@@ -48,6 +51,10 @@ class Device:
         self.serial = serial
         self.screen = Screen(self)
         self._model: str | None = None
+        self.channel: Channel = Channel(self)  # chosen at connect (use_channel)
+        self.channel_why = f"channel exec: {self.channel.why}"  # one line, for -v
+        self._fallbacks: list[str] = []  # the channels to go on with when this one breaks
+        self.touched_at = float("-inf")  # time.monotonic() when the last taps, swipe or key were sent
         self._input_size: tuple[int, int] | None = None
 
     # -- commands --------------------------------------------------------------------------
@@ -56,6 +63,20 @@ class Device:
         """Run a command on the phone (service "shell" or "exec") and return its whole output.
 
         timeout: seconds without a byte from the phone before it counts as lost."""
+        sock = self.open(f"{service}:{command}", timeout)
+        try:
+            return _read_to_end(sock, expect)
+        except (socket.timeout, TimeoutError):
+            raise PhoneLost(f"the phone {self.serial} stopped answering for {timeout:g} s") from None
+        except OSError as exc:
+            raise PhoneLost(f"lost the phone {self.serial}: {exc}") from None
+        finally:
+            sock.close()  # not AdbConnection.close(): it sleeps 10 ms after shutting down
+
+    def open(self, service: str, timeout: float = COMMAND_TIMEOUT) -> socket.socket:
+        """A stream to one of the phone's services ("shell,raw:", "exec:CMD"...), opened: its socket.
+
+        PhoneLost when the phone refuses or has gone (adbutils.AdbError's reason in it)."""
         try:
             connection = self.client.make_connection(timeout=timeout)
         except (adbutils.AdbError, OSError) as exc:
@@ -64,18 +85,19 @@ class Device:
         try:
             connection.send_command(f"host:transport:{self.serial}")
             connection.check_okay()
-            connection.send_command(f"{service}:{command}")
+            connection.send_command(service)
             connection.check_okay()
-            return _read_to_end(sock, expect)
+            return sock
         except adbutils.AdbError as exc:
+            sock.close()
             raise PhoneLost(f"lost the phone {self.serial}: {_reason(exc)}; "
                             f"{lost_advice(self.serial)}") from None
         except (socket.timeout, TimeoutError):
+            sock.close()
             raise PhoneLost(f"the phone {self.serial} stopped answering for {timeout:g} s") from None
         except OSError as exc:
+            sock.close()
             raise PhoneLost(f"lost the phone {self.serial}: {exc}") from None
-        finally:
-            sock.close()  # not AdbConnection.close(): it sleeps 10 ms after shutting down
 
     def state(self) -> str | None:
         """The phone's state as the adb server lists it now ("device", "offline"...), None if gone."""
@@ -153,26 +175,56 @@ class Device:
         self.taps([(x, y)])
 
     def taps(self, points: Iterable[tuple[float, float]]) -> None:
-        """Several taps in one shell call, in order (one round trip instead of one per tap)."""
-        commands = ["input tap %d %d" % self._to_input(x, y) for x, y in points]
-        if commands:
-            # a real phone takes ~0.3 s per `input tap` and says nothing until all are done
-            self._check_input(self.shell("; ".join(commands), timeout=COMMAND_TIMEOUT + 2 * len(commands)))
+        """Several taps, in order, through the phone's channel."""
+        points = [self._to_input(x, y) for x, y in points]
+        if points:
+            self._send(lambda channel: channel.taps(points))
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, ms: int = 300) -> None:
         (a, b), (c, d) = self._to_input(x1, y1), self._to_input(x2, y2)
-        self._check_input(self.shell(f"input swipe {a} {b} {c} {d} {int(ms)}",
-                                     timeout=COMMAND_TIMEOUT + ms / 1000))
+        self._send(lambda channel: channel.swipe(a, b, c, d, int(ms)))
 
     def key(self, code: str) -> None:
         """A system key (``KEYCODE_BACK``), as `input keyevent` sends it."""
-        self._check_input(self.shell(f"input keyevent {code}"))
+        self._send(lambda channel: channel.key(code))
 
-    def _check_input(self, output: str) -> None:
-        # `input` prints nothing when it works; Xiaomi phones without "USB debugging (security
-        # settings)" answer with a SecurityException instead.
-        if "SecurityException" in output or "INJECT_EVENTS" in output:
-            raise PhoneNotReady(f"the phone {self.serial} refuses taps: {advice('unauthorized')}")
+    def _send(self, action) -> None:
+        """Send through the channel; one that breaks gives way to the next (said in one line),
+        which sends again what never reached the phone (ChannelUnavailable.sent)."""
+        while True:
+            try:
+                action(self.channel)
+                break
+            except (ChannelUnavailable, ConnectionError) as exc:
+                self._fall_back(exc)
+                if not isinstance(exc, ChannelUnavailable) or exc.sent:
+                    break
+        self.touched_at = time.monotonic()
+
+    def use_channel(self, force: str | None = None) -> None:
+        """Choose the fastest channel that starts (or ``force``'s), each passed over said in one line."""
+        self.close()
+        self.channel, self._fallbacks, self.channel_why = channels.choose(self, force, note)
+
+    def _fall_back(self, exc: Exception) -> None:
+        broken = self.channel.name
+        self.close()
+        while True:
+            name = self._fallbacks.pop(0) if self._fallbacks else "exec"
+            try:
+                self.channel = channels.open_channel(self, name)
+                break
+            except ChannelUnavailable:
+                continue
+        self.channel_why = f"channel {name}: {self.channel.why} (the {broken} channel broke: {exc})"
+        note(f"the {broken} channel to {self.serial} broke ({exc}): going on with {name}")
+
+    def close(self) -> None:
+        """Stop the channel (what it started on the phone, too)."""
+        try:
+            self.channel.close()
+        except (OSError, TapsolveError):
+            pass  # a phone gone already
 
     def capture(self) -> np.ndarray:
         return self.screen.capture()
@@ -196,8 +248,9 @@ class Landscape(TapsolveError):
 
 
 def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = None,
-            log: Callable[[str], None] | None = None) -> Device:
-    """The phone to play on, its capture method chosen by timing; one-line errors otherwise.
+            log: Callable[[str], None] | None = None, channel: str | None = None) -> Device:
+    """The phone to play on, its capture method chosen by timing and its channel the fastest
+    that starts (``channel``: that one only); one-line errors otherwise.
 
     A network serial (HOST:PORT) the adb server does not list is connected first, as
     `scrcpy --tcpip` and uiautomator2 do."""
@@ -222,9 +275,12 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
     if width > height:
         raise Landscape(f"the screen of {phone.serial} is landscape ({width}x{height}): switch the "
                         "emulator (or the phone) to portrait and run again")
+    device.use_channel(None if channel in (None, "auto") else channel)
+    atexit.register(device.close)  # a server the channel started on the phone is stopped on the way out
     if log:
         log(f"phone {phone.serial}: {device.model}, {device.size[0]}x{device.size[1]}; "
             f"{device.screen.describe()}")
+        log(f"phone {phone.serial}: {device.channel_why}")
     return device
 
 
@@ -293,6 +349,16 @@ def run_devices(args) -> int:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
         if not phone.ready:
             print(f"  -> {advice(phone.state, phone.serial)}")
+    for phone in phones if vars(args).get("verbose") else ():
+        if phone.ready:
+            device = Device(client, phone.serial)
+            try:
+                device.use_channel()
+                print(f"{phone.serial}: {device.channel_why}")
+            except TapsolveError as exc:
+                print(f"{phone.serial}: no channel: {exc}")
+            finally:
+                device.close()
     if len(phones) > 1:
         print(f"{len(phones)} phones: choose one with --serial SERIAL")
     return 0

@@ -59,8 +59,16 @@ def decode_raw(data: bytes | bytearray) -> np.ndarray:
     return pixels.copy() if conversion is None else cv2.cvtColor(pixels, getattr(cv2, conversion))
 
 
+# A video channel repeats its last frame within this long of no change (scrcpy's server after
+# 100 ms, SurfaceEncoder.java, plus its 35-70 ms latency, README): a capture after a touch waits
+# this long for a frame newer than the touch before it takes a screencap instead.
+FRAME_WAIT = 0.2
+FRAME_POLL = 0.005  # seconds between looks for a newer frame (frame() itself never blocks long)
+
+
 class Screen:
-    """Captures the phone's screen as RGB, by the method that was fastest when timed at connect."""
+    """Captures the phone's screen as RGB: the channel's newest video frame when it has one
+    newer than the last touch, else by the screencap method that was fastest when timed at connect."""
 
     METHODS = {"png": ("screencap -p", decode_png), "raw": ("screencap", decode_raw)}
     NAMES = {"png": "PNG screencap -p", "raw": "raw screencap"}
@@ -74,6 +82,11 @@ class Screen:
         self.size: tuple[int, int] | None = None  # (width, height) of the last capture
         self._expect: dict[str, int] = {}
         self.decode_s = 0.0  # seconds spent decoding captures (the computer's, not the phone's)
+        # a lossless screencap, not a compressed video frame: for the read that builds the
+        # phone's profile, and after a read that was not sure (Link.look sets it)
+        self.lossless = True
+        self.frames = 0  # captures taken from the channel's video
+        self.from_video = False  # the last capture was a video frame
 
     def grab(self, method: str) -> np.ndarray:
         """One capture by the named method, without the black-frame check."""
@@ -121,9 +134,40 @@ class Screen:
         extra = "; ".join(x for x in (others, failed) if x)
         return text + (f"; also timed {extra}" if extra else "")
 
+    def video(self) -> np.ndarray | None:
+        """The channel's newest frame as RGB at the screencap's size, if one came after the last
+        touch (waiting up to FRAME_WAIT for it); None: no video, or none that new."""
+        if self.lossless:
+            return None
+        channel = self.device.channel
+        deadline = time.monotonic() + FRAME_WAIT
+        while True:
+            got = channel.frame()
+            if got is None:
+                return None
+            frame, arrived = got
+            if arrived > self.device.touched_at:
+                break
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(FRAME_POLL)
+        import cv2  # (see decode_png)
+
+        start = time.monotonic()
+        image = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
+        if self.size and (image.shape[1], image.shape[0]) != self.size:
+            # a stream sent smaller (scrcpy's max_size) is read at the screenshot's size, the profile's
+            image = cv2.resize(image, self.size, interpolation=cv2.INTER_LINEAR)
+        self.decode_s += time.monotonic() - start
+        self.frames += 1
+        return image
+
     def capture(self) -> np.ndarray:
         """The screen as an H x W x 3 RGB image; BlackScreen when there is nothing on it."""
-        image = self.grab(self.method)
+        image = self.video()
+        self.from_video = image is not None
+        if image is None:
+            image = self.grab(self.method)
         if is_black(image):
             raise BlackScreen(
                 f"the phone {self.device.serial}'s screenshot is all black: the screen is off or "

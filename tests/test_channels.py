@@ -1,0 +1,300 @@
+"""The channels taps go by (assistant.phone.channel): the kept-open shell against phonesim, the
+choosing order and the fall-backs, Screen on a video channel, `devices -v`, and phonesim's
+Android versions."""
+
+import sys
+import time
+
+import cv2
+import numpy as np
+import pytest
+from helpers import standin_phone, tapsolve
+
+from assistant import autoplay
+from assistant.link import Link
+from assistant.loop import Loop
+from assistant.phone import channel as channels
+from assistant.phone import device as devices
+from assistant.phone.channel import Channel, ChannelLost, ChannelRefused, ChannelUnavailable, ShellChannel
+from assistant.phone.server import PhoneNotReady
+from calibration import store
+from phonesim import apps
+from phonesim.phone import CMD_INPUT_S, INPUT_JVM_S, PRESETS, REALISM, SHELL_CALL_S, Faults, Phone
+
+
+def taps(vp):
+    return [(t.x, t.y) for t in vp.phone.tap_log]
+
+
+def close_streams(vp):
+    """The phone drops every open adb stream (the kept-open shell among them), as a phone whose
+    shell was killed does; the adb server closes our end."""
+    for connection in list(vp.server._connections):
+        for stream in list(connection.streams.values()):
+            stream.close()
+
+
+# -- the kept-open shell against phonesim ----------------------------------------------------
+
+def test_shell_channel_taps_land_in_order_over_one_stream(harness, monkeypatch):
+    vp = harness.add(standin_phone())
+    link = devices.connect(vp.serial, client=harness.client)
+    assert isinstance(link.channel, ShellChannel)
+    link.input_size()  # (asked once, by a shell call of its own)
+    opened = []
+    monkeypatch.setattr(link, "open", lambda *a, **k: opened.append(a) or pytest.fail("a stream per tap"))
+    link.taps([(10, 500), (20, 600), (30, 700)])
+    link.tap(40, 800)
+    link.swipe(100, 900, 100, 400, 50)
+    link.key("KEYCODE_VOLUME_UP")
+    assert taps(vp) == [(10, 500), (20, 600), (30, 700), (40, 800)]
+    assert opened == []
+    link.close()
+
+
+def test_shell_channel_sees_the_security_exception_and_stays_in_step(harness):
+    vp = harness.add(standin_phone(refuse_input=True))
+    link = devices.connect(vp.serial, client=harness.client)
+    assert link.channel.name == "shell"
+    with pytest.raises(PhoneNotReady, match="refuses taps.*USB debugging \\(security settings\\)"):
+        link.taps([(10, 500), (20, 600)])
+    vp.phone.faults.refuse_input = False
+    link.tap(30, 700)  # the next batch's marker is its own: the refusal's output was all read
+    assert taps(vp) == [(30, 700)]
+    link.close()
+
+
+def test_a_dropped_shell_falls_back_to_exec_with_one_line(harness, capsys):
+    vp = harness.add(standin_phone())
+    link = devices.connect(vp.serial, client=harness.client)
+    link.tap(10, 500)
+    capsys.readouterr()
+    close_streams(vp)
+    time.sleep(0.3)  # (the adb server passes the close on)
+    link.taps([(20, 600), (30, 700)])  # never sent on the dropped shell: sent again on exec
+    link.tap(40, 800)
+    err = capsys.readouterr().err
+    assert link.channel.name == "exec"
+    assert err.count("\n") == 1 and "the shell channel" in err and "going on with exec" in err
+    assert "Traceback" not in err
+    assert taps(vp) == [(10, 500), (20, 600), (30, 700), (40, 800)]
+    assert "broke" in link.channel_why
+
+
+def test_tapsolve_devices_verbose_says_each_phones_channel(harness):
+    one, two = harness.add(standin_phone()), harness.add(standin_phone("720x1600"))
+    result = tapsolve("devices", "-v", port=harness.adb_port)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    for vp in (one, two):
+        said = [line for line in lines if line.startswith(f"{vp.serial}: channel ")]
+        assert len(said) == 1 and "shell" in said[0] and "kept open" in said[0]
+    assert "Traceback" not in result.stderr
+    one.stop()
+    two.stop()
+
+
+def test_play_verbose_says_the_channel_and_a_forced_one_that_cannot_start_is_one_line(harness):
+    vp = harness.add(standin_phone())
+    said = []
+    link = devices.connect(vp.serial, client=harness.client, log=said.append, channel="exec")
+    assert link.channel.name == "exec"
+    assert any(line.startswith(f"phone {vp.serial}: channel exec") and "--channel" in line for line in said)
+    link.close()
+    vp.stop()
+    p = PRESETS["1080x2400"]
+    old = harness.add(Phone(p, apps.create("numbermatch", p), android="4.4"))  # no scrcpy server starts there
+    result = tapsolve("play", "--serial", old.serial, "--channel", "scrcpy", port=harness.adb_port)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("tapsolve: error: the scrcpy channel cannot be used on ")
+    assert result.stderr.count("\n") == 1
+    old.stop()
+
+
+# -- choosing, with fakes ------------------------------------------------------------------------
+
+class Fake(Channel):
+    """A channel that records what it is sent, or fails as asked."""
+
+    def __init__(self, device, name, fail_with=None):
+        super().__init__(device, f"fake {name}")
+        self.name, self.fail_with, self.sent = name, fail_with, []
+
+    def taps(self, points):
+        if self.fail_with is not None:
+            raise self.fail_with
+        self.sent.append(points)
+
+
+class FakeDevice(devices.Device):
+    def __init__(self):
+        self.serial, self.channel = "fake", Channel(self, "none")
+        self._fallbacks, self.touched_at = [], float("-inf")
+        self.screen = type("S", (), {"size": None})()
+
+    def input_size(self):
+        return (100, 200)
+
+
+def opening(made, unavailable=()):
+    def open_channel(device, name):
+        if name in unavailable:
+            raise ChannelUnavailable(unavailable[name])
+        made.append(Fake(device, name))
+        return made[-1]
+    return open_channel
+
+
+def test_channels_are_tried_fastest_first_each_passed_over_said_once(monkeypatch):
+    made, said = [], []
+    monkeypatch.setattr(channels, "open_channel", opening(made, {"scrcpy": "the phone runs Android 4.4"}))
+    channel, left, why = channels.choose(FakeDevice(), note=said.append)
+    assert channel.name == "shell" and left == ["exec"]
+    assert said == ["fake: no scrcpy channel (the phone runs Android 4.4); trying shell"]
+    assert why.startswith("channel shell: fake shell") and "scrcpy: the phone runs Android 4.4" in why
+    made.clear()
+    channel, left, why = channels.choose(FakeDevice(), "exec", note=said.append)
+    assert channel.name == "exec" and left == [] and "--channel" in why
+    with pytest.raises(ChannelRefused, match="^the scrcpy channel cannot be used on fake: the phone runs Android 4.4"):
+        channels.choose(FakeDevice(), "scrcpy", note=said.append)
+
+
+def test_without_the_scrcpy_client_shell_is_chosen_without_a_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "assistant.phone.scrcpy", None)  # (an import of it fails)
+    with pytest.raises(ChannelUnavailable) as caught:
+        channels.open_channel(FakeDevice(), "scrcpy")
+    assert caught.value.quiet
+    made, said = [], []
+    real_open = channels.open_channel
+    monkeypatch.setattr(channels, "open_channel",
+                        lambda d, name: real_open(d, name) if name == "scrcpy" else opening(made)(d, name))
+    channel, _, why = channels.choose(FakeDevice(), note=said.append)
+    assert channel.name == "shell" and said == [] and "no scrcpy client" in why
+
+
+@pytest.mark.parametrize("sent, resent", [(False, True), (True, False)])
+def test_a_channel_breaking_mid_play_gives_way_to_the_next(monkeypatch, capsys, sent, resent):
+    device = FakeDevice()
+    device.channel = Fake(device, "scrcpy", ChannelLost("socket closed", sent=sent))
+    device._fallbacks = ["shell", "exec"]
+    made = []
+    monkeypatch.setattr(channels, "open_channel", opening(made))
+    device.taps([(10, 20)])
+    assert device.channel.name == "shell" and device._fallbacks == ["exec"]
+    assert made[0].sent == ([[(10, 20)]] if resent else [])
+    err = capsys.readouterr().err
+    assert err == "tapsolve: the scrcpy channel to fake broke (socket closed): going on with shell\n"
+
+
+# -- Screen on a video channel -------------------------------------------------------------------
+
+class FakeVideo(ShellChannel):
+    """The kept-open shell for taps, and phonesim's screen as its video: each frame as the phone
+    shows it when asked, JPEG-compressed (lossy, as a video frame is), BGR, arriving now."""
+
+    name = "scrcpy"
+
+    def __init__(self, device, phone, spoil=0):
+        super().__init__(device)
+        self.phone, self.spoil, self.given, self.spoiled = phone, spoil, 0, 0
+
+    def frame(self):
+        bgr = cv2.cvtColor(self.phone.screen(), cv2.COLOR_RGB2BGR)
+        bgr = cv2.imdecode(cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+        if self.spoil:  # a frame the decoder smeared: nothing in it can be read for sure
+            self.spoil -= 1
+            self.spoiled += 1
+            bgr = cv2.GaussianBlur(bgr, (41, 41), 0)
+        self.given += 1
+        return bgr, time.monotonic()
+
+
+def test_screen_takes_a_video_frame_only_when_newer_than_the_last_touch(harness):
+    vp = harness.add(standin_phone())
+    link = devices.connect(vp.serial, client=harness.client)
+    link.channel = video = FakeVideo(link, vp.phone)
+    screen = link.screen
+    assert screen.lossless  # until the first read has built the profile
+    first = screen.capture()
+    assert screen.frames == 0 and video.given == 0
+    assert np.array_equal(first, vp.phone.screen())  # the screencap: lossless
+    screen.lossless = False
+    image = screen.capture()
+    assert screen.frames == 1 and image.shape == first.shape
+    assert cv2.absdiff(image, first).max() > 0 and cv2.absdiff(image, first).mean() < 2  # RGB, lossy
+    video.frame = lambda: (np.zeros((2400, 1080, 3), np.uint8), link.touched_at - 1)  # older than the touch
+    link.tap(10, 500)
+    again = screen.capture()  # waited for a newer frame, then took a screencap
+    assert screen.frames == 1 and np.array_equal(again, vp.phone.screen())
+    link.close()
+
+
+def play_on_video(harness, spoil=0):
+    p = PRESETS["1080x2400"]
+    phone = Phone(p, apps.create("numbermatch", p, seed=0, size=10), Faults(seed=0), realism=REALISM["fast"])
+    vp = harness.add(phone)
+    said = []
+    link = Link(devices.connect(vp.serial, client=harness.client), say=said.append, keep=store.remember)
+    video = link.device.channel = FakeVideo(link.device, phone, spoil)
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
+    phone.clear_log()
+    return vp, loop, video, said
+
+
+def test_play_on_video_frames_settles_on_them_without_a_wrong_tap(harness):
+    vp, loop, video, said = play_on_video(harness)
+    assert autoplay.play(loop, say=said.append) == 0
+    assert loop.tally.stages == 1 and vp.wrong_taps == 0 and loop.tally.replans == 0
+    screen = loop.link.device.screen
+    assert screen.frames > loop.tally.moves  # the moves were judged on video frames, settled
+    captures = len(vp.phone.charged["capture"])  # the phone's screencaps
+    assert captures < screen.frames
+    vp.stop()
+
+
+def test_an_unsure_video_frame_is_never_judged_a_screencap_reads_again(harness):
+    vp, loop, video, said = play_on_video(harness)
+    loop.start()  # the first read: a lossless screencap builds the profile
+    screen = loop.link.device.screen
+    assert video.given == 0 and not screen.lossless
+    video.spoil = 50  # every video frame from now on is smeared
+    before = len(vp.phone.charged["capture"])
+    reading = loop.look()
+    assert video.spoiled > 0  # a smeared frame was looked at ...
+    assert reading.sure and reading.screen == "board"  # ... and read again by screencap
+    assert len(vp.phone.charged["capture"]) > before and not screen.from_video
+    assert screen.lossless is False
+    video.spoil = 0
+    assert autoplay.play(loop, say=said.append) == 0
+    assert vp.wrong_taps == 0 and loop.tally.replans == 0
+    vp.stop()
+
+
+# -- phonesim's Android versions ------------------------------------------------------------------
+
+@pytest.mark.parametrize("android, release, sdk, one_input", [("14", "14", "34", CMD_INPUT_S),
+                                                              ("11", "11", "30", INPUT_JVM_S),
+                                                              ("4.4", "4.4", "19", INPUT_JVM_S)])
+def test_phonesim_android_version_sets_getprop_and_what_input_costs(android, release, sdk, one_input):
+    from phonesim.shell import Shell
+
+    p = PRESETS["1080x2400"]
+    phone = Phone(p, apps.create("numbermatch", p), realism=REALISM["real"].scaled(1e-4), android=android)
+    shell, out = Shell(phone), []
+    shell.run("getprop ro.build.version.release; getprop ro.build.version.sdk", out.append)
+    assert b"".join(out).decode().split() == [release, sdk]
+    shell.run("input tap 1 1; input tap 2 2", out.append)  # one-shot: the call's start, then each input
+    shell.run("input tap 3 3", out.append, kept_open=True)  # on a kept-open shell: the input alone
+    call, first, second, kept = [c / 1e-4 for c in phone.charged["tap"]]
+    assert SHELL_CALL_S[0] <= call <= SHELL_CALL_S[1]
+    assert all(one_input[0] <= c <= one_input[1] for c in (first, second, kept))
+
+
+def test_tapsolve_phone_takes_the_android_version():
+    from assistant.cli import build_parser
+    from phonesim.serve import build_phone
+
+    phone = build_phone(build_parser().parse_args(["phone", "--android", "11", "--refuse-input"]))
+    assert phone.properties()["ro.build.version.sdk"] == "30" and phone.faults.refuse_input
+    result = tapsolve("phone", "--android", "9")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--android" in result.stderr
