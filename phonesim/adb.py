@@ -375,6 +375,9 @@ class AdbServer:
     def service(self, name: str):
         """The function serving an OPENed service name, or None when the phone has no such service."""
         kind, colon, command = name.partition(":")
+        if colon and kind in ("sync", "localabstract"):  # scrcpy's push and sockets
+            from phonesim import scrcpy
+            return scrcpy.service(self.phone, kind, command)
         if not colon or kind not in ("shell", "exec"):
             return None
         if kind == "shell" and not command.strip():
