@@ -61,7 +61,9 @@ DIRECTORIES = {"/data/local/tmp", "/sdcard", "/data/local/tmp/", "/sdcard/"}
 S_IFDIR, S_IFREG = 0o040000, 0o100000
 
 REPEAT_S = 0.1  # SurfaceEncoder's REPEAT_FRAME_DELAY_US: the last frame again after 100 ms
-MAX_FPS = 60  # how often the screen is looked at for a change (a phone's display refresh)
+# how often the screen is looked at for a change: a phone's display refreshes at 60 Hz, but
+# drawing phonesim's screen costs ~20 ms of a core at 1080x2400, so half that
+MAX_FPS = 30
 # the phone's encoder runs at 8 Mbps (scrcpy's default --video-bit-rate); libx264 here holds a
 # constant quality instead (CRF 20: digits as sharp as the server's static screen, and half the
 # encoding time of its bit-rate mode on two shared cores)
@@ -191,7 +193,7 @@ def serve_sync(phone, stream) -> None:
                     fail("invalid data message")
                     return
             if not path.startswith(WRITABLE) or path.endswith("/"):
-                fail(f"couldn't create file: Permission denied")
+                fail("couldn't create file: Permission denied")
                 continue
             files(phone)[path] = bytes(body)
             stream.write(b"OKAY" + struct.pack("<I", 0))
@@ -494,16 +496,21 @@ class Server:
         if encoder.extradata:
             outgoing.put((time.monotonic(), PACKET_FLAG_CONFIG, bytes(encoder.extradata)))
         start = time.monotonic()
-        last, sent_at = None, 0.0
+        last, frame, sent_at = None, None, 0.0
         try:
             while not self.stop.is_set():
                 tick = time.monotonic()
                 screen = self.phone.screen(log=False)
-                if last is None or tick - sent_at >= REPEAT_S or not np.array_equal(screen, last):
-                    last, sent_at = screen, tick
-                    image = screen if screen.shape[:2] == (height, width) else cv2.resize(
-                        screen, (width, height), interpolation=cv2.INTER_AREA)
-                    frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image), format="rgb24").reformat(format="yuv420p")
+                changed = last is None or not np.array_equal(screen, last)
+                if changed or tick - sent_at >= REPEAT_S:
+                    if changed:  # a repeat encodes the same picture again (no conversion)
+                        last = screen
+                        image = screen if screen.shape[:2] == (height, width) else cv2.resize(
+                            screen, (width, height), interpolation=cv2.INTER_AREA)
+                        # OpenCV's I420 is BT.601 limited range, what a decoder assumes untold
+                        frame = av.VideoFrame.from_ndarray(cv2.cvtColor(image, cv2.COLOR_RGB2YUV_I420),
+                                                           format="yuv420p")
+                    sent_at = tick
                     frame.pts = int((tick - start) * 1_000_000)
                     due = tick + self.phone._draw(self.costs.video_latency) * self.phone.realism.scale
                     for packet in encoder.encode(frame):

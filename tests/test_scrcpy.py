@@ -193,3 +193,18 @@ def test_a_phone_refusing_injection_is_said_in_one_line_and_left_clean(harness):
     assert "refuses injected taps" in one_line_refusal(device)
     assert phone.app.taps == [] and phone.app.keys == []
     assert wait_for(lambda: simscrcpy.running(phone) == 0)
+
+
+def test_a_server_gone_mid_play_is_said_in_one_line(harness):
+    phone, device = connected(harness)
+    channel = scrcpy.start(device)
+    try:
+        harness.phones[-1].stop()  # the phone unplugged: every socket to it closes
+        assert wait_for(lambda: channel.broken is not None)
+        for use in (lambda: channel.taps([(1, 2)]), channel.frame):
+            with pytest.raises(ChannelUnavailable) as caught:
+                use()
+            assert "\n" not in str(caught.value) and "scrcpy server" in str(caught.value)
+    finally:
+        channel.close()
+    assert wait_for(lambda: simscrcpy.running(phone) == 0)

