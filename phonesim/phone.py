@@ -249,6 +249,8 @@ class Faults:
     dialog_after: int = 0  # a "Rate us!" dialog over the board after this many moves (0: never)
     dialog_between_stages: bool = False  # the dialog over each new stage's board
     dialog_dismiss: str = "Not now"  # the dialog's second button, that only closes it ("": none)
+    # injected input refused, as on Xiaomi's MIUI until "USB debugging (Security settings)" is on
+    refuse_input: bool = False
 
 
 @dataclass

@@ -54,7 +54,10 @@ CODEC_H264 = 0x68323634  # "h264" as a big-endian int (Streamer.writeVideoHeader
 PACKET_FLAG_CONFIG = 1 << 63
 PACKET_FLAG_KEY_FRAME = 1 << 62
 DEVICE_NAME_FIELD_LENGTH = 64
-# Android's KeyEvent codes phonesim's keys answer to (phonesim.shell.KEYCODES has their names)
+# Android's KeyEvent codes of the keys phonesim answers to, and their names
+KEYS = {3: "KEYCODE_HOME", 4: "KEYCODE_BACK", 24: "KEYCODE_VOLUME_UP", 25: "KEYCODE_VOLUME_DOWN",
+        26: "KEYCODE_POWER", 66: "KEYCODE_ENTER", 82: "KEYCODE_MENU", 187: "KEYCODE_APP_SWITCH",
+        223: "KEYCODE_SLEEP", 224: "KEYCODE_WAKEUP"}
 SYNC_DATA_MAX = 64 * 1024
 WRITABLE = ("/data/local/tmp/", "/sdcard/")  # where the shell user may write
 DIRECTORIES = {"/data/local/tmp", "/sdcard", "/data/local/tmp/", "/sdcard/"}
@@ -70,7 +73,10 @@ MAX_FPS = 30
 VIDEO_CRF = "20"
 # Android's touch slop, 8 dp (ViewConfiguration.TOUCH_SLOP): a finger moving less is a tap
 TOUCH_SLOP_DP = 8
-ACCEPT_POLL = 0.05  # seconds between checks that the shell running the server is still open
+ACCEPT_POLL = 0.05  # seconds between checks for a connection, or a socket closed
+# a server nobody connects to gives up (on a phone, adbd hangs it up with the shell it runs in;
+# phonesim does not see that shell close)
+ACCEPT_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -271,9 +277,7 @@ class Server:
         self.phone = phone
         self._write = write
         self._write_lock = threading.Lock()
-        # the shell stream the server runs in (phonesim.adb.Stream.write's owner): when the host
-        # closes it, adbd hangs the shell up and the server dies with it
-        self._shell = getattr(write, "__self__", None)
+        self._dummy_sent = False
         self.scid = -1
         self.video = True
         self.audio = True
@@ -321,9 +325,6 @@ class Server:
             elif key not in KNOWN_OPTIONS:
                 self.log(f"[server] WARN: Unknown server option: {key}\n")
 
-    def _shell_closed(self) -> bool:
-        return bool(getattr(self._shell, "closed", False))
-
     def run(self) -> int:
         phone = self.phone
         self.log(f"[server] INFO: Device: [phonesim] phonesim {phone.preset.model} (Android "
@@ -363,18 +364,17 @@ class Server:
         return 0
 
     def _accept(self, listener: Listener):
-        while True:
-            if self._shell_closed():
-                raise EOFError("the shell closed")
-            try:
-                stream, done = listener.pending.get(timeout=ACCEPT_POLL)
-            except queue.Empty:
-                continue
-            self.dones.append(done)
-            if self.send["dummy_byte"] and not getattr(self, "_dummy_sent", False):
-                self._dummy_sent = True
-                stream.write(b"\0")
-            return stream
+        try:
+            stream, done = listener.pending.get(timeout=ACCEPT_TIMEOUT)
+        except queue.Empty:
+            self.log("[server] ERROR: phonesim: no client connected within "
+                     f"{ACCEPT_TIMEOUT:g} s\n")
+            raise EOFError("nobody connected") from None
+        self.dones.append(done)
+        if self.send["dummy_byte"] and not self._dummy_sent:
+            self._dummy_sent = True
+            stream.write(b"\0")
+        return stream
 
     def _serve(self) -> None:
         video, audio, control = self.streams
@@ -398,7 +398,7 @@ class Server:
             thread.start()
         # Server.java's Completion: the server ends when any of its processors ends
         while not self.stop.wait(ACCEPT_POLL):
-            if self._shell_closed() or any(s is not None and s.closed for s in self.streams):
+            if any(s is not None and s.closed for s in self.streams):
                 self.stop.set()
         for thread in threads:
             thread.join(timeout=2)
@@ -431,7 +431,7 @@ class Server:
             self.stop.set()
 
     def _refused(self) -> bool:
-        if getattr(self.phone.faults, "refuse_input", False):
+        if self.phone.faults.refuse_input:
             self.log(REFUSED_OUTPUT)
             return True
         return False
@@ -467,9 +467,7 @@ class Server:
     def _key(self, action: int, code: int) -> None:
         if self._refused() or action != ACTION_UP:
             return
-        from phonesim.shell import KEYCODES
-
-        name = KEYCODES.get(str(code))
+        name = KEYS.get(code)
         if name is not None:
             self.phone.keyevent(name, cost=self.costs.touch)
 

@@ -188,8 +188,7 @@ def test_an_old_android_is_said_in_one_line(harness, monkeypatch):
 
 
 def test_a_phone_refusing_injection_is_said_in_one_line_and_left_clean(harness):
-    phone, device = connected(harness)
-    phone.faults.refuse_input = True  # the `channels` helper's MIUI fault (Faults.refuse_input)
+    phone, device = connected(harness, refuse_input=True)  # MIUI's refusal (Faults.refuse_input)
     assert "refuses injected taps" in one_line_refusal(device)
     assert phone.app.taps == [] and phone.app.keys == []
     assert wait_for(lambda: simscrcpy.running(phone) == 0)

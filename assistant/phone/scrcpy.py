@@ -308,7 +308,9 @@ class ScrcpyChannel(Channel):
                 if codec != CODEC_H264:
                     raise ChannelUnavailable(f"the scrcpy server streams codec {codec:#x}, not H.264")
                 self.video_size = (width, height)
-            first.settimeout(None)
+            for sock in (self._video, self._control):  # from here on, idle for as long as play is
+                if sock is not None:
+                    sock.settimeout(None)
         except (EOFError, OSError) as exc:
             self._shell_closed.wait(0.5)  # its error, if it died, is on the shell
             raise ChannelUnavailable(f"the scrcpy server broke off its handshake ({exc}): "
