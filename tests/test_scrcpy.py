@@ -207,3 +207,14 @@ def test_a_server_gone_mid_play_is_said_in_one_line(harness):
     finally:
         channel.close()
     assert wait_for(lambda: simscrcpy.running(phone) == 0)
+
+
+def test_phonesims_dropped_taps_apply_to_touch_messages_too(harness):
+    phone, device = connected(harness, drop_taps=1.0)
+    channel = scrcpy.start(device, video=False)
+    try:
+        channel.taps([(10, 20), (30, 40)])
+        assert wait_for(lambda: len(phone.tap_log) == 2)
+        assert [t.target for t in phone.tap_log] == ["dropped", "dropped"] and phone.app.taps == []
+    finally:
+        channel.close()

@@ -280,14 +280,22 @@ class ScrcpyChannel(Channel):
         import adbutils
 
         deadline = time.monotonic() + CONNECT_WAIT
-        for kind in (["video"] if self.video else []) + ["control"]:
+        kinds = (["video"] if self.video else []) + ["control"]
+        for kind in kinds:
             while True:
                 if self._shell_closed.is_set():
                     raise ChannelUnavailable(f"the scrcpy server did not start: {self._server_error()}")
+                sock = None
                 try:
                     sock = _open(self.device, f"localabstract:{self.socket_name}", timeout=HANDSHAKE_TIMEOUT)
+                    # the first socket's dummy byte: a tunnel may connect before the server
+                    # listens, and only this byte tells (app/src/server.c connect_and_read_byte)
+                    if kind == kinds[0] and _recv_exact(sock, 1) != b"\0":
+                        raise ChannelUnavailable("the scrcpy server's first byte was not its dummy byte")
                     break
-                except (adbutils.AdbError, OSError):
+                except (adbutils.AdbError, OSError, EOFError):
+                    if sock is not None:
+                        sock.close()
                     if time.monotonic() > deadline:
                         raise ChannelUnavailable(f"the scrcpy server's socket did not accept within "
                                                  f"{CONNECT_WAIT:g} s") from None
@@ -299,8 +307,6 @@ class ScrcpyChannel(Channel):
         first = self._video or self._control
         try:
             first.settimeout(HANDSHAKE_TIMEOUT)
-            if _recv_exact(first, 1) != b"\0":
-                raise ChannelUnavailable("the scrcpy server's first byte was not its dummy byte")
             name = _recv_exact(first, DEVICE_NAME_FIELD_LENGTH)
             self.device_name = name.split(b"\0", 1)[0].decode("utf-8", "replace")
             if self._video is not None:
