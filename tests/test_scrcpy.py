@@ -218,3 +218,16 @@ def test_phonesims_dropped_taps_apply_to_touch_messages_too(harness):
         assert [t.target for t in phone.tap_log] == ["dropped", "dropped"] and phone.app.taps == []
     finally:
         channel.close()
+
+
+def test_the_start_line_is_short_and_sets_what_the_channel_needs():
+    line = scrcpy.server_command(0x1234ABCD, video=True, max_size=1024)
+    assert len(line) < 256  # some phones' app_process fails past 256 characters (scrcpy #4481)
+    env, _, rest = line.partition(" ")
+    assert env == "CLASSPATH=/data/local/tmp/scrcpy-server.jar"
+    words = rest.split()
+    assert words[:4] == ["app_process", "/", "com.genymobile.scrcpy.Server", "3.3.4"]
+    server = simscrcpy.Server(standin_phone(), lambda data: None)
+    server.parse(words[3:])
+    assert (server.scid, server.video, server.audio, server.control, server.tunnel_forward,
+            server.max_size) == (0x1234ABCD, True, False, True, True, 1024)

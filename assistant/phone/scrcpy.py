@@ -124,13 +124,15 @@ def check_jar(data: bytes) -> bytes:
 
 
 def server_command(scid: int, video: bool, max_size: int) -> str:
-    """The shell line that starts the server (app/src/server.c execute_server; Options.java's keys)."""
-    args = [f"scid={scid:08x}", "log_level=info", f"video={str(video).lower()}", "audio=false",
-            "control=true", "tunnel_forward=true", f"max_size={max_size}", "send_device_meta=true",
-            "send_frame_meta=true", "send_dummy_byte=true", "send_codec_meta=true",
-            # neither touch the phone's own state: no clipboard messages, no POWER at start,
-            # no second process left to restore settings (CleanUp)
-            "clipboard_autosync=false", "power_on=false", "cleanup=false"]
+    """The shell line that starts the server: as app/src/server.c execute_server builds it, only
+    the options that differ from Options.java's defaults (some phones' app_process fails on long
+    command lines: scrcpy issue #4481). Defaults kept: control, the dummy byte, device, codec and
+    frame meta, H.264."""
+    args = [f"scid={scid:08x}", "log_level=info"] + ([] if video else ["video=false"]) + ["audio=false"]
+    args += [f"max_size={max_size}"] if max_size else []
+    # neither touch the phone's own state: no clipboard messages, no POWER at start, no second
+    # process left to restore settings (CleanUp)
+    args += ["tunnel_forward=true", "clipboard_autosync=false", "cleanup=false", "power_on=false"]
     return (f"CLASSPATH={DEVICE_PATH} app_process / com.genymobile.scrcpy.Server {SERVER_VERSION} "
             + " ".join(args))
 
