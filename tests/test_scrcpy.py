@@ -231,3 +231,11 @@ def test_the_start_line_is_short_and_sets_what_the_channel_needs():
     server.parse(words[3:])
     assert (server.scid, server.video, server.audio, server.control, server.tunnel_forward,
             server.max_size) == (0x1234ABCD, True, False, True, True, 1024)
+
+
+def test_the_servers_own_error_is_the_one_line(harness, monkeypatch):
+    phone, device = connected(harness)
+    monkeypatch.setattr(scrcpy, "SERVER_VERSION", "3.3.3")  # a client for another server version
+    assert one_line_refusal(device) == ("the scrcpy server did not start: The server version (3.3.4) "
+                                        "does not match the client (3.3.3)")
+    assert simscrcpy.running(phone) == 0
