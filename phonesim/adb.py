@@ -375,6 +375,9 @@ class AdbServer:
     def service(self, name: str):
         """The function serving an OPENed service name, or None when the phone has no such service."""
         kind, colon, command = name.partition(":")
+        if colon and kind in ("sync", "localabstract"):  # scrcpy's push and sockets
+            from phonesim import scrcpy
+            return scrcpy.service(self.phone, kind, command)
         # "shell,raw:" / "shell,pty:" (adb daemon/services.cpp, ShellService); no shell protocol v2 here
         kind, *shell_args = kind.split(",")
         if not colon or kind not in ("shell", "exec") or "v2" in shell_args or (kind == "exec" and shell_args):

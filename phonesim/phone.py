@@ -470,9 +470,10 @@ class Phone:
             "ro.build.version.release": ANDROID[self.android].release, "ro.build.version.sdk": str(ANDROID[self.android].sdk), "ro.serialno": self.serial, "ro.sf.lcd_density": str(p.density),
         }
 
-    def screen(self) -> np.ndarray:
+    def screen(self, log: bool = True) -> np.ndarray:
         """The screen as RGB, or all black behind a secure window. Each frame is logged with the
-        animation it caught (``capture_log``: (monotonic time, animation name or None))."""
+        animation it caught (``capture_log``: (monotonic time, animation name or None)), unless
+        ``log`` is off (a video stream's looks, phonesim.scrcpy)."""
         if self.faults.secure or not self.awake:
             return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
         with self._lock:
@@ -486,14 +487,15 @@ class Phone:
                 frame = self.app.render()
                 if self.dialog is not None:
                     frame = self.dialog.draw(frame)
-        with self._costs_lock:
-            self.capture_log.append((time.monotonic(), motion))
+        if log:
+            with self._costs_lock:
+                self.capture_log.append((time.monotonic(), motion))
         return frame
 
-    def _lost(self, kind: str = "tap", extra: float = 0.0) -> bool:
-        """Charge a command's start (a Java VM: the tap cost, plus ``extra``), then say whether
-        the phone loses it."""
-        self._charge(kind, self._draw(self.realism.tap) + extra)
+    def _lost(self, kind: str = "tap", extra: float = 0.0, cost=None) -> bool:
+        """Charge a command's start (a Java VM: the tap cost, or the span ``cost``, plus
+        ``extra``), then say whether the phone loses it."""
+        self._charge(kind, self._draw(self.realism.tap if cost is None else cost) + extra)
         if self.faults.tap_latency:  # a fault on top of the profile, in plain seconds
             with self._costs_lock:
                 self.charged[kind][-1] += self.faults.tap_latency
@@ -504,8 +506,9 @@ class Phone:
         with self._costs_lock:
             self.tap_log.append(Tap(time.monotonic(), x, y, target))
 
-    def tap(self, x: int, y: int) -> None:
-        if self._lost():
+    def tap(self, x: int, y: int, cost=None) -> None:
+        """A tap; ``cost``: the span its start costs instead of `input tap`'s (phonesim.scrcpy)."""
+        if self._lost(cost=cost):
             self.taps_dropped += 1
             self._log(x, y, "dropped")
             return
@@ -535,8 +538,10 @@ class Phone:
             self.app.tap(x, y)
             self._after_tap()
 
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        if self._lost("swipe", max(ms, 0) / 1000 if self.realism.timed_swipes else 0.0):
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300, cost=None) -> None:
+        # with a ``cost`` (phonesim.scrcpy) the finger's moves already took their time
+        timed = self.realism.timed_swipes and cost is None
+        if self._lost("swipe", max(ms, 0) / 1000 if timed else 0.0, cost):
             return
         r = self.realism
         distance = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
@@ -555,8 +560,8 @@ class Phone:
                 return
             self.app.swipe(x1, y1, x2, y2, ms)
 
-    def keyevent(self, key: str) -> None:
-        self._charge("tap", self._draw(self.realism.tap))
+    def keyevent(self, key: str, cost=None) -> None:
+        self._charge("tap", self._draw(self.realism.tap if cost is None else cost))
         name = str(key).upper()
         with self._lock:
             if name in ("KEYCODE_POWER", "KEYCODE_SLEEP", "KEYCODE_WAKEUP"):

@@ -105,7 +105,16 @@ class Shell:
 
     def command(self, words: list[str], write: Write) -> int:
         """One command with its arguments; returns its exit status."""
+        env = {}  # leading NAME=VALUE words: the command's environment
+        while words and "=" in words[0] and words[0].partition("=")[0].isidentifier():
+            name, _, value = words.pop(0).partition("=")
+            env[name] = value
+        if not words:
+            return 0
         name, args = words[0], words[1:]
+        if name == "app_process":  # scrcpy's server (phonesim.scrcpy), started with CLASSPATH=
+            from phonesim import scrcpy
+            return scrcpy.app_process(self.phone, env, args, write)
         handler = getattr(self, "cmd_" + name, None) if name.isidentifier() else None
         if handler is None:
             write(f"/system/bin/sh: {name}: inaccessible or not found\n".encode())

@@ -212,7 +212,7 @@ def test_one_write_in_flight_per_stream_within_maxdata(vp):
     assert (command, version, maxdata) == (A_CNXN, 0x01000001, 4096)
     assert payload.startswith(b"device::") and b"ro.product.model=Pixel 7;" in payload
     # a service the phone does not have is refused with CLSE(0, our id)
-    sock.sendall(pack(A_OPEN, 5, 0, b"sync:\0") + b"sync:\0")
+    sock.sendall(pack(A_OPEN, 5, 0, b"framebuffer:\0") + b"framebuffer:\0")
     assert _message(sock)[:3] == (A_CLSE, 0, 5)
     sock.sendall(pack(A_OPEN, 9, 0, b"exec:screencap\0") + b"exec:screencap\0")
     command, phone_id, our_id, _ = _message(sock)

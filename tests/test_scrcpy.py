@@ -1,0 +1,241 @@
+"""The scrcpy channel: its messages byte for byte (layouts written from upstream's reader, not
+from our encoder), the jar's checksum, and the whole channel against phonesim's server: the
+push, the start, the handshake, taps landing, frames matching the screen, the one-line refusals
+(checksum, an old Android, MIUI's refused injection) and nothing left running after close()."""
+
+import time
+
+import numpy as np
+import pytest
+
+from assistant.phone import scrcpy
+from assistant.phone.channel import ChannelUnavailable
+from helpers import standin_phone
+from phonesim import scrcpy as simscrcpy
+
+
+# -- messages: ControlMessageReader.java reads, after the type byte --------------------------
+# parseInjectTouchEvent: action (u8), pointerId (long), x, y (int), screenWidth, screenHeight
+# (u16), pressure (u16 fixed point), actionButton (int), buttons (int); big-endian (DataInputStream)
+def test_touch_message_is_the_readers_32_bytes():
+    message = scrcpy.touch_message(scrcpy.ACTION_DOWN, 100, 2000, 1080, 2400)
+    expected = bytes.fromhex(
+        "02"                  # TYPE_INJECT_TOUCH_EVENT
+        "00"                  # MotionEvent.ACTION_DOWN
+        "fffffffffffffffe"    # POINTER_ID_GENERIC_FINGER (-2)
+        "00000064" "000007d0"  # x 100, y 2000
+        "0438" "0960"         # 1080 x 2400
+        "ffff"                # pressure 1.0
+        "00000000" "00000000")  # no buttons
+    assert message == expected and len(message) == 32
+
+
+def test_touch_up_and_move_carry_their_action():
+    assert scrcpy.touch_message(scrcpy.ACTION_UP, 1, 2, 3, 4)[1] == 1
+    assert scrcpy.touch_message(scrcpy.ACTION_MOVE, 1, 2, 3, 4)[1] == 2
+
+
+# parseInjectKeycode: action (u8), keycode, repeat, metaState (int each)
+def test_keycode_message_is_the_readers_14_bytes():
+    message = scrcpy.keycode_message(scrcpy.ACTION_UP, scrcpy.keycode("KEYCODE_BACK"))
+    assert message == bytes.fromhex("00" "01" "00000004" "00000000" "00000000")
+
+
+def test_key_names():
+    assert scrcpy.keycode("BACK") == scrcpy.keycode("4") == scrcpy.keycode("keycode_back") == 4
+    with pytest.raises(ValueError, match="unknown key"):
+        scrcpy.keycode("KEYCODE_NOPE")
+
+
+def test_the_packaged_jar_is_upstreams_3_3_4():
+    assert len(scrcpy.server_jar()) == 90_980
+
+
+def test_a_jar_with_another_checksum_is_refused_in_one_line():
+    with pytest.raises(ChannelUnavailable) as caught:
+        scrcpy.check_jar(scrcpy.server_jar() + b"\0")
+    assert "\n" not in str(caught.value) and "checksum" in str(caught.value)
+
+
+def test_video_size_follows_size_limit_and_round8():
+    # Size.limit: the major side becomes max_size, the minor 1024 * 1080 / 2400 = 460 (int);
+    # round8: the minor to the nearest multiple of 8 (464), the major down (1024)
+    assert simscrcpy.limit(1080, 2400, 1024) == (464, 1024)
+    assert simscrcpy.limit(1080, 2400, 0) == (1080, 2400)
+    assert simscrcpy.limit(720, 1600, 2048) == (720, 1600)
+
+
+# -- phonesim's app_process, as the phone's shell runs it ------------------------------------
+def run_server(phone, *args, classpath=scrcpy.DEVICE_PATH):
+    out = []
+    status = simscrcpy.app_process(phone, {"CLASSPATH": classpath},
+                                   ["/", "com.genymobile.scrcpy.Server", *args], out.append)
+    return status, b"".join(out).decode()
+
+
+def pushed(phone):
+    simscrcpy.files(phone)[scrcpy.DEVICE_PATH] = scrcpy.server_jar()
+    return phone
+
+
+def test_another_client_version_gets_the_servers_own_error():
+    status, output = run_server(pushed(standin_phone()), "3.3.3", "scid=1")
+    assert status == 1
+    assert "The server version (3.3.4) does not match the client (3.3.3)" in output.splitlines()[0]
+
+
+def test_an_old_android_aborts_app_process(monkeypatch):
+    phone = pushed(standin_phone())
+    monkeypatch.setattr(phone, "properties", lambda: {"ro.build.version.sdk": "19",
+                                                      "ro.build.version.release": "4.4"})
+    assert run_server(phone, "3.3.4") == (simscrcpy.ABORTED_STATUS, "Aborted\n")
+
+
+def test_without_the_jar_app_process_finds_no_class():
+    status, _ = run_server(standin_phone(), "3.3.4")
+    assert status == simscrcpy.ABORTED_STATUS
+
+
+# -- the channel against phonesim ------------------------------------------------------------
+def connected(harness, **faults):
+    from assistant.phone.device import Device
+
+    phone = standin_phone(**faults)
+    vp = harness.add(phone)
+    return phone, Device(harness.client, vp.serial)
+
+
+def wait_for(condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+def test_taps_land_and_frames_show_the_screen_and_close_leaves_nothing(harness):
+    phone, device = connected(harness)
+    channel = scrcpy.start(device, video=True)
+    try:
+        assert channel.name == "scrcpy" and channel.why == "scrcpy server 3.3.4, control+video 1080x2400"
+        assert channel.device_name == phone.preset.model
+        channel.taps([(100, 500), (540, 1800)])
+        assert wait_for(lambda: len(phone.app.taps) == 2)
+        assert phone.app.taps == [(100, 500), (540, 1800)]
+        assert [t.target for t in phone.tap_log] == ["unknown", "unknown"]
+        channel.swipe(500, 1500, 500, 600, 150)
+        channel.key("KEYCODE_BACK")
+        assert wait_for(lambda: phone.app.keys == ["KEYCODE_BACK"])
+        assert phone.app.swipes and phone.app.swipes[0][:4] == (500, 1500, 500, 600)
+        # two taps: the stand-in shows its third colour; the newest frame shows it too
+        want = phone.screen(log=False)[:, :, ::-1].astype(int)
+        assert wait_for(lambda: np.abs(channel.frame()[0].astype(int) - want).mean() < 2)
+        image, arrived = channel.frame()
+        assert image.shape == (2400, 1080, 3) and arrived <= time.monotonic()
+        assert simscrcpy.running(phone) == 1
+    finally:
+        channel.close()
+    assert wait_for(lambda: simscrcpy.running(phone) == 0)
+
+
+def test_max_size_scales_the_stream_and_taps_still_land(harness):
+    phone, device = connected(harness)
+    channel = scrcpy.start(device, video=True, max_size=1024)
+    try:
+        assert channel.video_size == (464, 1024)
+        assert channel.frame()[0].shape == (1024, 464, 3)
+        channel.taps([(540, 1200)])
+        assert wait_for(lambda: len(phone.app.taps) == 1)
+        x, y = phone.app.taps[0]
+        assert abs(x - 540) <= 3 and abs(y - 1200) <= 3  # a video pixel is 2.3 screen pixels
+    finally:
+        channel.close()
+
+
+def test_control_only_has_no_frames(harness):
+    phone, device = connected(harness)
+    channel = scrcpy.start(device, video=False)
+    try:
+        assert channel.frame() is None and channel.why == "scrcpy server 3.3.4, control"
+        channel.taps([(10, 20)])
+        assert wait_for(lambda: phone.app.taps == [(10, 20)])
+    finally:
+        channel.close()
+    assert wait_for(lambda: simscrcpy.running(phone) == 0)
+
+
+def one_line_refusal(device) -> str:
+    with pytest.raises(ChannelUnavailable) as caught:
+        scrcpy.start(device)
+    text = str(caught.value)
+    assert text and "\n" not in text
+    return text
+
+
+def test_a_checksum_mismatch_pushes_nothing(harness, monkeypatch):
+    phone, device = connected(harness)
+    monkeypatch.setattr(scrcpy, "SERVER_SHA256", "0" * 64)
+    assert "checksum" in one_line_refusal(device)
+    assert simscrcpy.files(phone) == {}
+
+
+def test_an_old_android_is_said_in_one_line(harness, monkeypatch):
+    phone, device = connected(harness)
+    monkeypatch.setattr(phone, "properties", lambda: {"ro.build.version.sdk": "19",
+                                                      "ro.build.version.release": "4.4",
+                                                      "ro.product.model": "old"})
+    assert one_line_refusal(device) == ("the phone runs Android 4.4 (API 19); the scrcpy server needs "
+                                        "Android 5.0 (API 21)")
+
+
+def test_a_phone_refusing_injection_is_said_in_one_line_and_left_clean(harness):
+    phone, device = connected(harness, refuse_input=True)  # MIUI's refusal (Faults.refuse_input)
+    assert "refuses injected taps" in one_line_refusal(device)
+    assert phone.app.taps == [] and phone.app.keys == []
+    assert wait_for(lambda: simscrcpy.running(phone) == 0)
+
+
+def test_a_server_gone_mid_play_is_said_in_one_line(harness):
+    phone, device = connected(harness)
+    channel = scrcpy.start(device)
+    try:
+        harness.phones[-1].stop()  # the phone unplugged: every socket to it closes
+        assert wait_for(lambda: channel.broken is not None)
+        for use in (lambda: channel.taps([(1, 2)]), channel.frame):
+            with pytest.raises(ChannelUnavailable) as caught:
+                use()
+            assert "\n" not in str(caught.value) and "scrcpy server" in str(caught.value)
+    finally:
+        channel.close()
+    assert wait_for(lambda: simscrcpy.running(phone) == 0)
+
+
+def test_phonesims_dropped_taps_apply_to_touch_messages_too(harness):
+    phone, device = connected(harness, drop_taps=1.0)
+    channel = scrcpy.start(device, video=False)
+    try:
+        channel.taps([(10, 20), (30, 40)])
+        assert wait_for(lambda: len(phone.tap_log) == 2)
+        assert [t.target for t in phone.tap_log] == ["dropped", "dropped"] and phone.app.taps == []
+    finally:
+        channel.close()
+
+
+def test_the_start_line_is_short_and_sets_what_the_channel_needs():
+    line = scrcpy.server_command(0x1234ABCD, video=True, max_size=1024)
+    assert len(line) < 256  # some phones' app_process fails past 256 characters (scrcpy #4481)
+    env, _, rest = line.partition(" ")
+    assert env == "CLASSPATH=/data/local/tmp/scrcpy-server.jar"
+    words = rest.split()
+    assert words[:4] == ["app_process", "/", "com.genymobile.scrcpy.Server", "3.3.4"]
+    server = simscrcpy.Server(standin_phone(), lambda data: None)
+    server.parse(words[3:])
+    assert (server.scid, server.video, server.audio, server.control, server.tunnel_forward,
+            server.max_size) == (0x1234ABCD, True, False, True, True, 1024)
+
+
+def test_the_servers_own_error_is_the_one_line(harness, monkeypatch):
+    phone, device = connected(harness)
+    monkeypatch.setattr(scrcpy, "SERVER_VERSION", "3.3.3")  # a client for another server version
+    assert one_line_refusal(device) == ("the scrcpy server did not start: The server version (3.3.4) "
+                                        "does not match the client (3.3.3)")
+    assert simscrcpy.running(phone) == 0
