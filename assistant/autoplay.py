@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 
@@ -9,6 +10,7 @@ from solver.errors import TapsolveError
 from solver import words
 from assistant.games import BoardChanged
 from assistant.loop import Loop
+from assistant.phone import lock
 
 # Taps lost in a row (the screen unchanged after them): this many with none ever landed means
 # the phone ignores taps (a setting); once taps have landed, a phone that drops some is not
@@ -96,7 +98,9 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
     link, tally = loop.link, loop.tally
     status = status or say
     loop.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
-    with StopAfterMove() as stop:
+    serial = getattr(link.device, "serial", None)
+    # one tapsolve taps a phone at a time: a second play refuses here, before any tap
+    with lock.hold(serial) if serial else contextlib.nullcontext(), StopAfterMove() as stop:
         try:
             loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0

@@ -9,6 +9,7 @@ import time
 
 import vision
 from assistant.animation import AnimationClock, part_change
+from assistant.phone import lock
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.settle import Settler, still
 from calibration import store
@@ -163,9 +164,17 @@ class Link:
         """Build this phone's profile for the game afresh from a screenshot, and store it."""
         self.profile = store.read(image, self.device.model, game, rebuild=True, note=self.say).profile
 
+    def _hold(self) -> None:
+        """Touching the phone takes its lock (``assistant.phone.lock``) for the rest of the run,
+        so a guide that scrolls and a play never touch one phone together (play takes it first)."""
+        serial = getattr(self.device, "serial", None)
+        if serial:
+            lock.keep(serial)
+
     def _touch(self, kind: str) -> None:
         """A tap or swipe of this kind is being sent, once the animation of a move judged early
         has ended: the settled screen is stale until captured again."""
+        self._hold()
         self._wait_until(self.clock.quiet_from)
         self.clock.touch(kind)
 
@@ -199,6 +208,7 @@ class Link:
     def key(self, code: str) -> None:
         """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""
         self.keys += 1
+        self._hold()
         self._again(lambda: self.device.key(code))
 
     def shell(self, command: str) -> str:
