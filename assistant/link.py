@@ -9,10 +9,16 @@ import time
 
 import vision
 from assistant.animation import AnimationClock, part_change
+from assistant.games import BoardChanged
 from assistant.phone import lock
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.settle import Settler, still
 from calibration import store
+
+
+class PhoneCameBack(BoardChanged):
+    """The phone was lost and came back (maybe resized, maybe another device on its address):
+    a touch planned on the screen read before is not sent; the board is read again first."""
 
 
 class Link:
@@ -27,6 +33,8 @@ class Link:
         self.reconnect_timeout = reconnect_timeout
         self.profile = None
         self.reconnects = 0
+        self.stale = False  # the phone came back and its screen has not been captured since
+        self.tapped_for = None  # the phone's (input size, screenshot size) at the last taps
         # what this link sent and took, for the run's summary
         self.taps = self.swipes = self.captures = self.keys = 0
         self.ticking = []  # the parts of the screen that change on their own, as last read
@@ -38,15 +46,22 @@ class Link:
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
 
-    def _again(self, action):
-        """Run action; if the phone is lost, wait (bounded) for it to come back and run it once more."""
+    def _again(self, action, touch: bool = False):
+        """Run action; if the phone is lost, wait (bounded) for it to come back and run it once
+        more, unless it is a ``touch``: what came back may show another screen (resized, another
+        device on its address), so a touch is never sent again blind (PhoneCameBack: the caller
+        reads the board again)."""
         try:
             return action()
         except (PhoneLost, AdbServerUnreachable) as exc:
             self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
             self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
             self.reconnects += 1
+            self.stale = True
+            self.profile = None  # (the next read takes the profile of what came back: maybe another phone)
             self.say("the phone is back: going on from what its screen shows")
+            if touch:
+                raise PhoneCameBack("the phone came back before the touch was sure to land") from None
             return action()
 
     def _grab(self):
@@ -54,6 +69,7 @@ class Link:
         self.captures += 1
         at = time.monotonic()
         image = self._again(self.device.capture)
+        self.stale = False
         self.spent["capture"] += time.monotonic() - at
         return image, at
 
@@ -175,6 +191,8 @@ class Link:
         """A tap or swipe of this kind is being sent, once the animation of a move judged early
         has ended: the settled screen is stale until captured again."""
         self._hold()
+        if self.stale:  # (what was read to plan this touch was read on the phone that left)
+            raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         self._wait_until(self.clock.quiet_from)
         self.clock.touch(kind)
 
@@ -188,20 +206,35 @@ class Link:
         the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)
+        self.tapped_for = self._sizes()  # (what they are scaled by: see resized)
         self._touch(kind)
         start = time.monotonic()
         try:
             self.device.taps(points)
         except (PhoneLost, AdbServerUnreachable):
-            self._again(lambda: None)
+            self._again(lambda: None)  # (not sent again: the screen read next tells what landed)
         self.clock.touched_at = time.monotonic()
         self.spent["tap"] += self.clock.touched_at - start
+
+    def _sizes(self, fresh: bool = False):
+        """(input size, screenshot size) of the phone, None for a stand-in that taps where told."""
+        size = getattr(self.device, "input_size", None)
+        if size is None:
+            return None
+        return self._again(lambda: size(fresh=fresh)), self.device.screen.size
+
+    def resized(self) -> bool:
+        """Whether the phone's screen differs now from the one the last taps were scaled for
+        (its input size asked again: one `wm size`; the last screenshot's size): taps that seem
+        lost may have gone to the wrong place on a screen resized under us (`wm size`, a
+        rotation), and are then not sent again before the board is read again."""
+        return self.tapped_for is not None and self._sizes(fresh=True) != self.tapped_for
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
         self._touch("swipe")
         start = time.monotonic()
-        self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
+        self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms), touch=True)
         self.clock.touched_at = time.monotonic()
         self.spent["swipe"] += self.clock.touched_at - start
 
@@ -209,7 +242,10 @@ class Link:
         """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""
         self.keys += 1
         self._hold()
-        self._again(lambda: self.device.key(code))
+        try:
+            self._again(lambda: self.device.key(code), touch=True)
+        except PhoneCameBack:
+            pass  # (not pressed again: whoever pressed it looks at what is in front next)
 
     def shell(self, command: str) -> str:
         """A shell command's output (what is in front, bringing the game back)."""

@@ -48,7 +48,8 @@ class Device:
         self.serial = serial
         self.screen = Screen(self)
         self._model: str | None = None
-        self._input_size: tuple[int, int] | None = None
+        # (the size taps are given in, the screenshot size it was read beside): see input_size
+        self._input_size: tuple[tuple[int, int], tuple[int, int] | None] | None = None
 
     # -- commands --------------------------------------------------------------------------
     def run(self, command: str, service: str = "shell", expect: int = 0,
@@ -89,12 +90,19 @@ class Device:
 
         A local adb server that died is started again (said, and left running as adb's own is).
         The adb server reconnects a phone over TCP on its own; we also ask it to (`host:connect`)
-        in case it forgot the phone, e.g. after its own restart."""
+        in case it forgot the phone, e.g. after its own restart.
+
+        What came back on the serial may not be the phone that left (its screen resized by
+        `wm size`, another device given the same Wi-Fi address): its model and both sizes (input
+        and screenshot) are forgotten, read again on their next use. The caller reads the screen
+        again before its next touch (``assistant.link.Link``)."""
         deadline = time.monotonic() + timeout
         asked = 0.0
         while True:
             state = self.state()
             if state == "device":
+                self._model = self._input_size = None
+                self.screen.size = None  # (set again by the next capture)
                 return
             if state is None and not reachable(self.client.host, self.client.port) and is_local(self.client.host):
                 start_server(self.client.port)  # the server died (or was killed) under us
@@ -119,9 +127,14 @@ class Device:
             self._model = self.shell("getprop ro.product.model").strip() or "unknown model"
         return self._model
 
-    def input_size(self) -> tuple[int, int]:
-        """The screen size taps are given in (`wm size`, an override winning over the physical)."""
-        if self._input_size is None:
+    def input_size(self, fresh: bool = False) -> tuple[int, int]:
+        """The screen size taps are given in (`wm size`, an override winning over the physical).
+
+        Kept while the screenshots keep their size: one of another size means the screen changed
+        (`wm size` run meanwhile, a rotation), and `wm size` is asked again; ``fresh`` asks it
+        anyway (taps that seem lost are checked so before they are sent again)."""
+        shot = self.screen.size
+        if fresh or self._input_size is None or self._input_size[1] != shot:
             text = self.shell("wm size")
             sizes = {}
             for line in text.splitlines():
@@ -132,8 +145,8 @@ class Device:
             size = sizes.get("Override size") or sizes.get("Physical size")
             if size is None:
                 raise PhoneLost(f"the phone {self.serial} did not say its screen size (`wm size`: {text.strip()!r})")
-            self._input_size = size
-        return self._input_size
+            self._input_size = size, shot
+        return self._input_size[0]
 
     @property
     def size(self) -> tuple[int, int]:
