@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import sys
 
@@ -99,9 +98,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
     link, tally = loop.link, loop.tally
     status = status or say
     loop.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
-    serial = getattr(link.device, "serial", None)
     # one tapsolve taps a phone at a time: a second play refuses here, before any tap
-    with lock.hold(serial) if serial else contextlib.nullcontext(), StopAfterMove() as stop:
+    with lock.hold(link.device.serial), StopAfterMove() as stop:
         try:
             loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0

@@ -34,7 +34,7 @@ class Link:
         self.profile = None
         self.reconnects = 0
         self.stale = False  # the phone came back and its screen has not been captured since
-        self.tapped_for = None  # the phone's (input size, screenshot size) at the last taps
+        self.shot = self.tapped_on = None  # the last capture's size, and the one the last taps were planned on
         # what this link sent and took, for the run's summary
         self.taps = self.swipes = self.captures = self.keys = 0
         self.ticking = []  # the parts of the screen that change on their own, as last read
@@ -69,7 +69,7 @@ class Link:
         self.captures += 1
         at = time.monotonic()
         image = self._again(self.device.capture)
-        self.stale = False
+        self.stale, self.shot = False, image.shape[:2]
         self.spent["capture"] += time.monotonic() - at
         return image, at
 
@@ -183,9 +183,7 @@ class Link:
     def _hold(self) -> None:
         """Touching the phone takes its lock (``assistant.phone.lock``) for the rest of the run,
         so a guide that scrolls and a play never touch one phone together (play takes it first)."""
-        serial = getattr(self.device, "serial", None)
-        if serial:
-            lock.keep(serial)
+        lock.keep(self.device.serial)
 
     def _touch(self, kind: str) -> None:
         """A tap or swipe of this kind is being sent, once the animation of a move judged early
@@ -206,7 +204,7 @@ class Link:
         the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)
-        self.tapped_for = self._sizes()  # (what they are scaled by: see resized)
+        self.tapped_on = self.shot  # (see resized)
         self._touch(kind)
         start = time.monotonic()
         try:
@@ -216,19 +214,12 @@ class Link:
         self.clock.touched_at = time.monotonic()
         self.spent["tap"] += self.clock.touched_at - start
 
-    def _sizes(self, fresh: bool = False):
-        """(input size, screenshot size) of the phone, None for a stand-in that taps where told."""
-        size = getattr(self.device, "input_size", None)
-        if size is None:
-            return None
-        return self._again(lambda: size(fresh=fresh)), self.device.screen.size
-
     def resized(self) -> bool:
-        """Whether the phone's screen differs now from the one the last taps were scaled for
-        (its input size asked again: one `wm size`; the last screenshot's size): taps that seem
-        lost may have gone to the wrong place on a screen resized under us (`wm size`, a
-        rotation), and are then not sent again before the board is read again."""
-        return self.tapped_for is not None and self._sizes(fresh=True) != self.tapped_for
+        """Whether the screen captured since the last taps is of another size than the one they
+        were planned on: taps that seem lost may have gone to the wrong place on a screen
+        resized under us (`wm size`, a rotation; the device asks its input size again for a
+        screenshot of another size), and are then not sent again before the board is read again."""
+        return self.tapped_on is not None and self.shot != self.tapped_on
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1

@@ -60,7 +60,7 @@ class Loop:
         self.tally = Tally()
         tesseract.keep_spares()  # a screen is read after every move
         self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
-        self.read_at = self._reconnects  # the link's reconnects when the board was last read whole
+        self.read_at = link.reconnects  # the link's reconnects when the board was last read whole
 
     # -- seeing ------------------------------------------------------------------------------
 
@@ -172,7 +172,7 @@ class Loop:
         """Read the board and make the first plan. A game named in advance loads its solver
         while the first screen is captured and read (the phone's time, not added to it)."""
         warming = None
-        self.read_at = self._reconnects
+        self.read_at = self.link.reconnects
         if self.game is None and self.game_name != "auto":
             warming = threading.Thread(target=kind(self.game_name).warm, daemon=True)
             warming.start()
@@ -199,7 +199,7 @@ class Loop:
     def survey_again(self):
         """A row that came on screen is not the board the plan knows, or the phone came back:
         forget where the board was placed, read it whole again and plan from it."""
-        self.read_at = self._reconnects
+        self.read_at = self.link.reconnects
         self.game.forget_place()
         if self.look_until_known().screen == "board":
             self.replan()  # (a stage-complete screen that came back: play goes on from it)
@@ -208,11 +208,7 @@ class Loop:
         """The phone was lost and came back since the board was last read whole: what came back
         may show another screen (resized, another device on the address), so nothing is tapped
         before it is read again (``survey_again``). A question: nothing changes."""
-        return self._reconnects != self.read_at
-
-    @property
-    def _reconnects(self) -> int:
-        return getattr(self.link, "reconnects", 0)  # (a stand-in link that never loses its phone)
+        return self.link.reconnects != self.read_at
 
     def order_for_screen(self):
         """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)

@@ -127,14 +127,13 @@ class Device:
             self._model = self.shell("getprop ro.product.model").strip() or "unknown model"
         return self._model
 
-    def input_size(self, fresh: bool = False) -> tuple[int, int]:
+    def input_size(self) -> tuple[int, int]:
         """The screen size taps are given in (`wm size`, an override winning over the physical).
 
         Kept while the screenshots keep their size: one of another size means the screen changed
-        (`wm size` run meanwhile, a rotation), and `wm size` is asked again; ``fresh`` asks it
-        anyway (taps that seem lost are checked so before they are sent again)."""
+        (`wm size` run meanwhile, a rotation), and `wm size` is asked again."""
         shot = self.screen.size
-        if fresh or self._input_size is None or self._input_size[1] != shot:
+        if self._input_size is None or self._input_size[1] != shot:
             text = self.shell("wm size")
             sizes = {}
             for line in text.splitlines():

@@ -126,8 +126,9 @@ _held: dict[str, PhoneLock] = {}  # serial -> this process's lock (flock conflic
 
 @contextlib.contextmanager
 def hold(serial: str):
-    """Hold the phone's lock for the block (already held by this process: kept as it is)."""
-    if serial in _held:
+    """Hold the phone's lock for the block (already held by this process: kept as it is; a
+    phone without a serial is not one the adb server lists: nothing to hold)."""
+    if not serial or serial in _held:
         yield
         return
     lock = PhoneLock(serial)
@@ -142,7 +143,7 @@ def hold(serial: str):
 
 def keep(serial: str) -> None:
     """Hold the phone's lock from now until this process ends (the guide, on its first touch)."""
-    if serial not in _held:
+    if serial and serial not in _held:
         lock = PhoneLock(serial)
         lock.acquire()
         _held[serial] = lock
