@@ -60,7 +60,7 @@ class Loop:
         self.tally = Tally()
         tesseract.keep_spares()  # a screen is read after every move
         self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
-        self.read_at = link.reconnects  # the link's reconnects when the board was last read whole
+        self.read_at = None  # the link's reconnects when the board was last read whole (start)
 
     # -- seeing ------------------------------------------------------------------------------
 
@@ -208,7 +208,7 @@ class Loop:
         """The phone was lost and came back since the board was last read whole: what came back
         may show another screen (resized, another device on the address), so nothing is tapped
         before it is read again (``survey_again``). A question: nothing changes."""
-        return self.link.reconnects != self.read_at
+        return self.read_at is not None and self.link.reconnects != self.read_at
 
     def order_for_screen(self):
         """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)
