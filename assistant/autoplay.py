@@ -8,7 +8,9 @@ import sys
 from solver.errors import TapsolveError
 from solver import words
 from assistant.games import BoardChanged
+from assistant.link import PhoneCameBack
 from assistant.loop import Loop
+from assistant.phone import lock
 
 # Taps lost in a row (the screen unchanged after them): this many with none ever landed means
 # the phone ignores taps (a setting); once taps have landed, a phone that drops some is not
@@ -96,7 +98,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
     link, tally = loop.link, loop.tally
     status = status or say
     loop.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
-    with StopAfterMove() as stop:
+    # one tapsolve taps a phone at a time: a second play refuses here, before any tap
+    with lock.hold(link.device.serial), StopAfterMove() as stop:
         try:
             loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0
@@ -107,6 +110,11 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                 if show is not None and not show(loop):
                     stop.asked = True
                     break
+                if loop.came_back():  # (lost while its screen was read: what came back may differ)
+                    say("the phone came back: reading its screen and board again")
+                    loop.survey_again()
+                    lost_in_a_row = 0
+                    continue
                 reading = loop.reading
                 if loop.game.finished(loop.position, reading):
                     tally.stages += 1
@@ -124,20 +132,36 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
                 try:
                     loop.show(move, select=True)
+                    if loop.came_back():  # (lost during a scroll's capture: never a tap planned before)
+                        raise PhoneCameBack("the phone came back")
+                    taps = loop.game.taps(move, loop.reading)
+                    kind = loop.game.animation(loop.position, move)
+                    stop.moving = True
+                    link.tap_all(taps, kind=kind)
                 except BoardChanged as exc:
+                    stop.moving = False
                     say(f"{exc}: reading it again and re-planning")
                     loop.survey_again()
+                    lost_in_a_row = 0 if isinstance(exc, PhoneCameBack) else lost_in_a_row
                     continue
-                taps = loop.game.taps(move, loop.reading)
-                kind = loop.game.animation(loop.position, move)
-                stop.moving = True
-                link.tap_all(taps, kind=kind)
                 outcome = loop.judge(move)
                 stop.moving = False
+                if loop.came_back():
+                    # lost during the move: its taps went to a phone that left, so none is
+                    # counted lost (nor sent again); the screen that came back is read whole
+                    say("the phone came back during the move: reading its screen and board again")
+                    loop.survey_again()
+                    lost_in_a_row = 0
+                    continue
                 if outcome == "same":
-                    tally.repeats += 1
                     selected = loop.reading.selected
-                    if selected is not None and selected != reading.selected:
+                    moved = selected is not None and selected != reading.selected
+                    if not moved and link.resized():  # (taps scaled by the old size: neither lost nor repeated)
+                        say("the phone's screen changed size: reading its screen and board again")
+                        loop.survey_again()
+                        continue
+                    tally.repeats += 1
+                    if moved:
                         landed, lost_in_a_row = True, 0  # the selection moved: a tap landed
                         refusals += bool(taps) and loop.reading.cells.get(selected) == tuple(taps[-1])
                         if refusals == REFUSALS_BEFORE_RECHECK and loop.reading_is_doubtful():

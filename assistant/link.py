@@ -9,10 +9,17 @@ import time
 
 import vision
 from assistant.animation import AnimationClock, part_change
+from assistant.games import BoardChanged
+from assistant.phone import lock
 from assistant.phone.device import Device
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.settle import Settler, still
 from calibration import store
+
+
+class PhoneCameBack(BoardChanged):
+    """The phone was lost and came back (maybe resized, maybe another device on its address):
+    a touch planned on the screen read before is not sent; the board is read again first."""
 
 
 class Link:
@@ -29,6 +36,8 @@ class Link:
         self.reconnect_timeout = reconnect_timeout
         self.profile = None
         self.reconnects = 0
+        self.stale = False  # the phone came back and its screen has not been captured since
+        self.shot = self.tapped_on = None  # the last capture's size, and the one the last taps were planned on
         # what this link sent and took, for the run's summary
         self.taps = self.swipes = self.captures = self.keys = 0
         self.ticking = []  # the parts of the screen that change on their own, as last read
@@ -40,15 +49,22 @@ class Link:
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
 
-    def _again(self, action):
-        """Run action; if the phone is lost, wait (bounded) for it to come back and run it once more."""
+    def _again(self, action, touch: bool = False):
+        """Run action; if the phone is lost, wait (bounded) for it to come back and run it once
+        more, unless it is a ``touch``: what came back may show another screen (resized, another
+        device on its address), so a touch is never sent again blind (PhoneCameBack: the caller
+        reads the board again)."""
         try:
             return action()
         except (PhoneLost, AdbServerUnreachable) as exc:
             self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
             self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
             self.reconnects += 1
+            self.stale = True
+            self.profile = None  # (the next read takes the profile of what came back: maybe another phone)
             self.say("the phone is back: going on from what its screen shows")
+            if touch:
+                raise PhoneCameBack("the phone came back before the touch was sure to land") from None
             return action()
 
     def _grab(self):
@@ -56,6 +72,7 @@ class Link:
         self.captures += 1
         at = time.monotonic()
         image = self._again(self.device.capture)
+        self.stale, self.shot = False, image.shape[:2]
         self.spent["capture"] += time.monotonic() - at
         return image, at
 
@@ -181,9 +198,17 @@ class Link:
         """Build this phone's profile for the game afresh from a screenshot, and store it."""
         self.profile = store.read(image, self.device.model, game, rebuild=True, note=self.say).profile
 
+    def _hold(self) -> None:
+        """Touching the phone takes its lock (``assistant.phone.lock``) for the rest of the run,
+        so a guide that scrolls and a play never touch one phone together (play takes it first)."""
+        lock.keep(self.device.serial)
+
     def _touch(self, kind: str) -> None:
         """A tap or swipe of this kind is being sent, once the animation of a move judged early
         has ended: the settled screen is stale until captured again."""
+        self._hold()
+        if self.stale:  # (what was read to plan this touch was read on the phone that left)
+            raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         self._wait_until(self.clock.quiet_from)
         self.clock.touch(kind)
 
@@ -197,27 +222,39 @@ class Link:
         the game do (its animation time is learned per kind)."""
         points = list(points)
         self.taps += len(points)
+        self.tapped_on = self.shot  # (see resized)
         self._touch(kind)
         start = time.monotonic()
         try:
             self.device.taps(points)
         except (PhoneLost, AdbServerUnreachable):
-            self._again(lambda: None)
+            self._again(lambda: None)  # (not sent again: the screen read next tells what landed)
         self.clock.touched_at = time.monotonic()
         self.spent["tap"] += self.clock.touched_at - start
+
+    def resized(self) -> bool:
+        """Whether the screen captured since the last taps is of another size than the one they
+        were planned on: taps that seem lost may have gone to the wrong place on a screen
+        resized under us (`wm size`, a rotation; the device asks its input size again for a
+        screenshot of another size), and are then not sent again before the board is read again."""
+        return self.tapped_on is not None and self.shot != self.tapped_on
 
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
         self._touch("swipe")
         start = time.monotonic()
-        self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms))
+        self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms), touch=True)
         self.clock.touched_at = time.monotonic()
         self.spent["swipe"] += self.clock.touched_at - start
 
     def key(self, code: str) -> None:
         """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""
         self.keys += 1
-        self._again(lambda: self.device.key(code))
+        self._hold()
+        try:
+            self._again(lambda: self.device.key(code), touch=True)
+        except PhoneCameBack:
+            pass  # (not pressed again: whoever pressed it looks at what is in front next)
 
     def shell(self, command: str) -> str:
         """A shell command's output (what is in front, bringing the game back)."""

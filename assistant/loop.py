@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from assistant.front_door import FrontDoor
 from assistant.games import Plan, kind
+from assistant.link import PhoneCameBack
 from assistant.phone.front import AD, APP, LOCKED, OFF
 from assistant.phone.screen import BlackScreen
 from solver import games as registry
@@ -59,6 +60,7 @@ class Loop:
         self.tally = Tally()
         tesseract.keep_spares()  # a screen is read after every move
         self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
+        self.read_at = None  # the link's reconnects when the board was last read whole (start)
 
     # -- seeing ------------------------------------------------------------------------------
 
@@ -68,6 +70,7 @@ class Loop:
         reads as "unknown"; a reading not sure of everything is read again from a new capture,
         and returned unsure (never guessed) if it stays so: the caller pauses on it."""
         game = self.game_name if self.game is None else self.game.name
+        lost = None
         for _ in range(tries):
             try:
                 self.image, self.reading = self.link.look(game)
@@ -77,9 +80,17 @@ class Loop:
                 return self.reading
             if self.reading.sure:
                 if self.reading.screen == "board":
-                    self.image, self.reading = self.made(self.reading.game).look(
-                        self.image, self.reading, expected, before)
+                    try:
+                        self.image, self.reading = self.made(self.reading.game).look(
+                            self.image, self.reading, expected, before)
+                    except PhoneCameBack as exc:  # (lost during a scroll: the screen is read again whole)
+                        self.game.forget_place()
+                        lost = exc
+                        continue
                 return self.reading
+            lost = None
+        if lost is not None:
+            raise lost  # (lost at every try: never a board read in part taken for the whole)
         return self.reading
 
     def made(self, name: str):
@@ -94,7 +105,13 @@ class Loop:
         the guide draws it over the live screenshot, autoplay taps it (``select``)."""
         if self.game is None or move is None or self.reading is None or self.reading.screen != "board":
             return
-        shown = self.game.show(move, self.reading, select)
+        try:
+            shown = self.game.show(move, self.reading, select)
+        except PhoneCameBack:
+            if select:
+                raise  # (autoplay reads the board again and plans again)
+            self.game.forget_place()  # the guide: its next look reads the board whole
+            return
         if shown is not None:
             self.image, self.reading = shown
 
@@ -120,7 +137,11 @@ class Loop:
                          "I will go on")
             door = self.door()  # the phone says what is in front, and play gets past it
             # (an unreadable screen leaves no capture of its own: a dialog on it is left to the player)
-            front = door.tend(self.image if reading.screen == "board" else None, first=not told, named=bool(unsure))
+            try:
+                front = door.tend(self.image if reading.screen == "board" else None, first=not told,
+                                  named=bool(unsure))
+            except PhoneCameBack:
+                front = None  # (the phone came back under the door: what is in front is looked at again)
             if front is not None and front.kind in (AD, APP) and door.act:
                 deadline = time.monotonic() + self.wait_unknown  # (the door's own tries are bounded)
             told = True
@@ -151,6 +172,7 @@ class Loop:
         """Read the board and make the first plan. A game named in advance loads its solver
         while the first screen is captured and read (the phone's time, not added to it)."""
         warming = None
+        self.read_at = self.link.reconnects
         if self.game is None and self.game_name != "auto":
             warming = threading.Thread(target=kind(self.game_name).warm, daemon=True)
             warming.start()
@@ -175,11 +197,18 @@ class Loop:
             raise TapsolveError("this board cannot be cleared with the adds left")
 
     def survey_again(self):
-        """A row that came on screen is not the board the plan knows: forget where the board was
-        placed, read it whole again and plan from it."""
+        """A row that came on screen is not the board the plan knows, or the phone came back:
+        forget where the board was placed, read it whole again and plan from it."""
+        self.read_at = self.link.reconnects
         self.game.forget_place()
-        self.look_until_known()
-        self.replan()
+        if self.look_until_known().screen == "board":
+            self.replan()  # (a stage-complete screen that came back: play goes on from it)
+
+    def came_back(self) -> bool:
+        """The phone was lost and came back since the board was last read whole: what came back
+        may show another screen (resized, another device on the address), so nothing is tapped
+        before it is read again (``survey_again``). A question: nothing changes."""
+        return self.read_at is not None and self.link.reconnects != self.read_at
 
     def order_for_screen(self):
         """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)

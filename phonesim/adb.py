@@ -25,6 +25,7 @@ import queue
 import socket
 import struct
 import threading
+import time
 
 from phonesim.phone import Phone
 from phonesim.shell import Shell
@@ -41,11 +42,27 @@ AUTH_TOKEN, AUTH_SIGNATURE, AUTH_RSAPUBLICKEY = 1, 2, 3
 VERSION = 0x01000001  # skips payload checksums
 MAX_PAYLOAD = 1 << 20  # 1 MiB, what current adbd offers
 RECV_CHUNK = 1 << 16  # a payload is read as it arrives, never set aside whole from its header
-# Clients at once (an adb server is one; tests open a few more): more are refused, not each
-# given a thread. Streams per client likewise (a service runs in a thread of its own).
+# Clients at once (an adb server is one; tests open a few more): not each given a thread
+# without end. Streams per client likewise (a service runs in a thread of its own). A real adbd
+# caps neither and times nothing out (system/core/adb/transport_local.cpp, server_socket_thread:
+# every accepted socket becomes a transport), but a phone is not a thread a client: phonesim
+# makes room for a new client by dropping an idle one (IDLE_EVICT_AFTER), and refuses it only
+# when every client is busy.
 MAX_CLIENTS = 32
 MAX_STREAMS = 64
+# Seconds a client may take to send its first message: the adb server sends CNXN the moment it
+# connects (transport.cpp, fdevent_register_transport -> send_connect), so a silent socket is
+# not an adb server.
+HANDSHAKE_TIMEOUT = 10.0
+# Seconds without a message after which a client with no open stream is idle: it gives way to
+# a new client when all MAX_CLIENTS are taken (a client that never spoke gives way at once).
+# The adb server itself sends nothing between commands, so an idle client is never dropped
+# while there is room.
+IDLE_EVICT_AFTER = 5.0
 HEADER = struct.Struct("<6I")
+# Bytes of one line the interactive shell keeps: a terminal's line in canonical mode holds
+# N_TTY_BUF_SIZE (4096, Linux include/linux/tty.h); what is typed past it is dropped.
+MAX_LINE = 4096
 
 # The emulator console/adb ports: the adb server probes them on its own, so a phone there
 # would be picked up by every adb server on the machine.
@@ -83,6 +100,9 @@ class Stream:
         self.incoming: queue.Queue[bytes | None] = queue.Queue()
         self.acked = threading.Event()
         self.closed = False
+        # a WRTE from the host not yet acknowledged: OKAY goes back once the service has read it
+        # (the host sends one WRTE at a time), so one stream holds at most one payload
+        self.unread = False
 
     def write(self, data: bytes | memoryview) -> None:
         """Send data in WRTEs of at most maxdata, each only after the previous one's OKAY."""
@@ -103,7 +123,14 @@ class Stream:
         """The next data the host wrote, or None once the stream is closed."""
         if self.closed and self.incoming.empty():
             return None
-        return self.incoming.get(timeout=timeout)
+        data = self.incoming.get(timeout=timeout)
+        if data is not None and not self.closed:
+            self.unread = False
+            try:
+                self.connection.send(A_OKAY, self.local_id, self.remote_id)  # ready for the next
+            except OSError:
+                pass
+        return data
 
     def peer_closed(self) -> None:
         self.closed = True
@@ -137,6 +164,8 @@ class Connection:
         self._streams_lock = threading.Lock()
         self._alive = True
         self._auth_token = b""
+        self.spoke = False  # a whole message has come from this client
+        self.last_heard = time.monotonic()
 
     # -- sending ---------------------------------------------------------------------------
     def send(self, command: int, arg0: int, arg1: int, payload: bytes | memoryview = b"") -> None:
@@ -177,11 +206,27 @@ class Connection:
         payload = self._read_exact(length) if length else b""
         return command, arg0, arg1, payload
 
+    def idle_for(self) -> float | None:
+        """Seconds since this client's last message (or its connecting) when it may give way to
+        a new client (``AdbServer._make_room``): no stream open, and silent since it connected
+        or for IDLE_EVICT_AFTER; else None."""
+        with self._streams_lock:
+            if self.streams:
+                return None
+        seconds = time.monotonic() - self.last_heard
+        return seconds if not self.spoke or seconds >= IDLE_EVICT_AFTER else None
+
     def run(self) -> None:
         """Serve this client until it leaves or breaks the protocol."""
         try:
+            self.sock.settimeout(HANDSHAKE_TIMEOUT)
             while self._alive:
-                self._handle(*self._read_message())
+                message = self._read_message()
+                if not self.spoke:
+                    self.spoke = True
+                    self.sock.settimeout(None)
+                self.last_heard = time.monotonic()
+                self._handle(*message)
         except (EOFError, OSError, ProtocolError) as exc:
             log.debug("connection %s ends: %s", self.address, exc)
         except Exception:  # a bug here must not take the other clients down
@@ -221,8 +266,13 @@ class Connection:
             if stream is None or stream.remote_id != arg0:
                 self.send(A_CLSE, 0, arg0)
                 return
+            if stream.unread:  # a second WRTE before our OKAY: not the protocol, the stream ends
+                stream.peer_closed()
+                self.forget(stream)
+                self.send(A_CLSE, stream.local_id, stream.remote_id)
+                return
+            stream.unread = True
             stream.incoming.put(payload)
-            self.send(A_OKAY, stream.local_id, stream.remote_id)
         elif command == A_CLSE:
             stream = self.streams.get(arg1)
             if stream is not None and stream.remote_id == arg0:
@@ -332,13 +382,29 @@ class AdbServer:
                 if self._stopping.is_set():
                     sock.close()
                     break
-                if len(self._connections) >= MAX_CLIENTS:
-                    log.warning("refused client %s: %d clients already", address, MAX_CLIENTS)
+                idle = self._make_room()
+                if idle is None and len(self._connections) >= MAX_CLIENTS:
+                    log.warning("refused client %s: %d clients already, none idle", address, MAX_CLIENTS)
                     sock.close()
                     continue
                 self._connections.add(connection)
+            if idle is not None:
+                log.warning("dropped idle client %s for %s", idle.address, address)
+                idle.shutdown()
             threading.Thread(target=connection.run, daemon=True,
                              name=f"phonesim-conn-{address[1]}").start()
+
+    def _make_room(self) -> Connection | None:
+        """With every client slot taken, the client idle longest (IDLE_EVICT_AFTER), taken out
+        of the set to be shut down; None when there is room or nobody is idle. Under _lock."""
+        if len(self._connections) < MAX_CLIENTS:
+            return None
+        idle = [(seconds, c) for c in self._connections if (seconds := c.idle_for()) is not None]
+        if not idle:
+            return None
+        connection = max(idle, key=lambda pair: pair[0])[1]
+        self._connections.discard(connection)
+        return connection
 
     def forget(self, connection: Connection) -> None:
         with self._lock:
@@ -397,9 +463,12 @@ class AdbServer:
             if data is None:
                 return
             pending += data.replace(b"\r", b"\n")
-            while b"\n" in pending:
-                line, pending = pending.split(b"\n", 1)
-                text = line.decode("utf-8", "replace").strip()
+            while b"\n" in pending or len(pending) > MAX_LINE:
+                line, newline, pending = pending.partition(b"\n")
+                if not newline:  # (a line longer than the terminal keeps: the rest is dropped)
+                    pending = line[:MAX_LINE]
+                    break
+                text = line[:MAX_LINE].decode("utf-8", "replace").strip()
                 if text == "exit":
                     return
                 if text:

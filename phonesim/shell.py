@@ -9,6 +9,8 @@ mksh: "/system/bin/sh: NAME: inaccessible or not found", exit status 127.
 from __future__ import annotations
 
 import json
+import math
+import re
 import shlex
 import struct
 import time
@@ -59,11 +61,47 @@ class Usage(Exception):
     """A command used wrongly: the message is what Android prints, the exit status is 1."""
 
 
-def _number(text: str) -> int:
-    try:
-        return round(float(text))
-    except ValueError:
-        raise Usage(f"Error: Invalid arguments for command: {text}") from None
+class ShellCommandFailed(Exception):
+    """An exception inside a `cmd` service (``input`` since Android 12 is `cmd input`): Android's
+    BasicShellCommandHandler.exec prints it with its stack and the command's status is 255."""
+
+    def __init__(self, command: str, exception: str):
+        super().__init__(f"\nException occurred while executing '{command}':\n{exception}\n"
+                         "\tat com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java)")
+
+
+# Java's Float.parseFloat (Double.valueOf's grammar): surrounding whitespace, a sign, NaN,
+# Infinity, decimal or hex (with its binary exponent) digits, an f/d suffix; nothing else:
+# no "nan", "inf" or "1_0" as Python's float() takes.
+_JAVA_FLOAT = re.compile(r"[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
+                         r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)", re.ASCII)
+INT_RANGE = (-(2 ** 31), 2 ** 31 - 1)  # phonesim taps in ints: a coordinate past them is clamped to them
+OFF_SCREEN = -1  # where a tap at NaN lands: no window contains it
+
+
+def _coordinate(text: str, command: str) -> int:
+    """A coordinate as `input` parses it (InputShellCommand: Float.parseFloat), where phonesim
+    taps it: a non-number is the NumberFormatException the phone answers with (onCommand turns
+    it into "Error: Invalid arguments for command: tap"); Infinity (or 1e999) is far off the
+    screen, NaN nowhere."""
+    number = text.strip("".join(map(chr, range(33))))  # (parseFloat trims what is <= a space)
+    if not _JAVA_FLOAT.fullmatch(number):
+        raise ShellCommandFailed(command, "java.lang.IllegalArgumentException: Error: Invalid arguments "
+                                          f"for command: {command}")
+    body = number.rstrip("fFdD")  # (the type suffix; a hex float's exponent is decimal)
+    value = float.fromhex(body) if "x" in body.lower() else float(body)  # ("NaN", "Infinity": float's too)
+    if math.isnan(value):
+        return OFF_SCREEN
+    return INT_RANGE[value > 0] if math.isinf(value) else min(max(round(value), INT_RANGE[0]), INT_RANGE[1])
+
+
+def _duration(text: str, command: str) -> int:
+    """A swipe's duration as `input` parses it (Integer.parseInt: a sign and decimal digits in
+    int range)."""
+    if not re.fullmatch(r"[+-]?\d+", text) or not -(2 ** 31) <= int(text) < 2 ** 31:
+        raise ShellCommandFailed(command, "java.lang.IllegalArgumentException: Error: Invalid arguments "
+                                          f"for command: {command}")
+    return int(text)
 
 
 class Shell:
@@ -124,6 +162,9 @@ class Shell:
         except Usage as exc:
             write(f"{exc}\n".encode())
             return 1
+        except ShellCommandFailed as exc:
+            write(f"{exc}\n".encode())
+            return 255  # (onCommand's -1)
 
     # -- the commands ------------------------------------------------------------------------
     def cmd_screencap(self, args: list[str], write: Write) -> int:
@@ -167,10 +208,11 @@ class Shell:
                   "to another application requires INJECT_EVENTS permission\n".encode())
             return 255
         if verb == "tap" and len(rest) == 2:
-            self.phone.tap(*map(_number, rest))
+            self.phone.tap(*(_coordinate(text, verb) for text in rest))
         elif verb in ("swipe", "draganddrop") and len(rest) in (4, 5):
-            values = list(map(_number, rest))
-            self.phone.swipe(*values[:4], values[4] if len(values) == 5 else 300)
+            points = [_coordinate(text, verb) for text in rest[:4]]
+            duration = _duration(rest[4], verb) if len(rest) == 5 else -1
+            self.phone.swipe(*points, duration if duration >= 0 else 300)  # (a negative one is 300)
         elif verb == "keyevent" and rest:
             for key in rest:
                 if key in ("--longpress", "--doubletap"):

@@ -32,14 +32,18 @@ def pytest_collection_modifyitems(config, items):
 def private_config_dir():
     # Reading profiles are stored per device under XDG_CONFIG_HOME; tests (and the processes
     # they start, which inherit the environment) must not touch the person's own profiles.
+    # The phones' locks (assistant.phone.lock) likewise go in a runtime folder of the session's:
+    # stand-in phones of the same serial in two workers are not one phone.
     with tempfile.TemporaryDirectory(prefix="tapsolve-config-") as folder:
-        old = os.environ.get("XDG_CONFIG_HOME")
+        old = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME", "XDG_RUNTIME_DIR")}
         os.environ["XDG_CONFIG_HOME"] = folder
+        os.environ["XDG_RUNTIME_DIR"] = os.path.join(folder, "run")
         yield folder
-        if old is None:
-            os.environ.pop("XDG_CONFIG_HOME", None)
-        else:
-            os.environ["XDG_CONFIG_HOME"] = old
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture(autouse=True)

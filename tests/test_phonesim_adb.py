@@ -245,3 +245,123 @@ def test_stop_is_clean_with_a_client_that_never_reads():
     stopper.join(10)
     assert not stopper.is_alive() and server.clients == 0
     sock.close()
+
+
+def _lone_phone(monkeypatch, **limits):
+    """A phonesim adbd with no adb server, its client limits set for the test."""
+    from phonesim import adb
+
+    for name, value in limits.items():
+        monkeypatch.setattr(adb, name, value)
+    return adb.AdbServer(standin_phone("720x1600")).start()
+
+
+def test_idle_clients_do_not_lock_the_phone(monkeypatch):
+    """MAX_CLIENTS sockets that never speak locked every client out; now the one idle longest
+    gives way to a new client, and a socket silent past HANDSHAKE_TIMEOUT is closed."""
+    from phonesim import adb
+
+    server = _lone_phone(monkeypatch, HANDSHAKE_TIMEOUT=60.0)
+    idle = [_raw_client(server.port) for _ in range(adb.MAX_CLIENTS)]
+    try:
+        deadline = time.monotonic() + 10
+        while server.clients < adb.MAX_CLIENTS and time.monotonic() < deadline:
+            time.sleep(0.05)
+        sock = _raw_client(server.port)
+        _cnxn(sock)  # answered: the phone made room
+        assert _closed_by_server(idle[0])  # the first silent one went
+        assert server.clients == adb.MAX_CLIENTS
+        sock.close()
+    finally:
+        for s in idle:
+            s.close()
+        server.stop()
+
+    server = _lone_phone(monkeypatch, HANDSHAKE_TIMEOUT=0.3)
+    try:
+        silent = _raw_client(server.port)
+        assert _closed_by_server(silent)
+        talking = _raw_client(server.port)
+        _cnxn(talking)  # a client that spoke in time is not timed out afterwards
+        time.sleep(0.6)
+        talking.sendall(pack(A_OPEN, 3, 0, b"shell:echo hi\0") + b"shell:echo hi\0")
+        assert _message(talking)[0] == A_OKAY
+        talking.close()
+    finally:
+        server.stop()
+
+
+def test_busy_clients_are_not_dropped_for_a_new_one(monkeypatch):
+    from phonesim import adb
+
+    server = _lone_phone(monkeypatch, MAX_CLIENTS=2)
+    busy = [_raw_client(server.port) for _ in range(2)]
+    try:
+        for n, sock in enumerate(busy, 1):
+            _cnxn(sock)
+            sock.sendall(pack(A_OPEN, n, 0, b"shell:\0") + b"shell:\0")  # a shell left open
+            assert _message(sock)[0] == A_OKAY
+        late = _raw_client(server.port)
+        assert _closed_by_server(late)  # refused: nobody idle
+        assert server.clients == 2
+    finally:
+        for s in busy:
+            s.close()
+        server.stop()
+
+
+def test_the_interactive_shell_keeps_one_terminal_line(monkeypatch):
+    """A line without end grew the shell's buffer without bound (+83 MB); a terminal keeps
+    MAX_LINE bytes of a line and drops the rest, and the host waits for OKAY between writes."""
+    import tracemalloc
+    from phonesim import adb
+    from phonesim.adb import A_WRTE
+
+    server = _lone_phone(monkeypatch)
+    sock = _raw_client(server.port)
+    try:
+        _cnxn(sock)
+        sock.sendall(pack(A_OPEN, 4, 0, b"shell:\0") + b"shell:\0")
+        command, phone_id, _, _ = _message(sock)
+        assert command == A_OKAY
+        assert _message(sock)[0] == A_WRTE  # the prompt
+        sock.sendall(pack(A_OKAY, 4, phone_id))
+        chunk = b"x" * adb.MAX_PAYLOAD
+        tracemalloc.start()
+        try:
+            for _ in range(64):  # 64 MiB of one line, each write acknowledged before the next
+                sock.sendall(pack(A_WRTE, 4, phone_id, chunk) + chunk)
+                assert _message(sock)[:3] == (A_OKAY, phone_id, 4)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < 16 * adb.MAX_PAYLOAD  # (what other threads take meanwhile included)
+        line = b"\necho still here\n"
+        sock.sendall(pack(A_WRTE, 4, phone_id, line) + line)
+        out = b""
+        while b"still here\n" not in out:
+            command, _, _, payload = _message(sock)
+            if command == A_WRTE:
+                out += payload
+                sock.sendall(pack(A_OKAY, 4, phone_id))
+        assert b"inaccessible or not found" in out  # the long line, cut at MAX_LINE, ran as a command
+        # a second write before the phone's OKAY (to a command that reads nothing) is not the
+        # protocol: that stream ends, the connection stays
+        def to(ours):  # the next message for our stream ``ours`` (the shell's last prompt skipped)
+            while True:
+                message = _message(sock)
+                if message[2] == ours:
+                    return message
+                if message[0] == A_WRTE:
+                    sock.sendall(pack(A_OKAY, message[2], message[1]))
+
+        sock.sendall(pack(A_OPEN, 6, 0, b"shell:sleep 5\0") + b"shell:sleep 5\0")
+        command, sleeper, _, _ = to(6)
+        assert command == A_OKAY
+        sock.sendall(pack(A_WRTE, 6, sleeper, b"a") + b"a" + pack(A_WRTE, 6, sleeper, b"b") + b"b")
+        assert to(6)[:2] == (adb.A_CLSE, sleeper)
+        sock.sendall(pack(A_OPEN, 8, 0, b"shell:echo ok\0") + b"shell:echo ok\0")
+        assert to(8)[0] == A_OKAY
+    finally:
+        sock.close()
+        server.stop()

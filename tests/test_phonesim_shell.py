@@ -98,3 +98,23 @@ def test_dropped_taps_are_counted():
     phone = Phone(preset, StandInApp(preset), Faults(drop_taps=1.0))
     run(phone, "input tap 1 1; input tap 2 2")
     assert phone.app.taps == [] and phone.taps_dropped == 2
+
+
+def test_bad_numbers_are_answered_as_input_does(phone):
+    """`input tap 1e999 nan` raised inside phonesim. A phone's `input` (InputShellCommand) parses
+    coordinates with Java's Float.parseFloat: "nan" is no number there (the command fails with
+    the exception printed, status 255, nothing tapped), 1e999 is Infinity (a tap off the screen),
+    "NaN" is a tap nowhere."""
+    status, out = run(phone, "input tap 1e999 nan; echo $?")
+    assert out == (b"\nException occurred while executing 'tap':\njava.lang.IllegalArgumentException: "
+                   b"Error: Invalid arguments for command: tap\n\tat com.android.server.input.InputShellCommand"
+                   b".onCommand(InputShellCommand.java)\n255\n")
+    assert phone.app.taps == []
+    for bad in ("input tap 1_0 5", "input tap inf 5", "input swipe 1 2 3 4 x", "input swipe 1 2 3 4 5.5",
+                "input swipe 1 2 3 4 99999999999"):
+        status, out = run(phone, bad)
+        assert status == 255 and b"Invalid arguments for command" in out, bad
+    assert phone.app.taps == [] and phone.app.swipes == []
+    assert run(phone, "input tap 1e999 -Infinity; input tap NaN 2; input tap 0x1p3 5f; input swipe 1 2 3 4 -7") == (0, b"")
+    assert phone.app.taps == [(2 ** 31 - 1, -(2 ** 31)), (-1, 2), (8, 5)]
+    assert phone.app.swipes == [(1, 2, 3, 4, 300)]  # (a negative duration is the default's)

@@ -187,6 +187,8 @@ class ScriptedPhone:
     last one stays), a move's early frame is there only while ``frames`` last, and a glance
     never reads (a frame caught mid-animation): moves are judged early or on settled screens."""
 
+    reconnects = 0  # (it never loses its phone)
+
     def __init__(self, boards, frames=0):
         self.boards, self.frames = list(boards), frames
         self.profile = Profile("numbermatch", 1080, 2400, geometry={"top": 250, "bottom": 1750, "pitch": 50})

@@ -278,12 +278,13 @@ def test_phonesim_caps_its_clients():
     with adb.AdbServer(Phone(preset, create("flip9", preset))) as server:
         socks = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(adb.MAX_CLIENTS + 4)]
         try:
-            # the refused ones are closed by the phone: they read end of stream at once
-            refused = 0
-            for s in socks[adb.MAX_CLIENTS:]:
+            # past the cap, the silent ones that came first are closed by the phone to make room:
+            # they read end of stream at once (test_phonesim_adb: idle clients, busy ones)
+            dropped = 0
+            for s in socks[:4]:
                 s.settimeout(10)
-                refused += s.recv(1) == b""
-            assert refused == 4 and server.clients == adb.MAX_CLIENTS
+                dropped += s.recv(1) == b""
+            assert dropped == 4 and server.clients == adb.MAX_CLIENTS
         finally:
             for s in socks:
                 s.close()
@@ -522,3 +523,93 @@ def test_a_server_the_user_had_running_is_left_alone(harness):
     run = tapsolve("devices", port=harness.adb_port)
     assert "started an adb server" not in run.stderr and "Traceback" not in run.stderr
     assert _reachable(harness.adb_port) and harness._process.poll() is None
+
+
+# -- the phone comes back different --------------------------------------------------------------
+
+def swap_phone(vp, preset_name: str, seed: int):
+    """Another phone on ``vp``'s address (as another device taking the Wi-Fi address, or the same
+    one after `wm size`): the adb server loses the old one and reconnects to this one by itself."""
+    from phonesim import apps
+    from phonesim.adb import AdbServer
+    from phonesim.phone import PRESETS, Phone
+
+    preset = PRESETS[preset_name]
+    other = Phone(preset, apps.create("numbermatch", preset, seed=seed))
+    port, host = vp.server.port, vp.server.host
+    vp.server.stop()
+    vp.phone, vp.server = other, AdbServer(other, port=port, host=host).start()
+    return other
+
+
+def test_the_input_size_is_asked_again_when_the_screen_changes():
+    """`wm size 720x1600` on a 1080x2400 phone, with no reconnect: screenshots shrink, and taps
+    must no longer be scaled by the size read at connect."""
+    from assistant.phone.device import Device
+    from assistant.phone.server import Client
+
+    device = Device(Client("127.0.0.1", 1), "x")
+    answers = iter(["Physical size: 1080x2400\n", "Physical size: 1080x2400\nOverride size: 720x1600\n"])
+    asked = []
+    device.shell = lambda command, timeout=None: asked.append(command) or next(answers)
+    device.screen.size = (1080, 2400)
+    assert device.input_size() == device.input_size() == (1080, 2400) and asked == ["wm size"]
+    device.screen.size = (720, 1600)  # the next screenshot, after the override
+    assert device.input_size() == (720, 1600) and len(asked) == 2
+    assert device._to_input(360, 800) == (360, 800)  # not scaled by 1.5 into nothing
+
+
+def test_a_phone_that_comes_back_with_another_screen_is_read_again(harness, config):
+    """Play went on scaling taps by the old screen's size (24 taps into nothing), then blamed the
+    phone ("drops taps"). Now the screen's size and the board are read again before the next
+    tap, and the game is played out on the phone that came back, without a wrong tap."""
+    from assistant import autoplay
+
+    vp, phone, loop, said = start_play(harness, seed=1)
+    swapped = []
+
+    def swap_after_three_moves(loop):
+        if loop.tally.moves >= 3 and not swapped:
+            swapped.append(swap_phone(vp, "720x1600", seed=2))
+        return True
+
+    assert autoplay.play(loop, say=said.append, show=swap_after_three_moves) == 0
+    (other,) = swapped
+    assert other.app.truth()["screen"] == "stage_complete"
+    assert other.wrong_taps == 0 and other.taps_done > 0 and phone.wrong_taps == 0
+    assert loop.link.device.input_size() == (720, 1600)
+    assert any("came back" in line for line in said), said
+    assert not any("drops taps" in line or "ignores taps" in line for line in said)
+    vp.stop()
+
+
+def test_taps_that_met_a_resized_screen_are_not_blamed_on_the_phone(harness, config):
+    """The screen changes size under play without a reconnect (as `wm size` does) while taps are
+    on their way: the board shows unchanged, and the taps are not counted lost and sent again
+    by the old size; the screen is read again and the game played out on it."""
+    from assistant import autoplay
+    from phonesim import apps
+    from phonesim.phone import PRESETS, Phone
+    from phonesim.shell import Shell
+
+    vp, phone, loop, said = start_play(harness, seed=1)
+    device, swapped = loop.link.device, []
+    send = device.taps
+
+    def taps(points):
+        if loop.tally.moves >= 3 and not swapped:
+            preset = PRESETS["720x1600"]
+            other = Phone(preset, apps.create("numbermatch", preset, seed=1))
+            other.app.board = phone.app.board.copy()  # the same game on a smaller screen
+            vp.server.phone, vp.server.shell = other, Shell(other)
+            swapped.append(other)
+            return  # (these taps reached neither screen: the next read shows the board unchanged)
+        send(points)
+
+    device.taps = taps
+    assert autoplay.play(loop, say=said.append) == 0
+    (other,) = swapped
+    assert other.app.truth()["screen"] == "stage_complete" and other.wrong_taps == 0
+    assert any("screen changed size" in line for line in said), said
+    assert loop.tally.repeats == 0 and not any("drops taps" in line for line in said)
+    vp.stop()

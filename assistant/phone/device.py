@@ -55,7 +55,8 @@ class Device:
         self.channel_why = f"channel exec: {self.channel.why}"  # one line, for -v
         self._fallbacks: list[str] = []  # the channels to go on with when this one breaks
         self.touched_at = float("-inf")  # time.monotonic() when the last taps, swipe or key were sent
-        self._input_size: tuple[int, int] | None = None
+        # (the size taps are given in, the screenshot size it was read beside): see input_size
+        self._input_size: tuple[tuple[int, int], tuple[int, int] | None] | None = None
 
     # -- commands --------------------------------------------------------------------------
     def run(self, command: str, service: str = "shell", expect: int = 0,
@@ -111,12 +112,20 @@ class Device:
 
         A local adb server that died is started again (said, and left running as adb's own is).
         The adb server reconnects a phone over TCP on its own; we also ask it to (`host:connect`)
-        in case it forgot the phone, e.g. after its own restart."""
+        in case it forgot the phone, e.g. after its own restart.
+
+        What came back on the serial may not be the phone that left (its screen resized by
+        `wm size`, another device given the same Wi-Fi address): its model and both sizes (input
+        and screenshot) are forgotten, read again on their next use. The caller reads the screen
+        again before its next touch (``assistant.link.Link``)."""
         deadline = time.monotonic() + timeout
         asked = 0.0
         while True:
             state = self.state()
             if state == "device":
+                self._model = self._input_size = None
+                self.screen.size = None  # (set again by the next capture)
+                self._reopen_channel()
                 return
             if state is None and not reachable(self.client.host, self.client.port) and is_local(self.client.host):
                 start_server(self.client.port)  # the server died (or was killed) under us
@@ -142,8 +151,12 @@ class Device:
         return self._model
 
     def input_size(self) -> tuple[int, int]:
-        """The screen size taps are given in (`wm size`, an override winning over the physical)."""
-        if self._input_size is None:
+        """The screen size taps are given in (`wm size`, an override winning over the physical).
+
+        Kept while the screenshots keep their size: one of another size means the screen changed
+        (`wm size` run meanwhile, a rotation), and `wm size` is asked again."""
+        shot = self.screen.size
+        if self._input_size is None or self._input_size[1] != shot:
             text = self.shell("wm size")
             sizes = {}
             for line in text.splitlines():
@@ -154,8 +167,8 @@ class Device:
             size = sizes.get("Override size") or sizes.get("Physical size")
             if size is None:
                 raise PhoneLost(f"the phone {self.serial} did not say its screen size (`wm size`: {text.strip()!r})")
-            self._input_size = size
-        return self._input_size
+            self._input_size = size, shot
+        return self._input_size[0]
 
     @property
     def size(self) -> tuple[int, int]:
@@ -218,6 +231,17 @@ class Device:
                 continue
         self.channel_why = f"channel {name}: {self.channel.why} (the {broken} channel broke: {exc})"
         note(f"the {broken} channel to {self.serial} broke ({exc}): going on with {name}")
+
+    def _reopen_channel(self) -> None:
+        """The channel's connection died with the phone's: open the same kind again (the one
+        chosen at connect, not the next slower), or fall back from it in one line."""
+        if self.channel.name == "exec":
+            return  # a connection per command: nothing kept open
+        self.close()
+        try:
+            self.channel = channels.open_channel(self, self.channel.name)
+        except ChannelUnavailable as exc:
+            self._fall_back(exc)
 
     def close(self) -> None:
         """Stop the channel (what it started on the phone, too)."""
