@@ -37,7 +37,7 @@ def test_connect_times_both_captures_and_keeps_the_fastest(harness):
 
 def test_taps_swipes_and_several_taps_in_one_call(harness):
     vp = harness.add(standin_phone("720x1600"))
-    link = device.connect(client=harness.client)
+    link = device.connect(client=harness.client, channel="exec")  # (each call returns once done)
     link.tap(10.4, 20.6)
     link.taps([(1, 2), (3, 4), (5, 6)])
     link.swipe(100, 900, 100, 300, ms=200)

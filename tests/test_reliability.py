@@ -594,6 +594,7 @@ def test_taps_that_met_a_resized_screen_are_not_blamed_on_the_phone(harness, con
 
     vp, phone, loop, said = start_play(harness, seed=1)
     device, swapped = loop.link.device, []
+    device.use_channel("exec")  # (a scrcpy server would stay with the phone swapped out)
     send = device.taps
 
     def taps(points):

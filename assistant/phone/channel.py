@@ -50,6 +50,9 @@ class Channel:
     captures by screencap). Coordinates are the phone's INPUT coordinates: Device scales."""
 
     name = "exec"
+    # seconds from a touch sent to its effect shown in frame(): a frame that arrived sooner may
+    # predate the touch's effect (0 here: `input` returns once the app took the event)
+    shown_within = 0.0
 
     def __init__(self, device, why: str = "one `input` shell call per batch of taps, screencap"):
         # the phone (assistant.phone.device.Device): its shell and serial

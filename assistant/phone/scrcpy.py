@@ -35,7 +35,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from assistant.phone.channel import Channel, ChannelUnavailable
+from assistant.phone.channel import Channel, ChannelLost, ChannelUnavailable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -193,6 +193,11 @@ def push(device, data: bytes, path: str = DEVICE_PATH, timeout: float = 10.0) ->
 
 class ScrcpyChannel(Channel):
     """Taps, swipes and keys as scrcpy control messages; frame() the newest decoded video frame."""
+
+    # injection is asynchronous (Controller.java injects from its own thread) and a frame is
+    # 35-70 ms from the screen (README): a frame that arrived sooner than this after a touch may
+    # show the screen from before it, and must not be judged as the touch's outcome
+    shown_within = 0.15
 
     name = "scrcpy"
 
@@ -362,6 +367,18 @@ class ScrcpyChannel(Channel):
         except OSError as exc:
             self.broken = self.broken or f"its control socket closed ({exc})"
             self._check()
+        self._sent_any = True
+
+    def _touching(self, action) -> None:
+        """Run one call's messages; a failure before the first of them left says so (``sent``
+        False), so that Device sends the whole call again on the next channel."""
+        self._sent_any = False
+        try:
+            action()
+        except ChannelUnavailable as exc:
+            if self._sent_any or isinstance(exc, ChannelLost):
+                raise
+            raise ChannelLost(str(exc), sent=False) from None
 
     def _position(self, x: int, y: int) -> tuple[int, int, int, int]:
         """(x, y, width, height) as the server wants them: in the video's size when it streams
@@ -375,6 +392,9 @@ class ScrcpyChannel(Channel):
         return touch_message(action, *self._position(x, y))
 
     def taps(self, points) -> None:
+        self._touching(lambda: self._taps(points))
+
+    def _taps(self, points) -> None:
         for x, y in points:
             self._check()
             self._send(self._touch(ACTION_DOWN, x, y))
@@ -383,6 +403,9 @@ class ScrcpyChannel(Channel):
         self._check()
 
     def swipe(self, a: int, b: int, c: int, d: int, ms: int) -> None:
+        self._touching(lambda: self._swipe(a, b, c, d, ms))
+
+    def _swipe(self, a: int, b: int, c: int, d: int, ms: int) -> None:
         self._check()
         seconds = max(ms, 0) / 1000
         steps = max(1, round(seconds / SWIPE_STEP_S))
@@ -397,6 +420,9 @@ class ScrcpyChannel(Channel):
         self._check()
 
     def key(self, code: str) -> None:
+        self._touching(lambda: self._key(code))
+
+    def _key(self, code: str) -> None:
         try:
             number = keycode(code)
         except ValueError as exc:

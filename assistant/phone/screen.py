@@ -7,6 +7,7 @@ import struct
 import time
 from typing import TYPE_CHECKING
 
+from assistant.phone.channel import ChannelUnavailable
 from assistant.phone.server import PhoneLost, lost_advice
 from solver.errors import TapsolveError
 
@@ -140,13 +141,19 @@ class Screen:
         if self.lossless:
             return None
         channel = self.device.channel
-        deadline = time.monotonic() + FRAME_WAIT
+        deadline = max(time.monotonic(), self.device.touched_at + channel.shown_within) + FRAME_WAIT
         while True:
-            got = channel.frame()
+            try:
+                got = channel.frame()
+            except (ChannelUnavailable, ConnectionError) as exc:
+                # the stream ended (the server died, the phone went): the next channel, one line;
+                # this look is a screencap
+                self.device._fall_back(exc)
+                return None
             if got is None:
                 return None
             frame, arrived = got
-            if arrived > self.device.touched_at:
+            if arrived > self.device.touched_at + channel.shown_within:
                 break
             if time.monotonic() > deadline:
                 return None
