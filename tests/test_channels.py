@@ -15,9 +15,10 @@ from helpers import standin_phone, tapsolve
 from assistant import autoplay
 from assistant.link import Link
 from assistant.loop import Loop
-from assistant.phone import channel as channels
 from assistant.phone import device as devices
-from assistant.phone.channel import Channel, ChannelLost, ChannelRefused, ChannelUnavailable, ShellChannel
+from assistant.phone import choice
+from assistant.phone.channel import Channel, ChannelLost, ChannelUnavailable, ShellChannel
+from assistant.phone.choice import ChannelRefused
 from assistant.phone.server import PhoneNotReady
 from calibration import store
 from phonesim import apps
@@ -149,29 +150,29 @@ def opening(made, unavailable=()):
 
 def test_channels_are_tried_fastest_first_each_passed_over_said_once(monkeypatch):
     made, said = [], []
-    monkeypatch.setattr(channels, "open_channel", opening(made, {"scrcpy": "the phone runs Android 4.4"}))
-    channel, left, why = channels.choose(FakeDevice(), note=said.append)
+    monkeypatch.setattr(choice, "open_channel", opening(made, {"scrcpy": "the phone runs Android 4.4"}))
+    channel, left, why = choice.choose(FakeDevice(), note=said.append)
     assert channel.name == "shell" and left == ["exec"]
     assert said == ["fake: no scrcpy channel (the phone runs Android 4.4); trying shell"]
     assert why.startswith("channel shell: fake shell") and "scrcpy: the phone runs Android 4.4" in why
     made.clear()
-    channel, left, why = channels.choose(FakeDevice(), "exec", note=said.append)
+    channel, left, why = choice.choose(FakeDevice(), "exec", note=said.append)
     assert channel.name == "exec" and left == [] and "--channel" in why
     with pytest.raises(ChannelRefused, match="^the scrcpy channel cannot be used on fake: the phone runs Android 4.4"):
-        channels.choose(FakeDevice(), "scrcpy", note=said.append)
+        choice.choose(FakeDevice(), "scrcpy", note=said.append)
 
 
 def test_without_the_scrcpy_client_shell_is_chosen_without_a_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "assistant.phone.scrcpy", None)  # (an import of it fails)
     monkeypatch.delattr(phone_package, "scrcpy", raising=False)  # (imported by an earlier test)
     with pytest.raises(ChannelUnavailable) as caught:
-        channels.open_channel(FakeDevice(), "scrcpy")
+        choice.open_channel(FakeDevice(), "scrcpy")
     assert caught.value.quiet
     made, said = [], []
-    real_open = channels.open_channel
-    monkeypatch.setattr(channels, "open_channel",
+    real_open = choice.open_channel
+    monkeypatch.setattr(choice, "open_channel",
                         lambda d, name: real_open(d, name) if name == "scrcpy" else opening(made)(d, name))
-    channel, _, why = channels.choose(FakeDevice(), note=said.append)
+    channel, _, why = choice.choose(FakeDevice(), note=said.append)
     assert channel.name == "shell" and said == [] and "no scrcpy client" in why
 
 
@@ -181,7 +182,7 @@ def test_a_channel_breaking_mid_play_gives_way_to_the_next(monkeypatch, capsys, 
     device.channel = Fake(device, "scrcpy", ChannelLost("socket closed", sent=sent))
     device._fallbacks = ["shell", "exec"]
     made = []
-    monkeypatch.setattr(channels, "open_channel", opening(made))
+    monkeypatch.setattr(choice, "open_channel", opening(made))
     device.taps([(10, 20)])
     assert device.channel.name == "shell" and device._fallbacks == ["exec"]
     assert made[0].sent == ([[(10, 20)]] if resent else [])

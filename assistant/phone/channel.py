@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import itertools
 import select
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from assistant.phone.server import COMMAND_TIMEOUT, PhoneLost, PhoneNotReady, advice
-from solver.errors import TapsolveError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,6 +52,7 @@ class Channel:
     # seconds from a touch sent to its effect shown in frame(): a frame that arrived sooner may
     # predate the touch's effect (0 here: `input` returns once the app took the event)
     shown_within = 0.0
+    kept_open = False  # a connection kept between calls (it dies with the phone's: opened again)
 
     def __init__(self, device, why: str = "one `input` shell call per batch of taps, screencap"):
         # the phone (assistant.phone.device.Device): its shell and serial
@@ -96,6 +96,8 @@ class ShellChannel(Channel):
     and older parse only "shell:") gets "shell:" with its PTY, whose echo the marker below
     is written to be told apart from. Each batch ends with `echo` of a numbered marker: read up
     to it, the batch has run, in order, and its output is all there."""
+
+    kept_open = True
 
     name = "shell"
     MARKER = ":tapsolve-done:"
@@ -158,52 +160,3 @@ class ShellChannel(Channel):
                 sock.close()
             except OSError:
                 pass
-
-
-def open_channel(device, name: str) -> Channel:
-    """The named channel, started on the phone; ChannelUnavailable (with why) when it cannot be."""
-    if name == "scrcpy":
-        try:
-            from assistant.phone import scrcpy
-        except ImportError:
-            missing = ChannelUnavailable("this tapsolve has no scrcpy client")
-            missing.quiet = True
-            raise missing from None
-        return scrcpy.start(device)
-    if name == "shell":
-        return ShellChannel(device)
-    if name == "exec":
-        return Channel(device)
-    raise ValueError(f"no channel {name!r}")
-
-
-class ChannelRefused(TapsolveError):
-    """The channel asked for (--channel) cannot be used on this phone."""
-
-
-def choose(device, force: str | None = None, note: Callable[[str], None] = print) -> tuple[Channel, list[str], str]:
-    """The fastest channel that starts on the phone (only ``force`` when given), each one that
-    does not said in one line by ``note``: (the channel, the ones left to fall back on, a line
-    on why this one)."""
-    names = list(CHANNELS)
-    if force:
-        names = names[names.index(force):]
-    passed = []
-    for index, name in enumerate(names):
-        try:
-            channel = open_channel(device, name)
-        except ChannelUnavailable as exc:
-            if force:
-                raise ChannelRefused(f"the {name} channel cannot be used on {device.serial}: {exc}; "
-                                     "run without --channel to take the fastest that works") from None
-            passed.append(f"{name}: {exc}")
-            if not exc.quiet:
-                note(f"{device.serial}: no {name} channel ({exc}); trying {names[index + 1]}")
-            continue
-        because = f"channel {channel.name}: {channel.why}"
-        if force:
-            because += " (asked for with --channel)"
-        elif passed:
-            because += "; " + "; ".join(passed)
-        return channel, names[index + 1:], because
-    raise AssertionError("the exec channel always starts")

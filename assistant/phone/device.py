@@ -11,7 +11,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from assistant.phone import channel as channels
+from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.screen import Screen
 from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
@@ -217,7 +217,7 @@ class Device:
     def use_channel(self, force: str | None = None) -> None:
         """Choose the fastest channel that starts (or ``force``'s), each passed over said in one line."""
         self.close()
-        self.channel, self._fallbacks, self.channel_why = channels.choose(self, force, note)
+        self.channel, self._fallbacks, self.channel_why = choice.choose(self, force, note)
 
     def _fall_back(self, exc: Exception) -> None:
         broken = self.channel.name
@@ -225,7 +225,7 @@ class Device:
         while True:
             name = self._fallbacks.pop(0) if self._fallbacks else "exec"
             try:
-                self.channel = channels.open_channel(self, name)
+                self.channel = choice.open_channel(self, name)
                 break
             except ChannelUnavailable:
                 continue
@@ -235,11 +235,11 @@ class Device:
     def _reopen_channel(self) -> None:
         """The channel's connection died with the phone's: open the same kind again (the one
         chosen at connect, not the next slower), or fall back from it in one line."""
-        if self.channel.name == "exec":
-            return  # a connection per command: nothing kept open
+        if not self.channel.kept_open:
+            return  # a connection per command: nothing to open again
         self.close()
         try:
-            self.channel = channels.open_channel(self, self.channel.name)
+            self.channel = choice.open_channel(self, self.channel.name)
         except ChannelUnavailable as exc:
             self._fall_back(exc)
 

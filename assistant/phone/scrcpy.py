@@ -198,6 +198,7 @@ class ScrcpyChannel(Channel):
     # 35-70 ms from the screen (README): a frame that arrived sooner than this after a touch may
     # show the screen from before it, and must not be judged as the touch's outcome
     shown_within = 0.15
+    kept_open = True
 
     name = "scrcpy"
 
