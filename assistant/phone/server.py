@@ -18,6 +18,7 @@ import types
 from dataclasses import dataclass
 
 from solver.errors import TapsolveError
+from solver.files import is_digits
 
 
 class _ImportedWhenUsed(types.ModuleType):
@@ -93,7 +94,7 @@ NO_PHONE = ("no phone found: plug it in by USB with USB debugging on (Settings >
 def is_network(serial: str | None) -> bool:
     """Whether a serial is a network address (HOST:PORT: Wi-Fi debugging, an emulator's port)."""
     host, _, port = (serial or "").rpartition(":")
-    return bool(host) and port.isdigit()
+    return bool(host) and is_digits(port)
 
 
 def advice(state: str, serial: str | None = None) -> str:
