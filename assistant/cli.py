@@ -170,6 +170,79 @@ def warm(args) -> int:
     return 0
 
 
+# -- standard streams ----------------------------------------------------------------------------
+
+class OutputLost(TapsolveError):
+    """stdout cannot be written (a full disk, a closed descriptor): the run's output is lost."""
+
+
+class Output:
+    """stdout, whose failures to write become OutputLost (a person's one line) instead of an
+    OSError traceback wherever a line happened to be printed; a reader gone away (BrokenPipeError)
+    stays itself, for the quiet stop `main` gives it."""
+
+    def __init__(self, stream, closed: bool = False):
+        self._stream, self._closed = stream, closed
+
+    def _guard(self, call, *args):
+        if self._closed:
+            raise OutputLost("cannot write the output: standard output is closed")
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ENOSPC (/dev/full), EIO, a file closed under us
+            raise OutputLost(f"cannot write the output: {getattr(exc, 'strerror', None) or exc}") from None
+
+    def write(self, text):
+        return self._guard(self._stream.write, text)
+
+    def flush(self):
+        return self._guard(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def guard_streams() -> None:
+    """Standard descriptors a caller closed (`tapsolve ... >&-`, `2>&-`) are opened on /dev/null,
+    so that no file or socket the run opens takes their number (a child would write into it),
+    and stdout goes through ``Output``: a lost output is one line, a closed stderr only silences
+    the lines (the exit code is still the error's)."""
+    import os
+
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stderr is None or 2 in closed:
+        sys.stderr = open(os.devnull, "w")
+    stdout_closed = sys.stdout is None or 1 in closed
+    if stdout_closed:
+        sys.stdout = open(os.devnull, "w")
+    if not isinstance(sys.stdout, Output):
+        sys.stdout = Output(sys.stdout, closed=stdout_closed)
+
+
+def drop_output() -> None:
+    """Point stdout at nothing, so that the exit's flush cannot fail again on what is left in it."""
+    import os
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
+    stream = sys.stdout._stream if isinstance(sys.stdout, Output) else sys.stdout
+    sys.stdout = open(os.devnull, "w")
+    with contextlib.suppress(OSError, ValueError):
+        stream.close()  # what it still holds goes to /dev/null now, or nowhere
+
+
 # -- the parser ------------------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
@@ -282,14 +355,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
         return code
     except TapsolveError as exc:
+        if isinstance(exc, OutputLost):
+            drop_output()
         print(f"tapsolve: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except BrokenPipeError:
-        # the reader went away (`tapsolve solve ... | head -1`): stop quietly, as `cat` does;
-        # stdout now points at nothing so the exit flush cannot complain again
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # the reader went away (`tapsolve solve ... | head -1`): stop quietly, as `cat` does
+        drop_output()
         return 0
     except KeyboardInterrupt:
         print("tapsolve: stopped", file=sys.stderr)
@@ -308,6 +380,7 @@ def program() -> None:
     would do that anyone sees. (Tests call ``main``, which returns.)"""
     import threading
 
+    guard_streams()
     code = int(main() or 0)
     if threading.active_count() > 1:
         sys.exit(code)
@@ -316,9 +389,10 @@ def program() -> None:
 
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
-        pass  # the reader went away: nothing more to show it
-    sys.stderr.flush()
+    except (BrokenPipeError, OutputLost):
+        pass  # the reader went away, or the output was already said to be lost
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
     atexit._run_exitfuncs()
     os._exit(code)
 
