@@ -4,19 +4,60 @@ second process never leaves half a file."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 import stat
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 
+def usable(folder: Path) -> bool:
+    """Whether files can be kept in ``folder`` (made if missing): numba's own test of a cache
+    folder (numba/core/caching.py, _CacheLocator.ensure_cache_path: makedirs, then a temporary
+    file in it)."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def private_temp() -> Path | None:
+    """This user's own folder in the temporary folder, for when no home folder can be written (a
+    system-wide install run by a user without one); None when that name is taken by someone else:
+    what is kept there is loaded as code (numba's cache), so it must be ours and closed to others."""
+    try:
+        folder = Path(tempfile.gettempdir()) / f"tapsolve-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    if not stat.S_ISDIR(info.st_mode) or not mine or info.st_mode & 0o077:
+        return None
+    return folder
+
+
+@functools.lru_cache(maxsize=8)
+def _first_usable(base: str) -> Path:
+    wanted = Path(base) / "tapsolve"
+    if usable(wanted):
+        return wanted
+    temp = private_temp()
+    return temp if temp is not None and usable(temp) else wanted
+
+
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tapsolve"
+    """tapsolve's cache folder: $XDG_CACHE_HOME/tapsolve (~/.cache/tapsolve by default), or this
+    user's private folder in the temporary folder when that one cannot be written (then still the
+    first, when neither can: keeping files there fails, and ``keep``'s callers go on without)."""
+    return _first_usable(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"))
 
 
 def keep(path: Path, write: Callable[[Path], None]) -> OSError | None:
