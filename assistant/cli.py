@@ -30,10 +30,12 @@ def open_loop(args, say=print):
 
 
 def run_guide(args) -> int:
-    from assistant import guide
+    from assistant import display, guide
 
     if args.export:
         guide.export_folder(args.export)  # a bad folder is said before the phone is looked for
+    else:
+        display.check("--export DIR")  # before Qt, which aborts the process on a display it cannot use
     loop = open_loop(args)
     if args.export:
         return guide.export(loop, args.export)
@@ -370,7 +372,8 @@ def main(argv: list[str] | None = None) -> int:
         if before is not None:
             import signal
 
-            signal.signal(signal.SIGTERM, before)
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
 
 
 def program() -> None:

@@ -105,9 +105,10 @@ def print_json(args, data) -> None:
 
 
 def stop_on_terminate():
-    """`kill` (SIGTERM) stops a command as Ctrl-C does: through KeyboardInterrupt, so that what it
-    started (a private adb server, a virtual phone) is stopped on the way out. Returns the handler
-    it replaced (None off the main thread, where no handler can be set)."""
+    """`kill` (SIGTERM) and a closed terminal (SIGHUP) stop a command as Ctrl-C does: through
+    KeyboardInterrupt, so that what it started (a private adb server, a virtual phone) is stopped
+    on the way out. Returns the handlers it replaced, by signal (None off the main thread, where
+    no handler can be set)."""
     import signal
     import threading
 
@@ -116,4 +117,5 @@ def stop_on_terminate():
 
     if threading.current_thread() is not threading.main_thread():
         return None
-    return signal.signal(signal.SIGTERM, stop)
+    signals = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    return {signum: signal.signal(signum, stop) for signum in signals}
