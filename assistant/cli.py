@@ -232,6 +232,13 @@ def guard_streams() -> None:
         sys.stdout = Output(sys.stdout, closed=stdout_closed)
 
 
+def tell(line: str) -> None:
+    """The run's last line on stderr; a stderr that cannot take it (a full device) loses only the
+    line, never the exit code."""
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
+
+
 def drop_output() -> None:
     """Point stdout at nothing, so that the exit's flush cannot fail again on what is left in it."""
     import os
@@ -359,14 +366,14 @@ def main(argv: list[str] | None = None) -> int:
     except TapsolveError as exc:
         if isinstance(exc, OutputLost):
             drop_output()
-        print(f"tapsolve: error: {exc}", file=sys.stderr)
+        tell(f"tapsolve: error: {exc}")
         return exc.exit_code
     except BrokenPipeError:
         # the reader went away (`tapsolve solve ... | head -1`): stop quietly, as `cat` does
         drop_output()
         return 0
     except KeyboardInterrupt:
-        print("tapsolve: stopped", file=sys.stderr)
+        tell("tapsolve: stopped")
         return 130
     finally:
         if before is not None:

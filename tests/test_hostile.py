@@ -275,3 +275,8 @@ def test_damaged_caches_are_built_again(tmp_path):
     drawn = subprocess.run([sys.executable, "-c", "from vision import fontmatch; print(len(fontmatch.drawn_digits()))"],
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert drawn.returncode == 0 and int(drawn.stdout) >= 10, drawn.stderr
+
+
+def test_bad_input_exits_2_with_stderr_on_a_full_device():
+    run = shell("$TAPSOLVE solve flip9 3159x7486 2>/dev/full; echo exit=$?")
+    assert run.stdout.strip().splitlines()[-1] == "exit=2"
