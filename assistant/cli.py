@@ -194,7 +194,8 @@ class Output:
         except BrokenPipeError:
             raise
         except (OSError, ValueError) as exc:  # ENOSPC (/dev/full), EIO, a file closed under us
-            raise OutputLost(f"cannot write the output: {getattr(exc, 'strerror', None) or exc}") from None
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise OutputLost(f"cannot write the output: {why}") from None
 
     def write(self, text):
         return self._guard(self._stream.write, text)
@@ -202,8 +203,28 @@ class Output:
     def flush(self):
         return self._guard(self._stream.flush)
 
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
+    # what else is asked of stdout, answered by the stream itself
+    def fileno(self):
+        return self._stream.fileno()
+
+    def isatty(self):
+        return self._stream.isatty()
+
+    @property
+    def encoding(self):
+        return self._stream.encoding
+
+    @property
+    def errors(self):
+        return self._stream.errors
+
+    @property
+    def buffer(self):
+        return self._stream.buffer
+
+    @property
+    def closed(self):
+        return self._stream.closed
 
 
 def guard_streams() -> None:

@@ -82,11 +82,17 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
                   realism=realism(args))
     line = autoplay.StatusLine()
     say = line.say
+    # the window first: should Qt still abort on the display, nothing has been started yet
+    view = WindowView() if window else None
     try:
         harness = Harness().start()
     except HarnessError as exc:
+        if view:
+            view.close()
         raise AdbServerFailed(f"the demo's private adb server could not start: {adb_failure(str(exc))}") from None
     with contextlib.ExitStack() as started:  # stopped in turn whatever ends the play: the server by pid
+        if view:
+            started.callback(view.close)
         started.callback(harness.stop)
         started.enter_context(stopping_started(harness.adb_port))
         vp = harness.add(phone)
@@ -96,14 +102,9 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
                     keep=partial(store.remember, note=say))
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
-        view = WindowView() if window else None
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()
-        try:
-            code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line, max_moves=max_moves)
-        finally:
-            if view:
-                view.close()
+        code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line, max_moves=max_moves)
         wall = time.monotonic() - start
         figures = summary(loop, phone, wall)
         if breakdown:

@@ -16,6 +16,9 @@ from typing import Callable
 import numpy as np
 
 
+POSIX = sys.platform != "win32"  # user ids and private folder modes exist
+
+
 def usable(folder: Path) -> bool:
     """Whether files can be kept in ``folder`` (made if missing): numba's own test of a cache
     folder (numba/core/caching.py, _CacheLocator.ensure_cache_path: makedirs, then a temporary
@@ -33,12 +36,12 @@ def private_temp() -> Path | None:
     system-wide install run by a user without one); None when that name is taken by someone else:
     what is kept there is loaded as code (numba's cache), so it must be ours and closed to others."""
     try:
-        folder = Path(tempfile.gettempdir()) / f"tapsolve-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+        folder = Path(tempfile.gettempdir()) / f"tapsolve-{os.getuid() if POSIX else 'user'}"
         folder.mkdir(mode=0o700, exist_ok=True)
         info = os.lstat(folder)
     except OSError:
         return None
-    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    mine = not POSIX or info.st_uid == os.getuid()
     if not stat.S_ISDIR(info.st_mode) or not mine or info.st_mode & 0o077:
         return None
     return folder

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from solver.cache import cache_dir, usable
 
-# the folders holding kernels: numba caches each kernel beside its source when it can
-KERNEL_FOLDERS = (Path(__file__).parent, Path(__file__).parent / "numbermatch")
+# the folders holding kernels (the solver package and its subpackages): numba caches each kernel
+# beside its source when it can
+KERNEL_FOLDERS = (Path(__file__).parent, *(p.parent for p in Path(__file__).parent.glob("*/__init__.py")))
 
 
 def kernel_cache() -> tuple[str | None, str]:
