@@ -103,10 +103,16 @@ def test_adb_failure_reads_adbs_fatal_line():
 
 def test_an_adb_server_that_cannot_start_says_why():
     # in a process of its own: adb makes $HOME/.android first, and stops when it cannot
+    from adbutils._utils import _get_bin_dir
+
+    port = free_port()
     code = ("from assistant.phone import server\n"
-            "try:\n    print(server.start_server(%d))\nexcept server.AdbServerFailed as exc:\n    print(exc)" % free_port())
+            "try:\n    print(server.start_server(%d))\nexcept server.AdbServerFailed as exc:\n    print(exc)\n"
+            "for process in server._started.values():\n    process.kill()  # started after all: stopped by pid"
+            % port)
+    # the real adb (adbutils' own), not one another test put on PATH
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                         env=dict(os.environ, HOME="/dev/null"))
+                         env=dict(os.environ, HOME="/dev/null", ADBUTILS_ADB_PATH=os.path.join(_get_bin_dir(), "adb")))
     assert "stopped at its start: Cannot mkdir '/dev/null/.android': Not a directory" in run.stdout, (run.stdout, run.stderr)
 
 

@@ -185,6 +185,26 @@ def adb_failure(log: str) -> str:
     return why
 
 
+def answers(host: str, port: int, timeout: float = 5.0) -> bool:
+    """Whether an adb server answers a request there, not only accepts the connection: a new
+    server listens before it has loaded its keys from $HOME/.android, where it may still stop
+    (adb client/main.cpp: the listener is installed first, connections are accepted after the
+    start-up; the first answer can take some 3 s). The request is adb's smart-socket "host:version"
+    (4 hex digits of length, then the service; a server says OKAY: adb's OVERVIEW.TXT/SERVICES.TXT)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.sendall(b"%04xhost:version" % len(b"host:version"))
+            reply = b""
+            while len(reply) < 4:
+                chunk = conn.recv(4 - len(reply))
+                if not chunk:
+                    break
+                reply += chunk
+            return reply == b"OKAY"
+    except OSError:
+        return False
+
+
 def start_server(port: int) -> bool:
     """Start a local adb server on ``port`` unless one answers there (never a second one: two
     server versions stop each other), wait until it answers, and say so; False when it could not
@@ -206,7 +226,7 @@ def start_server(port: int) -> bool:
     except OSError:
         return False
     deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while not reachable(DEFAULT_HOST, port):
+    while process.poll() is not None or not answers(DEFAULT_HOST, port):
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             if log is None or process.wait() is None:
