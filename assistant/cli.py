@@ -30,10 +30,12 @@ def open_loop(args, say=print):
 
 
 def run_guide(args) -> int:
-    from assistant import guide
+    from assistant import display, guide
 
     if args.export:
         guide.export_folder(args.export)  # a bad folder is said before the phone is looked for
+    else:
+        display.check("--export DIR")  # before Qt, which aborts the process on a display it cannot use
     loop = open_loop(args)
     if args.export:
         return guide.export(loop, args.export)
@@ -174,6 +176,107 @@ def warm(args) -> int:
     return 0
 
 
+# -- standard streams ----------------------------------------------------------------------------
+
+class OutputLost(TapsolveError):
+    """stdout cannot be written (a full disk, a closed descriptor): the run's output is lost."""
+
+
+class Output:
+    """stdout, whose failures to write become OutputLost (a person's one line) instead of an
+    OSError traceback wherever a line happened to be printed; a reader gone away (BrokenPipeError)
+    stays itself, for the quiet stop `main` gives it."""
+
+    def __init__(self, stream, closed: bool = False):
+        self._stream, self._closed = stream, closed
+
+    def _guard(self, call, *args):
+        if self._closed:
+            raise OutputLost("cannot write the output: standard output is closed")
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ENOSPC (/dev/full), EIO, a file closed under us
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise OutputLost(f"cannot write the output: {why}") from None
+
+    def write(self, text):
+        return self._guard(self._stream.write, text)
+
+    def flush(self):
+        return self._guard(self._stream.flush)
+
+    # what else is asked of stdout, answered by the stream itself
+    def fileno(self):
+        return self._stream.fileno()
+
+    def isatty(self):
+        return self._stream.isatty()
+
+    @property
+    def encoding(self):
+        return self._stream.encoding
+
+    @property
+    def errors(self):
+        return self._stream.errors
+
+    @property
+    def buffer(self):
+        return self._stream.buffer
+
+    @property
+    def closed(self):
+        return self._stream.closed
+
+
+def guard_streams() -> None:
+    """Standard descriptors a caller closed (`tapsolve ... >&-`, `2>&-`) are opened on /dev/null,
+    so that no file or socket the run opens takes their number (a child would write into it),
+    and stdout goes through ``Output``: a lost output is one line, a closed stderr only silences
+    the lines (the exit code is still the error's)."""
+    import os
+
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stderr is None or 2 in closed:
+        sys.stderr = open(os.devnull, "w")
+    stdout_closed = sys.stdout is None or 1 in closed
+    if stdout_closed:
+        sys.stdout = open(os.devnull, "w")
+    if not isinstance(sys.stdout, Output):
+        sys.stdout = Output(sys.stdout, closed=stdout_closed)
+
+
+def tell(line: str) -> None:
+    """The run's last line on stderr; a stderr that cannot take it (a full device) loses only the
+    line, never the exit code."""
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)
+
+
+def drop_output() -> None:
+    """Point stdout at nothing, so that the exit's flush cannot fail again on what is left in it."""
+    import os
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
+    stream = sys.stdout._stream if isinstance(sys.stdout, Output) else sys.stdout
+    sys.stdout = open(os.devnull, "w")
+    with contextlib.suppress(OSError, ValueError):
+        stream.close()  # what it still holds goes to /dev/null now, or nowhere
+
+
 # -- the parser ------------------------------------------------------------------------------
 
 class Parser(argparse.ArgumentParser):
@@ -287,23 +390,23 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
         return code
     except TapsolveError as exc:
-        print(f"tapsolve: error: {exc}", file=sys.stderr)
+        if isinstance(exc, OutputLost):
+            drop_output()
+        tell(f"tapsolve: error: {exc}")
         return exc.exit_code
     except BrokenPipeError:
-        # the reader went away (`tapsolve solve ... | head -1`): stop quietly, as `cat` does;
-        # stdout now points at nothing so the exit flush cannot complain again
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # the reader went away (`tapsolve solve ... | head -1`): stop quietly, as `cat` does
+        drop_output()
         return 0
     except KeyboardInterrupt:
-        print("tapsolve: stopped", file=sys.stderr)
+        tell("tapsolve: stopped")
         return 130
     finally:
         if before is not None:
             import signal
 
-            signal.signal(signal.SIGTERM, before)
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
 
 
 def program() -> None:
@@ -313,6 +416,7 @@ def program() -> None:
     would do that anyone sees. (Tests call ``main``, which returns.)"""
     import threading
 
+    guard_streams()
     code = int(main() or 0)
     if threading.active_count() > 1:
         sys.exit(code)
@@ -321,9 +425,10 @@ def program() -> None:
 
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
-        pass  # the reader went away: nothing more to show it
-    sys.stderr.flush()
+    except (BrokenPipeError, OutputLost):
+        pass  # the reader went away, or the output was already said to be lost
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
     atexit._run_exitfuncs()
     os._exit(code)
 

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from functools import partial
 
 import cv2
 
-from assistant import autoplay, guide
+from assistant import autoplay, display, guide
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.options import print_json
 from assistant.phone.device import connect
-from assistant.phone.server import stopping_started
+from assistant.phone.server import AdbServerFailed, adb_failure, stopping_started
 from calibration import store
 from solver.errors import InputError
 
@@ -47,7 +49,10 @@ def summary(loop: Loop, phone, wall: float) -> dict:
 
 def run(args) -> int:
     """`tapsolve demo`: one game on a virtual phone, shown in a window when there is a display."""
-    code, figures = play_virtual(args, window=not args.no_window and guide.has_display())
+    window = not args.no_window and bool(os.environ.get("DISPLAY"))  # no display at all: the terminal
+    if window:
+        display.check("--no-window")
+    code, figures = play_virtual(args, window=window)
     if args.json:
         print_json(args, figures)
     return code
@@ -60,7 +65,7 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     app's own): the exit code and the run summary (with ``breakdown``, also where the wall time
     went: see ``time_breakdown``)."""
     from phonesim import apps
-    from phonesim.harness import Harness
+    from phonesim.harness import Harness, HarnessError
     from phonesim.phone import PRESETS, Faults, Phone
     from phonesim.serve import realism
 
@@ -77,7 +82,19 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
                   realism=realism(args), android=args.android)
     line = autoplay.StatusLine()
     say = line.say
-    with Harness() as harness, stopping_started(harness.adb_port):
+    # the window first: should Qt still abort on the display, nothing has been started yet
+    view = WindowView() if window else None
+    try:
+        harness = Harness().start()
+    except HarnessError as exc:
+        if view:
+            view.close()
+        raise AdbServerFailed(f"the demo's private adb server could not start: {adb_failure(str(exc))}") from None
+    with contextlib.ExitStack() as started:  # stopped in turn whatever ends the play: the server by pid
+        if view:
+            started.callback(view.close)
+        started.callback(harness.stop)
+        started.enter_context(stopping_started(harness.adb_port))
         vp = harness.add(phone)
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
@@ -85,15 +102,10 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
                     keep=partial(store.remember, note=say))
         loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
-        view = WindowView() if window else None
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()
-        try:
-            code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line, max_moves=max_moves)
-        finally:
-            if view:
-                view.close()
-            link.device.close()  # (before the harness stops the phone)
+        started.callback(link.device.close)  # its channel, before the harness stops the phone
+        code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line, max_moves=max_moves)
         wall = time.monotonic() - start
         figures = summary(loop, phone, wall)
         if breakdown:

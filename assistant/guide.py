@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from assistant import overlay
+from assistant import display, overlay
 from assistant.loop import Loop
 from assistant.options import GUIDE_KEYS as KEYS
 from solver.errors import InputError, TapsolveError
@@ -37,7 +37,7 @@ def show(image_rgb: np.ndarray) -> None:
 
 
 def has_display() -> bool:
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return display.problem() is None  # a display Qt can use: one it cannot use aborts the process
 
 
 def step_header(loop: Loop, offset: int = 0) -> list[str]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from solver.files import is_digits, whole_number
+
 # the guide window's keys: in its header, and in `tapsolve guide --help` (which loads no OpenCV)
 GUIDE_KEYS = "q quit   space pause   n/p next/previous step"
 
@@ -34,16 +36,16 @@ def number_type(convert, noun: str, low=None, high=None, too_low: str = "", too_
     return parse
 
 
-non_negative_int = number_type(int, "a whole number", 0, too_low="{} is negative: give 0 or more")
-positive_int = number_type(int, "a whole number", 1, too_low="{} must be 1 or more")
+non_negative_int = number_type(whole_number, "a whole number", 0, too_low="{} is negative: give 0 or more")
+positive_int = number_type(whole_number, "a whole number", 1, too_low="{} must be 1 or more")
 positive_float = number_type(float, "a number", 0, too_low="{} must be more than 0", low_open=True)
-card = number_type(int, "a card (1-9)", 1, 9, too_low="{} is not a card: cards are 1-9")
+card = number_type(whole_number, "a card (1-9)", 1, 9, too_low="{} is not a card: cards are 1-9")
 probability = number_type(float, "a number", 0, 1, too_low="{} is not a probability from 0 to 1")
 
 
 def bounded_int(low: int, high: int, what: str):
     """A whole number from low to high; `what` names it in the error."""
-    return number_type(int, "a whole number", low, high, too_low=f"{{}} is out of range: {what} are {low} to {high}")
+    return number_type(whole_number, "a whole number", low, high, too_low=f"{{}} is out of range: {what} are {low} to {high}")
 
 
 def adds(text: str) -> int:
@@ -59,14 +61,14 @@ port = bounded_int(0, 65535, "TCP ports")
 def address(text: str) -> str:
     """A network phone's HOST:PORT, as adb names it (an emulator's 127.0.0.1:5555)."""
     host, _, number = text.rpartition(":")
-    if not host or not number.isdigit() or not 0 < int(number) < 65536 or any(c in host for c in " /"):
+    if not host or not is_digits(number) or not 0 < int(number) < 65536 or any(c in host for c in " /"):
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, such as 192.168.1.20:41234")
     return text
 
 
 def pairing_code(text: str) -> str:
     """The 6-digit code a phone's "Pair device with pairing code" dialog shows."""
-    if not (text.isdigit() and len(text) == 6):
+    if not (is_digits(text) and len(text) == 6):
         raise argparse.ArgumentTypeError(f"{text!r} is not a pairing code: give the 6 digits the phone shows")
     return text
 finite_seconds = number_type(float, "a number of seconds", 0, 60, too_low="{} is negative: give 0 or more seconds",
@@ -118,9 +120,10 @@ def print_json(args, data) -> None:
 
 
 def stop_on_terminate():
-    """`kill` (SIGTERM) stops a command as Ctrl-C does: through KeyboardInterrupt, so that what it
-    started (a private adb server, a virtual phone) is stopped on the way out. Returns the handler
-    it replaced (None off the main thread, where no handler can be set)."""
+    """`kill` (SIGTERM) and a closed terminal (SIGHUP) stop a command as Ctrl-C does: through
+    KeyboardInterrupt, so that what it started (a private adb server, a virtual phone) is stopped
+    on the way out. Returns the handlers it replaced, by signal (None off the main thread, where
+    no handler can be set)."""
     import signal
     import threading
 
@@ -129,4 +132,5 @@ def stop_on_terminate():
 
     if threading.current_thread() is not threading.main_thread():
         return None
-    return signal.signal(signal.SIGTERM, stop)
+    signals = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    return {signum: signal.signal(signum, stop) for signum in signals}

@@ -72,7 +72,7 @@ def add_commands(commands) -> None:
 
     games = ("auto", *NAMES)
     read = commands.add_parser("read", help="read the board off a screenshot or a phone")
-    read.add_argument("image", nargs="?", help="a screenshot (PNG or JPEG)")
+    read.add_argument("image", nargs="?", help="a screenshot (PNG, JPEG, WebP, TIFF or BMP)")
     read.add_argument("--serial", help="read from this phone over ADB instead")
     read.add_argument("--game", choices=games, default="auto", help="which game (default: auto)")
     read.add_argument("--json", action="store_true", help="print the board JSON plus geometry")

@@ -21,10 +21,15 @@ import numpy as np
 import vision
 from solver import games as registry
 from solver.cache import keep
-from solver.errors import TapsolveError
+from solver.errors import InputError, TapsolveError
+from solver.files import FileInputError, MissingFile, parse_json, read_bytes
 from vision import schema
 from vision.image import background, check_image, theme as screen_theme
 from vision.profile import Profile
+
+
+# a profile holds a few hundred small digit templates (some 100 KB); a file far larger is not one
+MAX_PROFILE_BYTES = 16 << 20
 
 
 class ProfileError(TapsolveError):
@@ -41,14 +46,12 @@ def load(path: Path) -> Profile | None:
     """The profile stored at ``path``; None when there is none; ProfileError when it cannot be
     read, is not JSON, or fails the schema check (the message names the file and the problem)."""
     try:
-        raw = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
+        data = parse_json(read_bytes(path, MAX_PROFILE_BYTES, "a stored profile"), "the JSON")
+    except MissingFile:
         return None
-    except OSError as exc:
-        raise ProfileError(f"cannot read the stored profile {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except ValueError:  # binary garbage (UnicodeDecodeError) or broken JSON
+    except FileInputError as exc:
+        raise ProfileError(f"the stored profile cannot be used: {exc}") from None
+    except InputError:  # not UTF-8, broken JSON, nested too deep, a number too long
         raise ProfileError(f"the stored profile {path} is corrupt (not JSON)") from None
     wrong = schema.problem(data)
     if wrong:

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.cache import cache_dir, keep
+from solver.cache import cache_dir, keep, load_array
 from solver.errors import InputError
+from solver.files import is_digits
 from solver.rules import Position
 
 GOAL = tuple(range(1, 10))
@@ -58,7 +59,7 @@ class State(Position):
     def parse(cls, text: str, must: int | None = None) -> "State":
         """Cards from ``315927486``, ``3,1,5,...`` or ``[3, 1, 5, ...]``: a permutation of 1-9."""
         digits = [ch for ch in text if ch not in " ,[]()\t\n"]
-        bad = next((ch for ch in digits if not ch.isdigit()), None)
+        bad = next((ch for ch in digits if not is_digits(ch)), None)
         if bad is not None:
             raise StateError(f"cards are the digits 1-9, not {bad!r}")
         return cls(tuple(int(ch) for ch in digits), must)
@@ -119,6 +120,8 @@ class State(Position):
 # -- the distance table --------------------------------------------------------------------
 
 _TABLE: np.ndarray | None = None
+# the table is 9! x 10 one-byte distances (3.6 MB): a cached file claiming more is not it
+TABLE_BYTES = 1 << 24
 
 
 # States whose stored distance is checked against their neighbours' when the table is loaded:
@@ -169,7 +172,7 @@ def distance_table() -> np.ndarray:
         return _TABLE
     path = cache_dir() / f"flip9-distances-v{kernel.TABLE_VERSION}.npy"
     try:
-        table = np.load(path, allow_pickle=False)
+        table = load_array(path, TABLE_BYTES)
         if not table_is_sound(table):
             raise ValueError("a wrong table")
     except (OSError, ValueError, EOFError):

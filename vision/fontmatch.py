@@ -16,11 +16,13 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from solver.cache import cache_dir, keep
+from solver.cache import cache_dir, keep, load_array
 
 FONT_GLOBS = ("/usr/share/fonts/truetype/roboto/**/Roboto-Bold.ttf", "/usr/share/fonts/truetype/roboto/**/Roboto-Medium.ttf",
               "/usr/share/fonts/truetype/roboto/**/Roboto-Regular.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
               "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+# the drawings are some 0.7 MB: a cached file claiming more is not them
+DRAWINGS_BYTES = 1 << 24
 DRAWING_VERSION = 1  # raise when ``draw`` changes: the drawings kept in the cache are then redrawn
 
 
@@ -31,8 +33,8 @@ def drawn_digits() -> list[tuple[str, np.ndarray]]:
     fonts = font_files()
     path = cache_dir() / f"drawn-digits-{drawing_key(fonts)}.npy"
     try:
-        return unpack(np.load(path, allow_pickle=False))
-    except (OSError, ValueError, IndexError, EOFError):
+        return unpack(load_array(path, DRAWINGS_BYTES))
+    except (OSError, ValueError, IndexError, EOFError, OverflowError):  # missing or damaged: drawn again
         drawn = draw(fonts)
         keep(path, lambda tmp: np.save(tmp, pack(drawn)))
         return drawn
@@ -89,6 +91,8 @@ def unpack(data: np.ndarray) -> list[tuple[str, np.ndarray]]:
     out, at = [], 1 + 3 * n
     for k in range(n):
         d, h, w = (int(v) for v in data[1 + 3 * k:4 + 3 * k])
+        if not (0 <= d <= 9 and h > 0 and w > 0):
+            raise ValueError("a drawn-digits file of another layout")
         out.append((str(d), data[at:at + h * w].reshape(h, w)))
         at += h * w
     if at != len(data):

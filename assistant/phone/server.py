@@ -10,14 +10,17 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import types
 from dataclasses import dataclass
 
 from solver.errors import TapsolveError
+from solver.files import is_digits
 
 
 class _ImportedWhenUsed(types.ModuleType):
@@ -93,7 +96,7 @@ NO_PHONE = ("no phone found: plug it in by USB with USB debugging on (Settings >
 def is_network(serial: str | None) -> bool:
     """Whether a serial is a network address (HOST:PORT: Wi-Fi debugging, an emulator's port)."""
     host, _, port = (serial or "").rpartition(":")
-    return bool(host) and port.isdigit()
+    return bool(host) and is_digits(port)
 
 
 def advice(state: str, serial: str | None = None) -> str:
@@ -165,26 +168,75 @@ _started: dict[int, subprocess.Popen] = {}
 SERVER_START_TIMEOUT = 20.0  # seconds for a new adb server to answer before it counts as failed
 
 
+class AdbServerFailed(TapsolveError):
+    """An adb server tapsolve started exited before it answered; the message is adb's reason."""
+
+
+def adb_failure(log: str) -> str:
+    """Why an adb server stopped at its start, in one line, from its log: the last fatal line
+    (adb logs as "MM-DD hh:mm:ss.mmm PID TID F adb     : file.cpp:NN message", LOG(FATAL) and
+    PLOG(FATAL) in adb's sources; e.g. adb_utils.cpp adb_get_android_dir_path: "Cannot mkdir
+    '$HOME/.android': Not a directory", for adb keeps its keys in $HOME/.android), with what to do."""
+    fatal = re.findall(r"^.*? [FE] adb\s*: (?:\S+\.cpp:\d+ )?(.+)$", log, re.MULTILINE)
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    why = fatal[-1] if fatal else (lines[-1] if lines else "it exited without a word")
+    if ".android" in why:
+        why += " (adb keeps its keys in $HOME/.android: set HOME to a folder you can write)"
+    return why
+
+
+def answers(host: str, port: int, timeout: float = 5.0) -> bool:
+    """Whether an adb server answers a request there, not only accepts the connection: a new
+    server listens before it has loaded its keys from $HOME/.android, where it may still stop
+    (adb client/main.cpp: the listener is installed first, connections are accepted after the
+    start-up; the first answer can take some 3 s). The request is adb's smart-socket "host:version"
+    (4 hex digits of length, then the service; a server says OKAY: adb's OVERVIEW.TXT/SERVICES.TXT)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.sendall(b"%04xhost:version" % len(b"host:version"))
+            reply = b""
+            while len(reply) < 4:
+                chunk = conn.recv(4 - len(reply))
+                if not chunk:
+                    break
+                reply += chunk
+            return reply == b"OKAY"
+    except OSError:
+        return False
+
+
 def start_server(port: int) -> bool:
     """Start a local adb server on ``port`` unless one answers there (never a second one: two
-    server versions stop each other), wait until it answers, and say so; False when it could not."""
+    server versions stop each other), wait until it answers, and say so; False when it could not
+    be run; AdbServerFailed with adb's reason when it ran and stopped."""
     if reachable(DEFAULT_HOST, port):
         return True
     from adbutils._utils import adb_path
 
     try:
+        # its log, kept for the reason should it stop at its start (a nameless file: nothing is left)
+        log = tempfile.TemporaryFile()
+    except OSError:
+        log = None
+    try:
         # its own session: a Ctrl-C in the terminal, or tapsolve's exit, leaves it running
         process = subprocess.Popen([adb_path(), "-P", str(port), "server", "nodaemon"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, start_new_session=True)
+                                   stderr=log or subprocess.DEVNULL, start_new_session=True)
     except OSError:
         return False
     deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while not reachable(DEFAULT_HOST, port):
+    while process.poll() is not None or not answers(DEFAULT_HOST, port):
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            return False
+            if log is None or process.wait() is None:
+                return False
+            log.seek(0)
+            raise AdbServerFailed(f"the adb server on port {port} stopped at its start: "
+                                  f"{adb_failure(log.read(1 << 16).decode(errors='replace'))}")
         time.sleep(0.05)
+    if log is not None:
+        log.close()  # the server keeps its own descriptor
     _started[port] = process
     print(f"tapsolve: started an adb server on port {port} (process {process.pid}; none was "
           "running); it keeps running after tapsolve, as adb's own does", file=sys.stderr, flush=True)

@@ -16,11 +16,11 @@ Pair(i=0, j=1)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Union
 
 from solver.errors import InputError
+from solver.files import is_digits, parse_json
 from solver.rules import Position
 
 
@@ -105,7 +105,7 @@ def parse_points(text: str) -> dict[str, int]:
     table = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         kind, eq, value = item.partition("=")
-        if not eq or not value.strip().isdigit():
+        if not eq or not is_digits(value.strip()):
             raise BoardError(f"points are kind=number items ({', '.join(POINT_KINDS)}), like gap=3,row=20;"
                              f" not {item!r}")
         table[kind.strip()] = int(value)
@@ -217,9 +217,9 @@ class Board(Position):
         """The board of the contract's board JSON (a dict or its text)."""
         if isinstance(data, str):
             try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise BoardError(f"the board JSON does not parse: {exc.msg} at character {exc.pos}") from None
+                data = parse_json(data, "the board JSON")
+            except InputError as exc:
+                raise BoardError(str(exc)) from None
         if not isinstance(data, dict) or data.get("game", "numbermatch") != "numbermatch":
             raise BoardError('a Number Match board JSON is {"game": "numbermatch", "cells": [...], ...}')
         cells = data.get("cells")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from solver.errors import InputError
+from solver.files import read_text
 from solver.numbermatch import Board, search
 from solver.words import count
+
+
+# a board JSON file holds a few hundred cells: a file larger than this is not one
+MAX_BOARD_FILE = 1 << 20
 
 
 def add_solve_command(games) -> None:
@@ -27,10 +30,7 @@ def add_solve_command(games) -> None:
 def read_numbermatch_board(board: str | dict, adds: int | None):
     """A board with a live number from board text or board JSON (a dict, its text or a .json file)."""
     if isinstance(board, str) and board.endswith(".json"):
-        try:
-            board = Path(board).read_text()
-        except OSError as exc:
-            raise InputError(f"cannot read {board}: {exc.strerror}") from None
+        board = read_text(board, MAX_BOARD_FILE, "a board JSON file")
     if isinstance(board, dict) or board.lstrip().startswith("{"):
         board = Board.from_json(board)
         if adds is not None:
