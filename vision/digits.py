@@ -156,6 +156,23 @@ def unlike_their_digit(cells: list[Cell], digits: list) -> list[int]:
     return odd
 
 
+def drawn_agree(cells: list[Cell], digits: list, which) -> set[int]:
+    """Of the cells ``which`` (indices), those whose glyph the phone fonts drawn at its size
+    (vision.fontmatch) read as its digit in ``digits``, clearly ahead of every other digit:
+    tesseract's read and the drawn digits agreeing is evidence enough on a small or soft image,
+    where the board's own glyphs are too alike to judge a read by."""
+    from vision import fontmatch
+
+    out = set()
+    for k in which:
+        if digits[k] is None or cells[k].crop is None:
+            continue
+        d, score, margin = fontmatch.match(cells[k].crop)
+        if d == digits[k] and score >= DRAWN_SCORE and margin >= DRAWN_MARGIN:
+            out.add(k)
+    return out
+
+
 def digit_parts(ink: np.ndarray) -> list[np.ndarray]:
     """The glyphs of a number's line, without separators: a thousands comma (or dot) is far
     shorter than the digits, and tesseract drops it, so it must not count as a digit."""
@@ -223,10 +240,24 @@ def confirmed(parts: list[np.ndarray], text: str, sure: list[bool], whole: list[
             need.append(k)
     alone = glyphs_.read_strip([parts[k] for k in need], chars="0123456789") if need else []
     for k, reads in zip(need, alone):
-        seen = [r[k] for r in ways] + ([vote] if (vote := glyphs_.vote(reads)) else [])
+        vote = glyphs_.vote(reads)
+        if vote is None and reads:
+            # its two binarisations split (a blurred 5 read once as a 6): tesseract on the glyph
+            # alone decides, as for a cell (read_digits), when the drawn digits' best is its digit too
+            vote = glyphs_.read_one(parts[k], "0123456789")
+            if vote is not None and drawn_best(parts[k]) not in (None, vote):
+                return False
+        seen = [r[k] for r in ways] + ([vote] if vote else [])
         if len(seen) < 2 or any(d != text[k] for d in seen):
             return False
     return True
+
+
+def drawn_best(glyph: np.ndarray) -> str | None:
+    """The digit drawn in phone fonts a glyph looks most like (however narrowly), or None."""
+    from vision import fontmatch
+
+    return fontmatch.match(glyph)[0]
 
 
 def drawn_font_read(parts: list[np.ndarray]) -> str | None:

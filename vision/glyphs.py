@@ -16,7 +16,7 @@ import numpy as np
 
 from vision import tesseract
 from vision.cells import GLYPH
-from vision.thresholds import INK_LEVELS, MARGIN, STROKE
+from vision.thresholds import DRAWN_LIKENESS, INK_LEVELS, MARGIN, MISFILED, STROKE, TEMPLATES_ALIKE
 
 DIGITS = "123456789"
 STRIP_HEIGHT = 40
@@ -109,12 +109,45 @@ class Templates:
         # [sum of correlations, glyphs compared, sum of squared correlations]
         self.fits = fits or {}
         self._matrix = None
+        self._problem: str | None | bool = False  # ``problem``'s answer once asked (False: not yet)
 
     def copy(self) -> "Templates":
         """A copy to learn into (``add`` replaces a digit's arrays, never changes them in place)."""
         out = Templates(dict(self.sums), dict(self.counts), dict(self.fits))
-        out._matrix = self._matrix
+        out._matrix, out._problem = self._matrix, self._problem
         return out
+
+    def problem(self) -> str | None:
+        """Why these templates cannot be trusted, or None: two digits filed with one glyph, or a
+        template that looks more like another digit drawn in the phone fonts (vision.fontmatch)
+        than its own, or like no digit at all. A template is matched on its own (no tesseract),
+        so a wrong one would misread its digit, for sure, on every screen."""
+        if self._problem is False:
+            self._problem = self._check()
+        return self._problem
+
+    def _check(self) -> str | None:
+        from vision import fontmatch
+
+        keys, m = self.matrix()
+        alike = m @ m.T
+        for i, a in enumerate(keys):
+            for j in range(i + 1, len(keys)):
+                if alike[i, j] >= TEMPLATES_ALIKE:
+                    return f"the {a} and {keys[j]} templates are one glyph"
+        drawn = fontmatch.drawn_looks()
+        if len(drawn) < 10:
+            return None  # no phone font on this machine to check against (or not all its digits)
+        for d, row in zip(keys, m):
+            likeness = {k: float((looks @ row).max()) for k, looks in drawn.items()}
+            other = max((k for k in likeness if k != d), key=likeness.get)
+            if max(likeness.values()) < DRAWN_LIKENESS:
+                return f"the {d} template looks like no digit"
+            if likeness[other] > likeness[d] + MISFILED:
+                return f"the {d} template looks like {'an' if other == '8' else 'a'} {other}"
+            if likeness[d] < DRAWN_LIKENESS:
+                return f"the {d} template looks like no digit"
+        return None
 
     def add(self, digit: str, glyph: np.ndarray) -> None:
         if digit in self.sums:
@@ -124,6 +157,7 @@ class Templates:
         self.sums[digit] = self.sums.get(digit, np.zeros((GLYPH, GLYPH), np.float32)) + glyph
         self.counts[digit] = self.counts.get(digit, 0) + 1
         self._matrix = None
+        self._problem = False
 
     def spread(self, digit: str) -> tuple[float, float, int]:
         """(mean, standard deviation, glyphs compared) of how well ``digit``'s glyphs matched."""

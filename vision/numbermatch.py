@@ -11,7 +11,7 @@ from solver.numbermatch import Board, parse_cells, points_from
 from solver.words import count
 from vision import glyphs as glyphs_, tesseract
 from vision.cells import Cell, blur_size, classify, look_at
-from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
+from vision.digits import digit_parts, drawn_agree, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
                          line_scale)
 from vision.image import LandmarkError, ReadError, background, distance, theme as screen_theme
@@ -376,11 +376,14 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
     board_cells, centres, selected, why = [], {}, None, {}  # why: each unsure cell's reason
     digit_of = {id(c): d for c, d in zip(glyph_cells, digits)}
     # a template's match was judged against its learned spread; tesseract's reads against the board
-    odd = {id(glyph_cells[k]) for k in unlike_their_digit(glyph_cells, digits) if k in bootstrapped} \
-        if bootstrapped else set()
+    odd = {k for k in unlike_their_digit(glyph_cells, digits) if k in bootstrapped} if bootstrapped else set()
     # on a blurred or tiny image tesseract's first reads are guesses: unsure until a template
     # learned on a sharp screen agrees
-    guessed = {id(glyph_cells[k]) for k in bootstrapped} if poor and poor[0] else set()
+    guessed = set(bootstrapped) if poor and poor[0] else set()
+    # ... or the digits drawn in phone fonts read the glyph as tesseract did, clearly
+    agreed = drawn_agree(glyph_cells, digits, odd | guessed)
+    odd = {id(glyph_cells[k]) for k in odd - agreed}
+    guessed = {id(glyph_cells[k]) for k in guessed - agreed}
     for i, c in enumerate(cells[:last + 1]):
         d = digit_of.get(id(c))
         if c.state == "faded":

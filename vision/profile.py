@@ -42,19 +42,31 @@ class Profile:
     counted: bool = False  # only ``touches`` changed since stored (calibration.store keeps them at exit)
     # lines of text read, by their pixels (a reader's memo, never stored; its drafts share it)
     texts: dict = field(default_factory=dict, repr=False, compare=False)
+    # the fonts a draft left out because their templates cannot be trusted (``Templates.problem``),
+    # each with why: the read reads those glyphs afresh and says so (a draft's own, never stored)
+    refused: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def font(self, name: str) -> Templates:
         return self.fonts.setdefault(name, Templates())
 
     def draft(self) -> "Profile":
         """A copy for one read to learn into (its geometry, colours and fonts its own; ``changed``
-        says whether the read learned something), leaving this profile as it was."""
+        says whether the read learned something), leaving this profile as it was.
+
+        A font whose templates contradict each other or the digits drawn in phone fonts is left
+        out of the draft (named in ``refused``): the read learns it afresh, and ``learn`` puts
+        the new one in its place, where a wrong template would have misread its digit for sure."""
         out = copy.copy(self)  # the same screen, points, times and memo of texts
         out.geometry = {k: list(v) if isinstance(v, list) else v for k, v in self.geometry.items()}
         out.colours = dict(self.colours)
-        out.fonts = {k: v.copy() for k, v in self.fonts.items()}
-        out.changed = False
+        out.refused = {k: why for k, v in self.fonts.items() if (why := v.problem())}
+        out.fonts = {k: v.copy() for k, v in self.fonts.items() if k not in out.refused}
+        out.changed = bool(out.refused)  # the profile must be stored again without them
         return out
+
+    def refusal(self) -> str:
+        """The fonts this draft refused, in words ("" when none)."""
+        return ", ".join(f"its {k} templates ({why})" for k, why in self.refused.items())
 
     def learn(self, draft: "Profile") -> None:
         """Take in what a read learned into its ``draft`` of this profile: the geometry, colours

@@ -124,9 +124,18 @@ class Reading:
         title = registry.entry(self.game).title if self.game in registry.NAMES else self.game
         return [f"{title}: {self.screen.replace('_', ' ')} screen"]
 
+    def refused(self) -> str:
+        """The line saying which of the given profile's templates this read did not trust and
+        why ("" when it trusted them all): their glyphs were read afresh (vision.profile.draft)."""
+        words = self.learned.refusal() if self.learned is not None else ""
+        return f"profile: {words} not trusted: those digits read afresh" if words else ""
+
     def text(self) -> str:
-        """The board as board text (one row a line) with a line of facts, for `tapsolve read`."""
+        """The board as board text (one row a line) with a line of facts, for `tapsolve read`;
+        a line on the profile's templates when they were not trusted, and what was not read for sure."""
         lines = self.lines()
+        if self.refused():
+            lines.append(self.refused())
         if not self.sure:
             lines.append("unsure: " + self.describe_unsure(cells=len(self.unsure)))
         return "\n".join(lines)

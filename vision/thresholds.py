@@ -49,5 +49,15 @@ TINY = 14
 # A glyph read by drawn fonts must correlate this much with its digit, and lead the next by DRAWN_MARGIN.
 DRAWN_SCORE = 0.5
 DRAWN_MARGIN = 0.1
+# Two digits' learned templates correlating this much are one glyph filed under two digits (the
+# most alike digits of one font, 3 and 8 or 5 and 6, correlate at about 0.87).
+TEMPLATES_ALIKE = 0.95
+# A learned template correlates with the same digit drawn in a phone font (vision.fontmatch) at
+# least this much (0.43 at worst, a 5 px badge; a template of noise at about 0.2, rarely over 0.35) ...
+DRAWN_LIKENESS = 0.35
+# ... and one correlating with another digit's drawing by this much more than with its own digit's
+# was filed under the wrong digit (a right one leads by 0.06 and more; a 5 learned off a JPEG of
+# quality 30 trails the drawn 6 by 0.01; a 5 and a 6 swapped trail by 0.05, a 3 and an 8 by 0.1).
+MISFILED = 0.03
 # Glyphs shorter than this share of a number's tallest are separators (a thousands comma), not digits.
 SEPARATOR = 0.6
