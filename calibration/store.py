@@ -107,13 +107,16 @@ def trusted(reading: vision.Reading) -> bool:
     return reading.screen == "board" and reading.sure
 
 
+COVERED = "screen"  # the part a reader doubts when it sees something drawn over the board (a dialog, a banner)
+
+
 def recheck(image: np.ndarray, reading: vision.Reading, model: str,
             note: Callable[[str], None] | None = None) -> vision.Reading:
     """A board read with a profile but not for sure, read again afresh (no profile): when the
     fresh read is sure the profile was what failed, and the fresh one replaces it (stored);
     otherwise the screen itself is not clear (something over the board) and ``reading`` stands."""
-    if reading.screen != "board" or reading.sure or reading.profile is None:
-        return reading
+    if reading.screen != "board" or reading.sure or reading.profile is None or COVERED in reading.unsure_why:
+        return reading  # (something seen over the board: a fresh read would see it too)
     try:
         fresh = vision.read(image, reading.game)
     except vision.ReadError:
