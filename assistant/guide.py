@@ -206,7 +206,10 @@ class Mirror:
 
     def channel_frame(self):
         """(BGR frame, monotonic time) newest from the phone's video channel, or None."""
-        channel = getattr(self.loop.link.device, "channel", None)
+        try:
+            channel = self.loop.link.device.channel
+        except AttributeError:  # (a device from before channels: screenshots only)
+            return None
         return channel.frame() if channel is not None else None
 
     def read_forever(self) -> None:
@@ -279,6 +282,8 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
     mirror = Mirror(loop, poll, say, tap_on_click)
     open_window()
     cv2.setMouseCallback(WINDOW, mirror.click)
+    show(mirror.next_picture())  # at once, before the phone is first looked at ("looking at the phone...")
+    cv2.waitKey(1)
     reader = threading.Thread(target=mirror.read_forever, daemon=True)
     reader.start()
     started = time.monotonic()

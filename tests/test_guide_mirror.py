@@ -3,6 +3,7 @@ board without a time limit, shows the newest video frame with the move drawn ove
 screenshot when there is no video), and a click on its picture taps the phone there when asked."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -39,6 +40,21 @@ def guide_loop(harness, ad_seconds: float = 0.0):
     return phone, Loop(Link(device, say=said.append), game="numbermatch", say=said.append, wait_unknown=1.0), said
 
 
+AD_LINE = "an ad is showing: close it on the phone and I will go on"
+
+
+def closes_the_ad(phone, said) -> threading.Thread:
+    """The player, closing the ad once the guide has said it is showing."""
+    def close():
+        while AD_LINE not in said:
+            time.sleep(0.05)
+        phone._finish(phone.front())
+
+    player = threading.Thread(target=close, daemon=True)
+    player.start()
+    return player
+
+
 @pytest.fixture
 def no_window(monkeypatch):
     """The window's calls made to record what it would show (no display needed)."""
@@ -53,29 +69,36 @@ def no_window(monkeypatch):
     return shown
 
 
-def test_the_guide_opens_at_once_over_an_ad_and_plans_when_the_board_comes(harness, no_window):
+def test_the_guide_opens_at_once_over_an_ad_and_plans_when_the_board_comes(harness, no_window, monkeypatch):
     phone, loop, said = guide_loop(harness, ad_seconds=600)
-    closed = threading.Timer(3.0, lambda: phone._finish(phone.front()))  # the player closes the ad
-    closed.start()
+    captures_at_show = []
+    monkeypatch.setattr(guide, "show", lambda image: captures_at_show.append(loop.link.captures))
+    # q once the plan is made (or after a minute): the wait for the board has no time limit of its own
+    monkeypatch.setattr(guide.cv2, "waitKey", lambda ms: ord("q") if loop.plan is not None else -1)
+    closed = closes_the_ad(phone, said)
     lines = []
-    assert guide.run_window(loop, poll=0.1, say=lines.append, max_seconds=8) == 0  # (1 s wait_unknown: no end)
-    closed.join()
-    assert no_window and no_window[0].shape == (guide.WINDOW_SIZE[1], guide.WINDOW_SIZE[0], 3)
+    assert guide.run_window(loop, poll=0.1, say=lines.append, max_seconds=60) == 0  # (1 s wait_unknown: no end)
+    closed.join(timeout=60)
+    assert captures_at_show[0] == 0  # the window showed before the phone was first looked at
     assert said.count("an ad is showing: close it on the phone and I will go on") == 1
     assert lines[-1].startswith("guide closed at step 1/")  # the plan made once the board showed
     assert phone.tap_log == [] and loop.link.keys == 0
 
 
-def test_without_a_window_the_guide_says_what_is_in_front_once_then_the_steps(harness):
+def test_without_a_window_the_guide_says_what_is_in_front_once_then_the_steps(harness, monkeypatch):
     phone, loop, said = guide_loop(harness, ad_seconds=600)
-    closed = threading.Timer(2.5, lambda: phone._finish(phone.front()))
-    closed.start()
+    closed = closes_the_ad(phone, said)
     lines = []
-    assert guide.run_text(loop, poll=0.1, say=lines.append, max_seconds=6) == 0
-    closed.join()
+
+    def say(line):  # Ctrl-C once the first step is said
+        lines.append(line)
+        if line.startswith("Step 1/"):
+            raise KeyboardInterrupt
+
+    assert guide.run_text(loop, poll=0.1, say=say, max_seconds=60) == 0
+    closed.join(timeout=60)
     assert said.count("an ad is showing: close it on the phone and I will go on") == 1
-    steps = [line for line in lines if line.startswith("Step 1/")]
-    assert len(steps) == 1 and lines[-1].startswith("guide closed at step 1/")
+    assert lines[-1].startswith("guide closed at step 1/") and len(lines) == 2
 
 
 def test_the_window_shows_the_newest_video_frame_with_the_move_over_it(harness):
