@@ -34,12 +34,13 @@ def run_guide(args) -> int:
 
     if args.export:
         guide.export_folder(args.export)  # a bad folder is said before the phone is looked for
-    else:
-        display.check("--export DIR")  # before Qt, which aborts the process on a display it cannot use
-    loop = open_loop(args)
+    elif not args.no_window:
+        display.check("--no-window or --export DIR")  # before Qt, which aborts the process on a display it cannot use
     if args.export:
-        return guide.export(loop, args.export)
-    return guide.run_window(loop)
+        return guide.export(open_loop(args), args.export)
+    if args.no_window:  # (the steps on stdout, what is in front of the game on stderr)
+        return guide.run_text(open_loop(args, say=lambda line: print(line, file=sys.stderr)))
+    return guide.run_window(open_loop(args), tap_on_click=args.tap_on_click)
 
 
 def run_play(args) -> int:
@@ -317,6 +318,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     add_phone_options(guide)
     guide.add_argument("--export", metavar="DIR", help="write the whole plan as step PNGs and index.html instead of a window")
+    guide.add_argument("--no-window", action="store_true",
+                       help="say each step in the terminal instead of showing a window (Ctrl-C ends it)")
+    guide.add_argument("--tap-on-click", action="store_true",
+                       help="a click on the window's picture taps the phone there (default: off)")
     guide.set_defaults(run=run_guide)
 
     play = commands.add_parser("play", help="tap the moves on the phone, checking the screen after each")

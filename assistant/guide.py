@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import html
 import os
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -21,6 +23,10 @@ WINDOW = "tapsolve guide"
 # about 17 pixels tall: read at a glance) wrapped to its width.
 WINDOW_SIZE = (560, 680)
 TEXT_SCALE = 1.0
+NO_PICTURE = (800, 360, 3)  # a phone-shaped blank picture shown before the first capture
+# ms the window waits for a key between two pictures: a 60 Hz video feed is shown at up to
+# 1000 / (this + the drawing) frames a second, well above the 15 aimed at
+MIRROR_WAIT_MS = 10
 
 
 def open_window() -> None:
@@ -43,13 +49,15 @@ def has_display() -> bool:
 def step_header(loop: Loop, offset: int = 0) -> list[str]:
     """The lines above the picture: which step, what to do, how the game stands then (a
     preview ``offset`` steps ahead: as the plan predicts it before that step)."""
+    if loop.reading is None:
+        return ["looking at the phone...", ""]
     plan = loop.plan
     total = len(plan.moves) if plan else 0
     k = loop.step + offset
     position = planned_position(loop, k) if offset else loop.position
-    if offset == 0 and loop.reading is not None and loop.reading.screen not in ("board", "stage_complete"):
+    if offset == 0 and (loop.reading.screen not in ("board", "stage_complete") or loop.game is None):
         first = loop.door().waiting(loop.door().front)  # what the phone says is in front, not a stale move
-    elif loop.reading is not None and loop.game.finished(loop.position, loop.reading):
+    elif loop.game.finished(loop.position, loop.reading):
         first = loop.game.won_header()
     elif plan is None or k >= total:
         first = "No move planned"
@@ -57,7 +65,7 @@ def step_header(loop: Loop, offset: int = 0) -> list[str]:
         first = f"Step {k + 1}/{total}: {loop.game.describe(position, plan.moves[k])}"
         if offset:
             first += "   (preview)"
-    return [first, loop.game.progress(position)]
+    return [first, loop.game.progress(position) if loop.game is not None and position is not None else ""]
 
 
 def planned_position(loop: Loop, k: int):
@@ -71,9 +79,11 @@ def planned_position(loop: Loop, k: int):
 def picture(loop: Loop, offset: int) -> np.ndarray:
     """The step's picture: the live screen with the next move (or its unsure cells), or a planned step."""
     move = loop.next_move
+    if loop.reading is None or loop.image is None:
+        return np.full(NO_PICTURE, overlay.PANEL, np.uint8)  # (nothing captured yet, or a black screen)
     if offset == 0 and loop.reading.screen == "board" and not loop.reading.sure:
         return overlay.mark_unsure(loop.image, loop.reading)
-    if offset == 0 and loop.reading.screen == "board" and move is not None:
+    if offset == 0 and loop.reading.screen == "board" and move is not None and loop.game is not None:
         return loop.game.draw_next(loop.image, loop.reading, move)
     if offset and loop.plan and loop.step + offset < len(loop.plan.moves):
         k = loop.step + offset
@@ -81,18 +91,24 @@ def picture(loop: Loop, offset: int) -> np.ndarray:
     return loop.image
 
 
+def header(loop: Loop, offset: int, paused: bool, keys: str = KEYS) -> list[str]:
+    """The window's text lines: the step's header, the keys, and what is not read for sure."""
+    lines = step_header(loop, offset) + [keys]
+    if paused:
+        lines[0] = "[paused] " + lines[0]
+    if offset == 0 and loop.reading is not None and loop.reading.screen == "board" and not loop.reading.sure:
+        lines.append("not sure of: " + loop.reading.describe_unsure())
+    return lines
+
+
 def frame(loop: Loop, offset: int, paused: bool, size: tuple[int, int] = WINDOW_SIZE) -> np.ndarray:
     """What the window shows now (RGB, ``size`` pixels): the step's picture under its header and the keys."""
-    header = step_header(loop, offset) + [KEYS]
-    if paused:
-        header[0] = "[paused] " + header[0]
-    if offset == 0 and loop.reading.screen == "board" and not loop.reading.sure:
-        header.append("not sure of: " + loop.reading.describe_unsure())
-    return overlay.in_window(picture(loop, offset), header, size, TEXT_SCALE)
+    return overlay.in_window(picture(loop, offset), header(loop, offset, paused), size, TEXT_SCALE)
 
 
 def follow(loop: Loop) -> str | None:
-    """Read the phone once and move the plan along with what the player did."""
+    """Read the phone once and move the plan along with what the player did. The first board
+    seen makes the first plan: the guide starts on whatever the phone shows and waits for it."""
     shown_before = loop.reading.screen if loop.reading is not None else None
     reading = loop.look()
     if reading.screen == "stage_complete":
@@ -115,40 +131,212 @@ def follow(loop: Loop) -> str | None:
     return None
 
 
-def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None = None) -> int:
-    """The guide window, until q, the window is closed, or max_seconds pass."""
-    if not has_display():
-        raise TapsolveError("no display for the guide window: run it on a desktop, or use --export DIR")
-    loop.start()
-    open_window()
-    offset, paused, note = 0, False, None
-    started = last = time.monotonic()
-    try:
-        while True:
-            if not paused and time.monotonic() - last >= poll:
+@dataclass(eq=False)  # (compared by identity: one per read)
+class View:
+    """What the reader thread last made of the phone, for the window to draw on every frame:
+    its header lines, the screenshot read (RGB) and the move drawn over it at the picture's size
+    (``marks``, with ``mask`` where they are)."""
+
+    lines: list
+    image: np.ndarray
+    marks: np.ndarray | None = None
+    mask: np.ndarray | None = None
+    place: tuple = (0, 0, 1, 1)  # where the picture sits in the window (x, y, w, h)
+    panel: np.ndarray | None = None  # the window without its picture
+
+
+def make_view(loop: Loop, paused: bool, keys: str, size=WINDOW_SIZE) -> View:
+    """The window's parts for the phone as last read: drawn once per read, so that each live
+    frame costs only a resize and a masked copy (``Mirror.compose``)."""
+    image = loop.image if loop.image is not None and loop.reading is not None else picture(loop, 0)
+    drawn = picture(loop, 0)
+    lines = header(loop, 0, paused, keys)
+    panel, place = overlay.window_panel(lines, size, TEXT_SCALE, image.shape[:2])
+    view = View(lines, image, place=place, panel=panel)
+    if drawn is not image and drawn.shape == image.shape:
+        x, y, w, h = place
+        changed = np.any(drawn != image, axis=2).astype(np.uint8)
+        view.mask = cv2.resize(changed, (w, h), interpolation=cv2.INTER_AREA) > 0
+        view.marks = cv2.resize(drawn, (w, h), interpolation=cv2.INTER_AREA)
+    return view
+
+
+def compose(view: View, live_bgr: np.ndarray | None = None) -> np.ndarray:
+    """The window now (RGB): the view's panel, with the live frame (BGR, from the phone's video)
+    or else the screenshot read, and the move's marks over it."""
+    x, y, w, h = view.place
+    out = view.panel.copy()
+    if live_bgr is None:
+        source = view.image
+        small = cv2.resize(source, (w, h), interpolation=cv2.INTER_AREA)
+    else:  # (scaled first: converting the small picture is what costs little)
+        small = cv2.cvtColor(cv2.resize(live_bgr, (w, h), interpolation=cv2.INTER_LINEAR), cv2.COLOR_BGR2RGB)
+    if view.mask is not None:
+        small[view.mask] = view.marks[view.mask]
+    out[y:y + h, x:x + w] = small
+    return out
+
+
+def to_screen(view: View, x: int, y: int):
+    """The screenshot's pixel under the window's pixel (x, y), or None off the picture."""
+    px, py, w, h = view.place
+    if not (px <= x < px + w and py <= y < py + h):
+        return None
+    height, width = view.image.shape[:2]
+    return int((x - px + 0.5) * width / w), int((y - py + 0.5) * height / h)
+
+
+class Mirror:
+    """The guide's window kept live: a reader thread follows the player (``follow``: a capture
+    and a read, up to a second each) while the window thread shows the newest video frame with
+    the move drawn over it, and turns a click on the picture into a tap (``tap_on_click``)."""
+
+    def __init__(self, loop: Loop, poll: float = 0.3, say=print, tap_on_click: bool = False):
+        self.loop, self.poll, self.say, self.tap_on_click = loop, poll, say, tap_on_click
+        self.keys = KEYS + ("   click: tap the phone there" if tap_on_click else "")
+        self.lock = threading.Lock()  # held while the reader thread changes the loop
+        self.paused, self.offset, self.note = False, 0, None
+        self.view = make_view(loop, False, self.keys)
+        self.clicks: list[tuple[int, int]] = []  # screenshot points clicked, tapped by the reader thread
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+        self.shown = 0  # frames shown, and of them live video frames
+        self.live = 0
+        self._last_at = None
+
+    def channel_frame(self):
+        """(BGR frame, monotonic time) newest from the phone's video channel, or None."""
+        try:
+            channel = self.loop.link.device.channel
+        except AttributeError:  # (a device from before channels: screenshots only)
+            return None
+        return channel.frame() if channel is not None else None
+
+    def read_forever(self) -> None:
+        """The reader thread: follow the player every ``poll`` s, tap what was clicked."""
+        last = float("-inf")
+        try:
+            while not self.stop.is_set():
+                while self.clicks:
+                    x, y = self.clicks.pop(0)
+                    with self.lock:
+                        self.loop.link.tap(x, y)
+                if self.paused or time.monotonic() - last < self.poll:
+                    time.sleep(0.02)
+                    continue
                 last = time.monotonic()
-                message = follow(loop)
-                loop.show(loop.next_move)
-                if message and message != note:
-                    say(message)
-                note = message or note
+                with self.lock:
+                    message = follow(self.loop)
+                    self.loop.show(self.loop.next_move)
+                    self.view = make_view(self.loop, self.paused, self.keys)
+                if message and message != self.note:
+                    self.say(message)
+                self.note = message or self.note
                 if message:
-                    offset = 0
-            show(frame(loop, offset, paused))
-            key = cv2.waitKey(50) & 0xFF
+                    self.offset = 0
+        except BaseException as exc:  # (said by the window thread, which ends the guide)
+            self.error = exc
+            self.stop.set()
+
+    def next_picture(self) -> np.ndarray | None:
+        """The window's next picture (RGB): a preview, the newest live frame, or the last read;
+        None when nothing new is to be shown (the same video frame, the same view)."""
+        if self.offset:
+            if self._last_at == (self.offset, self.loop.step):
+                return None
+            self._last_at = self.offset, self.loop.step
+            with self.lock:
+                return frame(self.loop, self.offset, self.paused)
+        view = self.view
+        got = self.channel_frame()
+        if got is not None:
+            live, at = got
+            if self._last_at == (at, view):
+                return None
+            self._last_at = at, view
+            self.live += 1
+            return compose(view, live)
+        if view is self._last_at:
+            return None
+        self._last_at = view
+        return compose(view)
+
+    def click(self, event, x, y, flags, param) -> None:
+        """OpenCV's mouse callback: x, y are the shown image's pixels (the Qt backend divides the
+        window's coordinates by its zoom: opencv modules/highgui/src/window_QT.cpp,
+        DefaultViewPort::icvmouseProcessing)."""
+        if not self.tap_on_click or event != cv2.EVENT_LBUTTONDOWN or self.offset:
+            return
+        point = to_screen(self.view, x, y)
+        if point is not None:
+            self.clicks.append(point)
+
+
+def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None = None,
+               tap_on_click: bool = False) -> int:
+    """The guide window, opened at once on whatever the phone shows, until q, the window is
+    closed, Ctrl-C, or max_seconds pass; it never times out waiting for a board."""
+    if not has_display():
+        raise TapsolveError("no display for the guide window: run it on a desktop, or use --no-window or "
+                            "--export DIR")
+    mirror = Mirror(loop, poll, say, tap_on_click)
+    open_window()
+    cv2.setMouseCallback(WINDOW, mirror.click)
+    show(mirror.next_picture())  # at once, before the phone is first looked at ("looking at the phone...")
+    cv2.waitKey(1)
+    reader = threading.Thread(target=mirror.read_forever, daemon=True)
+    reader.start()
+    started = time.monotonic()
+    try:
+        while not mirror.stop.is_set():
+            shown = mirror.next_picture()
+            if shown is not None:
+                show(shown)
+                mirror.shown += 1
+            key = cv2.waitKey(MIRROR_WAIT_MS) & 0xFF
             if key == ord("q") or cv2.getWindowProperty(WINDOW, cv2.WND_PROP_VISIBLE) < 1:
                 break
             if key == ord(" "):
-                paused = not paused
-            elif key == ord("n") and loop.plan and loop.step + offset + 1 < len(loop.plan.moves):
-                offset += 1
-            elif key == ord("p") and offset > 0:
-                offset -= 1
+                mirror.paused = not mirror.paused
+                with mirror.lock:
+                    mirror.view = make_view(loop, mirror.paused, mirror.keys)
+            elif key == ord("n") and loop.plan and loop.step + mirror.offset + 1 < len(loop.plan.moves):
+                mirror.offset += 1
+            elif key == ord("p") and mirror.offset > 0:
+                mirror.offset -= 1
+                mirror._last_at = None
             if max_seconds is not None and time.monotonic() - started > max_seconds:
                 break
+    except KeyboardInterrupt:
+        pass
     finally:
+        mirror.stop.set()
+        reader.join(timeout=5)
         cv2.destroyAllWindows()
         cv2.waitKey(1)
+    if mirror.error is not None and not isinstance(mirror.error, KeyboardInterrupt):
+        raise mirror.error
+    say(closing_line(loop))
+    return 0
+
+
+def run_text(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None = None) -> int:
+    """The guide without a window: each step said once on stdout as it comes (what is in front
+    of the game is said by the loop, on stderr, once), until Ctrl-C or max_seconds."""
+    started, last = time.monotonic(), None
+    try:
+        while max_seconds is None or time.monotonic() - started < max_seconds:
+            message = follow(loop)
+            if message:
+                say(message)
+            if loop.reading is not None and loop.reading.screen in ("board", "stage_complete") and loop.game:
+                line = " - ".join(part for part in step_header(loop) if part)
+                if line != last:
+                    say(line)
+                    last = line
+            time.sleep(poll)
+    except KeyboardInterrupt:
+        pass
     say(closing_line(loop))
     return 0
 

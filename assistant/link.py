@@ -16,6 +16,10 @@ from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.settle import Settler, still
 from calibration import store
 
+# seconds between two fresh reads of a board its profile did not read for sure (``store.recheck``):
+# a dialog over the board fails both for as long as it stays, a profile that misleads only its own
+RECHECK_EVERY = 3.0
+
 
 class PhoneCameBack(BoardChanged):
     """The phone was lost and came back (maybe resized, maybe another device on its address):
@@ -44,6 +48,7 @@ class Link:
         self.settler = Settler(self._grab, self._wait_until)
         self.clock = AnimationClock()
         self._glanced = None  # (image, time) of a glance not accepted
+        self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
         self.last_image = None
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
@@ -173,15 +178,22 @@ class Link:
                 # a compressed video frame not read for sure is never judged nor learned from:
                 # the screen is captured again by a lossless screencap and read from that
                 self.screen.lossless = True
-                return self.look(game)
-            reading.learn()  # into the profile in use (stored below, with what play taught it)
+                return self.look(game, glance)
+            if store.trusted(reading):
+                reading.learn()  # into the profile in use (stored below, with what play taught it)
             if reading.profile_stale:
                 reading = store.read(image, self.device.model, game, rebuild=True, note=self.say)
             elif reading.profile is not None and reading.profile.game != self.profile.game:
                 # the other game is on screen now: its own stored profile, not a blank one
                 reading = store.read(image, self.device.model, reading.game, note=self.say)
-        if reading.profile is not None:
-            self.profile = reading.profile
+            elif not glance and time.monotonic() - self._rechecked >= RECHECK_EVERY:
+                # (a glance may catch an animation: only a settled screen is worth a fresh read)
+                checked = store.recheck(image, reading, self.device.model, note=self.say)
+                if checked is not reading or not reading.sure:
+                    self._rechecked = time.monotonic()
+                reading = checked
+        if reading.profile is not None and store.trusted(reading):
+            self.profile = reading.profile  # (a profile built under a dialog or an ad is never kept)
         if self.screen is not None:
             # video frames (compressed) once the profile is built on a lossless screencap, and
             # while what is on screen reads for sure

@@ -53,7 +53,7 @@ class Loop:
         self._door = None
         self.black = ""  # why the last screenshot was black, when it was
         self.game = None
-        self.reading = None
+        self.image = self.reading = None  # the last screen captured (RGB) and its reading
         self.position = None
         self.plan: Plan | None = None
         self.step = 0

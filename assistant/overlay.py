@@ -56,18 +56,24 @@ def wrap(text: str, width: int, scale: float) -> list[str]:
 def in_window(image: np.ndarray, lines: list[str], size: tuple[int, int], scale: float) -> np.ndarray:
     """A window's picture, ``size`` (width, height) pixels: the text lines at ``scale`` above the
     image, which is scaled to fit under them and centred."""
+    out, (x, y, w, h) = window_panel(lines, size, scale, image.shape[:2])
+    out[y:y + h, x:x + w] = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < image.shape[1]
+                                       else cv2.INTER_LINEAR)
+    return out
+
+
+def window_panel(lines: list[str], size: tuple[int, int], scale: float, shape) -> tuple[np.ndarray, tuple]:
+    """The window's picture without its image: the text lines at ``scale`` on top, and where an
+    image of ``shape`` (height, width) goes under them, scaled to fit and centred (x, y, w, h)."""
     width, height = size
     top = caption(np.zeros((0, width, 3), np.uint8), lines, scale)
     room = height - top.shape[0]
-    h, w = image.shape[:2]
+    h, w = shape
     fit = min(room / h, width / w)
-    picture = cv2.resize(image, (max(1, round(w * fit)), max(1, round(h * fit))),
-                         interpolation=cv2.INTER_AREA if fit < 1 else cv2.INTER_LINEAR)
+    pw, ph = max(1, round(w * fit)), max(1, round(h * fit))
     out = np.full((height, width, 3), PANEL, np.uint8)
     out[:top.shape[0]] = top
-    y, x = top.shape[0] + (room - picture.shape[0]) // 2, (width - picture.shape[1]) // 2
-    out[y:y + picture.shape[0], x:x + picture.shape[1]] = picture
-    return out
+    return out, (max(0, (width - pw) // 2), top.shape[0] + (room - ph) // 2, pw, ph)
 
 
 def mark_points(image: np.ndarray, points: list, size: float, joined: bool) -> np.ndarray:

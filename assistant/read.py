@@ -51,6 +51,9 @@ def run_calibrate(args) -> int:
     if p is None:
         raise TapsolveError(f"no board on the screen to calibrate from (it shows {reading.screen}): "
                             "open a board and run again")
+    if not store.trusted(reading):  # (a profile learned under a dialog or an ad misreads the clear board)
+        raise TapsolveError(f"the board is not read for sure ({reading.describe_unsure()}): close what covers it "
+                            "and run again")
     path = store.profile_path(model, p.width, p.height, p.game, p.theme)
     if p.changed:  # the store could not write it (and noted why)
         raise TapsolveError(f"cannot store the profile in {path.parent}: make it writable or set "
@@ -60,8 +63,6 @@ def run_calibrate(args) -> int:
     fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))
     print(f"calibrated {model} {p.width}x{p.height} {p.game} ({p.theme} theme): glyphs {fonts or 'none'}")
     print(f"profile stored in {path}")
-    if not reading.sure:
-        print(f"not read for sure: {reading.describe_unsure()}")
     return 0
 
 

@@ -103,10 +103,44 @@ def store_counts() -> None:
             save(profile, path)
 
 
+def trusted(reading: vision.Reading) -> bool:
+    """Whether a profile may learn from this reading: the game's board read for sure, so nothing
+    (a dialog, an ad, a banner) is over it. A profile built or extended from anything else reads
+    the clean board wrong later ("the digit did not read"), in this run and the next."""
+    return reading.screen == "board" and reading.sure
+
+
+COVERED = "screen"  # the part a reader doubts when it sees something drawn over the board (a dialog, a banner)
+
+
+def recheck(image: np.ndarray, reading: vision.Reading, model: str,
+            note: Callable[[str], None] | None = None) -> vision.Reading:
+    """A board read with a profile but not for sure, read again afresh (no profile): when the
+    fresh read is sure the profile was what failed, and the fresh one replaces it (stored);
+    otherwise the screen itself is not clear (something over the board) and ``reading`` stands."""
+    if reading.screen != "board" or reading.sure or reading.profile is None or COVERED in reading.unsure_why:
+        return reading  # (something seen over the board: a fresh read would see it too)
+    try:
+        fresh = vision.read(image, reading.game)
+    except vision.ReadError:
+        return reading
+    if not trusted(fresh) or fresh.profile is None:
+        return reading
+    new = fresh.profile
+    new.model = model
+    path = profile_path(model, new.width, new.height, new.game, new.theme)
+    if note:
+        note(f"the reading profile {path} failed to read a clear board (a fresh read did): rebuilt it")
+    save(new, path, note)
+    return fresh
+
+
 def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = False,
          note: Callable[[str], None] | None = None) -> vision.Reading:
     """Read a screenshot with the stored profiles for this device (building and storing one on
     first contact, or when ``rebuild``, or when the stored one no longer fits or is wrong).
+    Only a ``trusted`` reading teaches or stores a profile; a stored one that fails to read a
+    board a fresh read reads for sure is replaced (``recheck``).
 
     Every game's stored profile is offered to its own reader: which game is on screen is
     decided by the screen, never by which profile happened to be stored first."""
@@ -126,6 +160,12 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
             if stored is not None:
                 profiles[g] = stored
     reading = vision.read(image, game, profiles=profiles)
+    if reading.profile is not None and reading.profile is profiles.get(reading.game):
+        checked = recheck(image, reading, model, note)
+        if checked is not reading:
+            return checked  # (stored already)
+    if not trusted(reading):
+        return reading  # (nothing learned, nothing stored: the profile, if built, is this read's only)
     reading.learn()  # what the read learned goes into the stored profile it read with, then to disk
     new = reading.profile
     if new is None:

@@ -104,7 +104,7 @@ def test_a_secure_window_still_ends_in_the_black_screen_line(harness, quick):
 
 def test_a_dialog_is_closed_through_its_not_now_button_only(harness, quick):
     phone, loop, said = playing(harness, Faults(dialog_dismiss="Not now"))
-    loop.look_until_known()  # (the board read first: a profile made under a dialog misleads later reads)
+    loop.look_until_known()
     phone.show_dialog()
     dismiss = phone.dialog.dismiss
     assert loop.look_until_known().screen == "board" and loop.reading.sure and phone.dialog is None
@@ -162,3 +162,73 @@ def test_the_guide_says_an_ad_is_in_front_instead_of_a_stale_move_and_goes_on_af
     phone._finish(phone.front())  # the player closes it
     assert guide.follow(loop) is None and guide.step_header(loop)[0].startswith("Step 1/")
     assert phone.tap_log == [] and loop.link.keys == 0
+
+
+# -- what a profile learns from: only the board read for sure, nothing over it ------------------
+
+def stored_profiles(tmp_path) -> list:
+    folder = tmp_path / "tapsolve" / "profiles"
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def test_a_dialog_at_the_first_read_teaches_no_profile_and_the_board_reads_once_it_is_closed(
+        harness, quick, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    phone, loop, said = playing(harness, Faults(dialog_dismiss="Not now"))
+    loop.dismiss = False  # (the player closes it)
+    phone.show_dialog()
+    with pytest.raises(TapsolveError, match="cannot read .* for sure for 3 s"):
+        loop.look_until_known()
+    assert stored_profiles(tmp_path) == [] and loop.link.profile is None
+    phone.dialog = None
+    assert loop.look_until_known().screen == "board" and loop.reading.sure
+    assert stored_profiles(tmp_path) == ["pixel-7_1080x2400_numbermatch_light.json"]
+    assert not any("failed to read a clear board" in line for line in said)
+
+
+def test_a_dialog_at_the_first_read_closed_by_play_leaves_a_profile_that_reads(harness, quick, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    phone, loop, said = playing(harness, Faults(dialog_dismiss="Not now"))
+    phone.show_dialog()
+    assert loop.look_until_known().screen == "board" and loop.reading.sure and phone.dialog is None
+    assert 'closing a dialog of the game with its "not now" button' in said
+    later = Loop(Link(loop.link.device, say=said.append), game="numbermatch", say=said.append)  # (a later run)
+    for each in (loop, later):
+        assert each.look().sure and each.reading.board.cells == phone.app.truth()["board"]["cells"]
+    assert not any("failed to read a clear board" in line for line in said)
+
+
+def test_a_stored_profile_taught_under_a_dialog_is_rebuilt_from_the_clear_board(harness, quick, tmp_path, monkeypatch):
+    import vision
+    from calibration import store
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    phone, loop, said = playing(harness)
+    clear = phone.screen()
+    phone.show_dialog()
+    bad = vision.read(phone.screen(), "numbermatch").profile  # what earlier versions stored
+    for _ in range(2):
+        covered = vision.read(phone.screen(), "numbermatch", bad)
+        covered.learn()
+    assert not vision.read(clear, "numbermatch", bad).sure  # (the profile misleads on the clear board)
+    path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
+    bad.model = "Pixel 7"
+    assert store.save(bad, path)
+    phone.dialog = None
+    assert loop.look_until_known().sure and loop.reading.board.cells == phone.app.truth()["board"]["cells"]
+    assert sum("failed to read a clear board (a fresh read did): rebuilt it" in line for line in said) == 1
+    assert vision.read(clear, "numbermatch", store.load(path)).sure
+
+
+def test_calibrate_refuses_a_board_with_a_dialog_over_it(tmp_path, monkeypatch):
+    import cv2
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    phone = Phone(PRESET, apps.create("numbermatch", PRESET, seed=3, size=12), Faults())
+    phone.show_dialog()
+    png = tmp_path / "covered.png"
+    cv2.imwrite(str(png), phone.screen()[..., ::-1])
+    out = tapsolve("calibrate", "--image", str(png), "--model", "Pixel 7")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.strip().startswith("tapsolve: error: the board is not read for sure (")
+    assert stored_profiles(tmp_path) == []

@@ -98,6 +98,14 @@ class Interstitial(Screen):
                       2 * r, 2 * r]
 
     def closable(self, now: float) -> bool:
+        # BACK before the countdown ends is swallowed, as in each SDK's activity (decompiled
+        # classes in public apps, read for issue 28): AdMob's AdActivity.onBackPressed returns
+        # unless its overlay allows it; AppLovinFullscreenActivity.onBackPressed only tells its
+        # presenter (super only in AppLovin's test environment); Fyber's
+        # InneractiveFullscreenAdActivity.onBackPressed lets the renderer consume it; Unity's
+        # AdUnitActivity.onKeyDown hands listed keys to the ad's web app and returns true;
+        # ironSource's ControllerActivity.onKeyDown gives BACK to its web controller first. None
+        # of them closes on an early BACK, and none punishes it: BACK closes once the ad allows.
         return now - self.shown_at >= self.seconds
 
     def left(self, now: float) -> int:
