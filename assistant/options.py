@@ -104,10 +104,11 @@ def add_fault_options(parser, tap_latency: float) -> None:
 
 def add_channel_option(parser) -> None:
     """--channel: how taps reach the phone (assistant.phone.channel), on play, guide, demo and bench play."""
-    parser.add_argument("--channel", choices=("auto", "scrcpy", "shell", "exec"), default="auto",
+    parser.add_argument("--channel", choices=("auto", "scrcpy", "shell", "exec"), default=None,
                         help="how taps reach the phone: scrcpy (its server: taps in milliseconds, a video "
                              "feed), shell (one adb shell kept open), exec (one adb call per batch of taps); "
-                             "default auto: the fastest that starts, falling back in that order")
+                             "default $TAPSOLVE_CHANNEL, else auto: the fastest that starts, falling back in "
+                             "that order")
 
 
 def print_json(args, data) -> None:

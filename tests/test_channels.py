@@ -2,6 +2,7 @@
 choosing order and the fall-backs, Screen on a video channel, `devices -v`, and phonesim's
 Android versions."""
 
+import os
 import sys
 import time
 
@@ -57,7 +58,7 @@ def test_shell_channel_taps_land_in_order_over_one_stream(harness, monkeypatch):
 
 def test_shell_channel_sees_the_security_exception_and_stays_in_step(harness):
     vp = harness.add(standin_phone(refuse_input=True))
-    link = devices.connect(vp.serial, client=harness.client)
+    link = devices.connect(vp.serial, client=harness.client, channel="shell")
     assert link.channel.name == "shell"
     with pytest.raises(PhoneNotReady, match="refuses taps.*USB debugging \\(security settings\\)"):
         link.taps([(10, 500), (20, 600)])
@@ -86,7 +87,8 @@ def test_a_dropped_shell_falls_back_to_exec_with_one_line(harness, capsys):
 
 def test_tapsolve_devices_verbose_says_each_phones_channel(harness):
     one, two = harness.add(standin_phone()), harness.add(standin_phone("720x1600"))
-    result = tapsolve("devices", "-v", port=harness.adb_port)
+    auto = {k: v for k, v in os.environ.items() if k != "TAPSOLVE_CHANNEL"}  # (the suite's is exec)
+    result = tapsolve("devices", "-v", port=harness.adb_port, env=auto)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for vp in (one, two):

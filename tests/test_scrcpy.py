@@ -239,3 +239,29 @@ def test_the_servers_own_error_is_the_one_line(harness, monkeypatch):
     assert one_line_refusal(device) == ("the scrcpy server did not start: The server version (3.3.4) "
                                         "does not match the client (3.3.3)")
     assert simscrcpy.running(phone) == 0
+
+
+@pytest.mark.parametrize("preset", ["1080x2400", "720x1280"])
+def test_whole_games_play_on_the_scrcpy_channel_without_a_wrong_tap(harness, preset):
+    """The default channel of a phone that runs the server, end to end: touches by message,
+    looks by video frame (an emulator-sized game once had a tap judged on a frame older than it)."""
+    from assistant import autoplay
+    from assistant.link import Link
+    from assistant.loop import Loop
+    from assistant.phone import device as devices
+    from phonesim import apps
+    from phonesim.phone import PRESETS, Phone
+
+    p = PRESETS[preset]
+    phone = Phone(p, apps.create("numbermatch", p, seed=3))
+    vp = harness.add(phone)
+    said = []
+    link = Link(devices.connect(vp.serial, client=harness.client, channel="scrcpy"), say=said.append)
+    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append)
+    try:
+        assert autoplay.play(loop, say=said.append) == 0
+        assert phone.app.truth()["screen"] == "stage_complete" and phone.wrong_taps == 0
+        assert link.device.channel.name == "scrcpy" and link.device.screen.frames > 0  # judged on video
+    finally:
+        link.device.close()
+        vp.stop()

@@ -3,10 +3,28 @@ each passed over said in one line; also the one a broken channel hands over to."
 
 from __future__ import annotations
 
+import os
 from typing import Callable
 
 from assistant.phone.channel import CHANNELS, Channel, ChannelUnavailable, ShellChannel
 from solver.errors import TapsolveError
+
+
+class ChannelRefused(TapsolveError):
+    """The channel asked for (--channel) cannot be used on this phone."""
+
+
+# the channel a process uses when no --channel is given (a script's, a test suite's); unset: auto
+VARIABLE = "TAPSOLVE_CHANNEL"
+
+
+def asked(channel: str | None) -> str | None:
+    """The channel to force: ``channel`` (--channel), else $TAPSOLVE_CHANNEL; None for auto."""
+    channel = channel or os.environ.get(VARIABLE, "").strip() or "auto"
+    if channel != "auto" and channel not in CHANNELS:
+        raise ChannelRefused(f"{VARIABLE} is {channel!r}, not one of auto, {', '.join(CHANNELS)}: "
+                             f"fix it or unset {VARIABLE}")
+    return None if channel == "auto" else channel
 
 
 def open_channel(device, name: str) -> Channel:
@@ -26,8 +44,6 @@ def open_channel(device, name: str) -> Channel:
     raise ValueError(f"no channel {name!r}")
 
 
-class ChannelRefused(TapsolveError):
-    """The channel asked for (--channel) cannot be used on this phone."""
 
 
 def choose(device, force: str | None = None, note: Callable[[str], None] = print) -> tuple[Channel, list[str], str]:

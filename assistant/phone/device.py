@@ -299,7 +299,7 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
     if width > height:
         raise Landscape(f"the screen of {phone.serial} is landscape ({width}x{height}): switch the "
                         "emulator (or the phone) to portrait and run again")
-    device.use_channel(None if channel in (None, "auto") else channel)
+    device.use_channel(choice.asked(channel))
     atexit.register(device.close)  # a server the channel started on the phone is stopped on the way out
     if log:
         log(f"phone {phone.serial}: {device.model}, {device.size[0]}x{device.size[1]}; "
@@ -377,7 +377,7 @@ def run_devices(args) -> int:
         if phone.ready:
             device = Device(client, phone.serial)
             try:
-                device.use_channel()
+                device.use_channel(choice.asked(None))
                 print(f"{phone.serial}: {device.channel_why}")
             except TapsolveError as exc:
                 print(f"{phone.serial}: no channel: {exc}")
