@@ -17,9 +17,10 @@ from solver.errors import InputError
 # JSON tapsolve reads is a few levels deep (a profile: object, list, object, list); deeper is not
 # one of its files, and Python's decoder would exhaust its recursion limit some 1000 levels down
 MAX_JSON_DEPTH = 64
-# Python refuses to turn more digits than this into an int (sys.get_int_max_str_digits' default is
-# 4300, with a ValueError); no count, score or coordinate tapsolve reads comes near it
-MAX_JSON_DIGITS = 20
+# the most digits one JSON number tapsolve reads may have: a float as Python writes it has up to
+# 17 significant digits after up to 4 zeros (0.00012345678901234567, below that an exponent), a
+# count or score far fewer; the threat is thousands (an int of over 4300 digits is a ValueError)
+MAX_JSON_DIGITS = 32
 
 _ASCII_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 

