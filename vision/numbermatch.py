@@ -9,7 +9,7 @@ import numpy as np
 
 from solver.numbermatch import Board, parse_cells, points_from
 from solver.words import count
-from vision import glyphs as glyphs_, tesseract
+from vision import glyphs as glyphs_
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
@@ -44,8 +44,6 @@ LINE_SLACK = 0.3
 
 # The glyph templates this reader learns, one font each (a stored profile holds no others).
 FONTS = {"cell", "badge", "stage", "score"}
-# the tesseract calls a first read makes: the cells' strip, then the numbers above and beside the grid
-FIRST_READ = (tesseract.options(7, glyphs_.DIGITS, boxes=True), tesseract.options(7, "0123456789"))
 
 
 class NumberMatchReading(Reading):
@@ -204,9 +202,8 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
     """
     geo, fonts = profile.geometry, profile.fonts
     known = [*geo, *fonts]
-    gather = tesseract.Gather(3)  # their first tesseract calls in one process
-    parts = [pool.submit(gather.part, read_adds, image, lattice, profile, use_tesseract)] + \
-        [pool.submit(gather.part, read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
+    parts = [pool.submit(read_adds, image, lattice, profile, use_tesseract)] + \
+        [pool.submit(read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
          for name, pick in (("stage", stage_lines), ("score", score_lines))]
 
     def result() -> dict:
@@ -329,7 +326,6 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         lattice = find_lattice(dist)
         if lattice is None or not lattice.rows:
             raise ReadError("no Number Match board found")
-        tesseract.found(FIRST_READ)
         if profile is None or stale:
             profile = Profile("numbermatch", w, h, theme)
         profile.geometry = {"xs": lattice.xs, "pitch": lattice.pitch, "top": lattice.top, "bottom": lattice.bottom,
@@ -541,7 +537,6 @@ class NumberMatchReader(Reader):
 
     game = "numbermatch"
     FONTS = FONTS
-    FIRST_READ = FIRST_READ
     CELL_BENCHMARK = True
     read_board = staticmethod(read_numbermatch)
     read_other_screen = staticmethod(read_message_screen)
