@@ -1,7 +1,8 @@
 """vision/tesseract.py: every call goes through pytesseract, images sent together read as each
 alone, a stopped reader starts no more calls; and a tesseract that is missing, cannot load its
-language data, never answers or fails gives one line from every command that reads a screen:
-never "no board", a hang or a traceback."""
+language data, never answers, fails or answers garbage gives one line (or an unsure read with
+its reason) from every command that reads a screen: never "no board", a hang, a traceback or a
+confident board."""
 
 import os
 import stat
@@ -68,6 +69,19 @@ def fake_tesseract(folder: Path, body: str, python: bool = False) -> dict:
 
 
 HANGS = "exec sleep 1000\n"
+# reads every glyph as 7: the boxes of each run of inked columns, and "7" for any text
+SEVENS = """import sys
+import numpy as np
+from PIL import Image
+image, base = sys.argv[1], sys.argv[2]
+if "makebox" in sys.argv:
+    ink = np.asarray(Image.open(image).convert("L")) < 128
+    cols = np.flatnonzero(np.diff(np.concatenate([[0], ink.any(axis=0).astype(int), [0]])))
+    boxes = [f"7 {a} 0 {b} {ink.shape[0]} 0" for a, b in zip(cols[::2], cols[1::2])]
+    open(base + ".box", "w").write("\\n".join(boxes) + "\\n")
+else:
+    open(base + ".txt", "w").write("7\\n\\f")
+"""
 # what tesseract 5 says (on stderr, exit status 1) when TESSDATA_PREFIX names a folder without eng.traineddata
 NO_LANGUAGE = """echo "Error opening data file /nowhere/eng.traineddata" >&2
 echo 'Please make sure the TESSDATA_PREFIX environment variable is set to your "tessdata" directory.' >&2
@@ -135,6 +149,17 @@ def test_play_and_the_guide_name_a_wrong_tessdata_prefix(harness, tmp_path):
     for command in (["play"], ["guide", "--export", str(tmp_path / "steps")]):
         run = tapsolve(*command, "--serial", vp.serial, env=env)
         assert says_language_data_is_missing(run, tmp_path), (command, run.stderr)
+
+
+def test_a_tesseract_answering_7_to_everything_gives_an_unsure_read_with_the_reason(tmp_path):
+    env = fake_tesseract(tmp_path / "bin", SEVENS, python=True)
+    run = tapsolve("read", str(FIXTURES / "numbermatch_fresh.png"), env=env)
+    rows = run.stdout.splitlines()[1:-1]  # under the header line: the cells, none taken
+    assert run.returncode == 0 and rows and all(set(r) == {"?"} for r in rows), run.stdout + run.stderr
+    assert "(tesseract read glyphs of clearly different shapes all as 7)" in run.stdout.splitlines()[-1]
+    # nor a 15-puzzle's: none of its 15 tiles is taken
+    run = tapsolve("read", str(FIXTURES / "fifteen_tiles_fresh.png"), env=env)
+    assert run.returncode == 0 and run.stdout.startswith("15-puzzle 4x4: unsure") and run.stdout.count("(row") == 15
 
 
 def without_tesseract(tmp_path) -> dict:

@@ -363,7 +363,7 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
     """read_numbermatch once the cells are found: their digits, and the numbers around the board
     (``extras``: read_extras' result, waited for here)."""
     poor = []  # asked only on a read that needs tesseract: a template's match is judged on its own
-    digits, learned, bootstrapped = read_digits(
+    digits, learned, bootstrapped, disputed = read_digits(
         glyph_cells, font, use_tesseract, poor=lambda: poor.append(sharpness(glyph_cells) < POOR_SHARPNESS) or poor[0])
     profile.changed = profile.changed or learned
 
@@ -391,6 +391,9 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         centres[base + i] = (int(round(x)), int(round(y)))
         if c.selected and c.glyph is not None:
             selected = base + i
+    at = {id(c): i for i, c in enumerate(cells)}
+    for k, reason in disputed.items():  # tesseract's answer for these was not taken: say why
+        why[base + at[id(glyph_cells[k])]] = reason
     # cells something is drawn over: unsure, and the board may go on under it
     covered = covered_cells(image, dist, lattice)
     for k in range(last + 1, max(covered, default=-1) + 1):
