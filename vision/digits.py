@@ -47,7 +47,7 @@ def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) 
 
 
 def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
-                poor=lambda: False) -> tuple[list, bool, set]:
+                poor=lambda: False) -> tuple[list, bool, set, dict]:
     """A digit (or None when unsure) for each glyph cell, whether the font learned something,
     which cells tesseract read (the templates were not sure of them), and why tesseract's read of
     a cell was not taken where its answers were disputed (``disputes``). ``poor()`` (asked only
