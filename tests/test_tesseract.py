@@ -152,14 +152,21 @@ def test_play_and_the_guide_name_a_wrong_tessdata_prefix(harness, tmp_path):
 
 
 def test_a_tesseract_answering_7_to_everything_gives_an_unsure_read_with_the_reason(tmp_path):
+    import json
+
     env = fake_tesseract(tmp_path / "bin", SEVENS, python=True)
     run = tapsolve("read", str(FIXTURES / "numbermatch_fresh.png"), env=env)
-    rows = run.stdout.splitlines()[1:-1]  # under the header line: the cells, none taken
-    assert run.returncode == 0 and rows and all(set(r) == {"?"} for r in rows), run.stdout + run.stderr
-    assert "(tesseract read glyphs of clearly different shapes all as 7)" in run.stdout.splitlines()[-1]
-    # nor a 15-puzzle's: none of its 15 tiles is taken
+    truth = json.loads((FIXTURES / "numbermatch_fresh.json").read_text())["board"]["cells"]
+    read = "".join(run.stdout.splitlines()[1:-1])  # the cells, row after row, "?" where unsure
+    assert run.returncode == 0 and len(read) == len(truth), run.stdout + run.stderr
+    # taken only where the phone-font digits agree: the board's real 7s; every other cell unsure, saying why
+    assert [k for k, c in enumerate(read) if c != "?"] == [k for k, t in enumerate(truth) if t == 7] and "7" in read
+    assert "(tesseract read 7 where the phone-font digits show 5)" in run.stdout.splitlines()[-1]
+    # nor a 15-puzzle's: of its 15 tiles only the 7 is taken
     run = tapsolve("read", str(FIXTURES / "fifteen_tiles_fresh.png"), env=env)
-    assert run.returncode == 0 and run.stdout.startswith("15-puzzle 4x4: unsure") and run.stdout.count("(row") == 15
+    seven = json.loads((FIXTURES / "fifteen_tiles_fresh.json").read_text())["board"]["tiles"].index(7)
+    assert run.returncode == 0 and run.stdout.startswith("15-puzzle 4x4: unsure") and run.stdout.count("(row") == 14
+    assert f"cell {seven} (" not in run.stdout
 
 
 def without_tesseract(tmp_path) -> dict:

@@ -109,20 +109,22 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
 
 def disputes(labelled: list[tuple[str, np.ndarray, np.ndarray]]) -> dict[int, str]:
     """Of the glyph groups tesseract labelled, each (digit, look, ink crop), those its label is
-    not to be taken for, with why: a label it gave to groups of clearly different shapes (one
-    digit is drawn one way on a board), or one the digits drawn in phone fonts (vision.fontmatch)
-    clearly read as another digit. A tesseract answering garbage (one digit for every glyph)
+    not to be taken for, with why: one the digits drawn in phone fonts (vision.fontmatch) clearly
+    read as another digit, or, unless they clearly read it as its label, a label tesseract also
+    gave to a group of clearly different shape (one digit is drawn one way on a board). A tesseract answering garbage (one digit for every glyph)
     makes an unsure read, never a confident board."""
     from vision import fontmatch
 
     out = {}
     for k, (digit, look, crop) in enumerate(labelled):
-        if any(d == digit and float(look @ other) < OTHER_SHAPE for d, other, _ in labelled):
-            out[k] = f"tesseract read glyphs of clearly different shapes all as {digit}"
-            continue
         drawn, score, margin = fontmatch.match(crop)
-        if drawn is not None and drawn != digit and score >= DRAWN_SCORE and margin >= DRAWN_MARGIN:
+        clear = score >= DRAWN_SCORE and margin >= DRAWN_MARGIN
+        if clear and drawn != digit:
             out[k] = f"tesseract read {digit} where the phone-font digits show {drawn}"
+        elif not clear and any(d == digit and float(look @ other) < OTHER_SHAPE for d, other, _ in labelled):
+            # which of the shapes is the digit, only the drawn digits could say (a glyph they
+            # clearly read as its label keeps it)
+            out[k] = f"tesseract read glyphs of clearly different shapes all as {digit}"
     return out
 
 
