@@ -21,9 +21,10 @@ import pytesseract
 from solver.errors import TapsolveError
 
 # A call on one strip of glyphs or one line of text takes a fraction of a second (most of it the
-# model's load); a call still running after this many seconds is a tesseract that hangs, not a
-# slow one: it is killed and the read ends with a line saying so.
-CALL_SECONDS = 10
+# model's load), over 10 s on a machine loaded twenty times over; a call still running after this
+# many seconds is a tesseract that hangs, not a slow one: it is killed and the read ends with a
+# line saying so.
+CALL_SECONDS = 30
 # Calls of one ``run`` made at once: each is a process of its own, mostly loading its model, so
 # a few side by side take little longer than one; more would only queue for the cores.
 SIDE_BY_SIDE = 4
