@@ -21,7 +21,7 @@ from assistant.phone.front import AD, APP, LOCKED, OFF
 from assistant.phone.screen import BlackScreen
 from solver import games as registry
 import vision
-from vision import ReadError, Reading, tesseract
+from vision import ReadError, Reading
 from solver.errors import TapsolveError
 
 
@@ -58,7 +58,6 @@ class Loop:
         self.plan: Plan | None = None
         self.step = 0
         self.tally = Tally()
-        tesseract.keep_spares()  # a screen is read after every move
         self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
         self.read_at = None  # the link's reconnects when the board was last read whole (start)
 

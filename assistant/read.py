@@ -26,7 +26,6 @@ def run_read(args) -> int:
     if (args.image is None) == (args.serial is None):
         raise vision.ImageInputError("give either a screenshot file or --serial for a phone")
     if args.image is not None and not args.model:
-        vision.warm(args.game)  # a first read, with no stored templates: tesseract will be needed
         reading = vision.read(vision.load_image(args.image), args.game, first_row=args.first_row)
     else:
         from calibration import store

@@ -1,6 +1,6 @@
-"""Test-wide set-up: a private config folder, no spare tesseract processes or profiles in use
-carried between tests, the shared virtual-phone harness, and the markers that split the fast
-set from the end-to-end phone tests. Helpers that are not fixtures are in helpers.py.
+"""Test-wide set-up: a private config folder, no profiles in use carried between tests, the
+shared virtual-phone harness, and the markers that split the fast set from the end-to-end
+phone tests. Helpers that are not fixtures are in helpers.py.
 
 Fast inner loop:  python -m pytest -n auto -m "not phone and not slow"   (about a minute)
 Everything (CI):  python -m pytest -n auto
@@ -52,16 +52,10 @@ def private_config_dir():
 
 @pytest.fixture(autouse=True)
 def no_state_from_earlier_tests(monkeypatch):
-    # a loop keeps spare tesseract processes for the rest of its process (vision.tesseract.
-    # keep_spares), and the profiles it used are stored again at exit (calibration.store.
-    # store_counts): each test starts without either, so what it starts does not depend on the
-    # tests run before it in the same worker, and nothing is written once the private config
-    # folder is gone
+    # the profiles a loop used are stored again at exit (calibration.store.store_counts): each
+    # test starts without them, so nothing is written once the private config folder is gone
     from calibration import store
-    from vision import tesseract
 
-    monkeypatch.setattr(tesseract, "_spares", [False])
-    monkeypatch.setattr(tesseract, "_used", set())
     monkeypatch.setattr(store, "_in_use", {})
 
 

@@ -25,13 +25,13 @@ def tesseract_calls(monkeypatch):
     from vision import tesseract
 
     calls = []
-    real = tesseract._run
+    real = tesseract.call
 
     def counted(*a, **k):
         calls.append(1)
         return real(*a, **k)
 
-    monkeypatch.setattr(tesseract, "_run", counted)
+    monkeypatch.setattr(tesseract, "call", counted)
     return calls
 
 

@@ -1,10 +1,12 @@
-"""vision/tesseract.py: images sent together read as each alone, a gathered read makes one
-process for its parts' first calls, a stopped call ends its process, warm processes are taken,
-a loop's repeated calls find spares, a read of an unknown game starts just the processes it
-uses, and every command that reads a screen says in one line that tesseract is missing."""
+"""vision/tesseract.py: every call goes through pytesseract, images sent together read as each
+alone, a stopped reader starts no more calls; and a tesseract that is missing, cannot load its
+language data, never answers, fails or answers garbage gives one line (or an unsure read with
+its reason) from every command that reads a screen: never "no board", a hang, a traceback or a
+confident board."""
 
 import os
-import threading
+import stat
+import sys
 from pathlib import Path
 
 import cv2
@@ -12,6 +14,7 @@ import numpy as np
 import pytest
 
 from helpers import tapsolve
+import vision
 from vision import tesseract
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "1080x2400" / "light"
@@ -27,127 +30,143 @@ def line(text: str, width: int = 40) -> np.ndarray:
 DIGITS = tesseract.options(7, "0123456789")
 
 
-def counted(monkeypatch):
-    calls = []
-    real = tesseract._run
+def test_several_images_read_as_each_alone_each_through_pytesseract(monkeypatch):
+    import pytesseract
 
-    def run(images, opts, stop=None):
-        calls.append(len(images))
-        return real(images, opts, stop)
-
-    monkeypatch.setattr(tesseract, "_run", run)
-    return calls
-
-
-def test_several_images_in_one_process_read_as_each_alone():
     images = [line("407"), line("12"), line("9"), line("5318")]
     alone = [tesseract.run([image], DIGITS)[0].strip() for image in images]
+    calls = []
+    real = pytesseract.image_to_string
+    monkeypatch.setattr(pytesseract, "image_to_string", lambda *a, **k: calls.append(k) or real(*a, **k))
     together = [t.strip() for t in tesseract.run(images, DIGITS)]
-    assert together == alone and alone[0] == "407" and alone[3] == "5318"
+    assert together == alone == ["407", "12", "9", "5318"]
+    assert len(calls) == 4 and all(k["timeout"] == tesseract.CALL_SECONDS for k in calls)  # each bounded
     boxes = tesseract.options(7, "0123456789", boxes=True)
     assert tesseract.run(images, boxes) == [tesseract.run([image], boxes)[0] for image in images]
     assert [len(b.splitlines()) for b in tesseract.run(images, boxes)] == [3, 2, 1, 4]
+    assert all(len(b.split()) == 5 for b in tesseract.run(images, boxes)[3].splitlines())  # no page field
 
 
-def test_a_gathered_read_sends_its_parts_first_calls_in_one_process(monkeypatch):
-    calls = counted(monkeypatch)
-    gather = tesseract.Gather(3)
-    out = {}
-
-    def part(name, texts):  # each part's first call is gathered, a second goes alone
-        out[name] = [tesseract.run([line(t)], DIGITS)[0].strip() for t in texts]
-
-    threads = [threading.Thread(target=gather.part, args=(part, *a))
-               for a in (("a", ["31", "8"]), ("b", ["64"]), ("c", []))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert out == {"a": ["31", "8"], "b": ["64"], "c": []}
-    assert calls == [2, 1]  # "31" and "64" together; "8" after them
-
-
-def started_processes(monkeypatch) -> list:
-    """The tesseract processes started from now on, in order."""
-    started = []
-    real = tesseract.start
-
-    def start(opts):
-        started.append(real(opts))
-        return started[-1]
-
-    monkeypatch.setattr(tesseract, "start", start)
-    return started
-
-
-def test_a_stopped_call_ends_its_process_and_later_ones_start_none(monkeypatch):
+def test_a_stopped_reader_starts_no_more_calls(monkeypatch):
     stop = tesseract.Stop()
-    started = started_processes(monkeypatch)
-    done = []
-    t = threading.Thread(target=lambda: done.append(tesseract.run([line("7" * 400, width=40)], DIGITS, stop)))
-    t.start()
-    while not started:
-        threading.Event().wait(0.01)
+    assert tesseract.run([line("7")], DIGITS, stop)[0].strip() == "7"
     stop.stop()
-    t.join(60)
-    assert done == [[""]] and started[0].poll() is not None
-    assert tesseract.run([line("7")], DIGITS, stop) == [""] and len(started) == 1
+    monkeypatch.setattr(tesseract.pytesseract, "image_to_string", lambda *a, **k: pytest.fail("a call was started"))
+    assert tesseract.run([line("7"), line("8")], DIGITS, stop) == ["", ""]
 
 
-def test_a_warm_process_is_taken_by_the_call_with_its_options(monkeypatch):
-    tesseract.warm(DIGITS)
-    warm = list(tesseract._warm[DIGITS])
-    assert tesseract.run([line("26")], DIGITS)[0].strip() == "26"
-    assert warm[0].returncode == 0 and warm[0] not in tesseract._warm.get(DIGITS, [])
-    tesseract.warm(DIGITS)
-    left = tesseract._warm[DIGITS][0]
-    tesseract.shutdown()  # at exit: the ones no call took are ended
-    assert left.returncode is not None and not tesseract._warm
+def fake_tesseract(folder: Path, body: str, python: bool = False) -> dict:
+    """An environment whose PATH finds a ``tesseract`` running ``body`` (a shell script, or a
+    Python one run by this Python: numpy and Pillow at hand) and no stored reading profile.
+    pytesseract runs it as ``tesseract IMAGE OUTPUT_BASE [options]`` and reads OUTPUT_BASE.txt
+    (or .box)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "tesseract"
+    script.write_text(f"#!{sys.executable}\n{body}" if python else f"#!/bin/sh\n{body}")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return dict(os.environ, PATH=f"{folder}{os.pathsep}{os.environ['PATH']}",
+                XDG_CONFIG_HOME=str(folder.parent / "config"))
 
 
-def test_a_loop_finds_a_spare_process_for_a_call_it_makes_again_and_a_single_read_keeps_none(monkeypatch):
-    started = started_processes(monkeypatch)
-    try:
-        for text in ("31", "42"):
-            assert tesseract.run([line(text)], DIGITS)[0].strip() == text
-        assert len(started) == 2 and not tesseract._warm  # a single read's calls: no spare
-        tesseract.keep_spares()
-        assert tesseract.run([line("53")], DIGITS)[0].strip() == "53"
-        spare = started[3]
-        assert len(started) == 4 and tesseract._warm[DIGITS] == [spare]  # started once the call was done
-        assert tesseract.run([line("64")], DIGITS)[0].strip() == "64"
-        assert spare.returncode == 0  # the next call took it ...
-        assert len(started) == 5 and tesseract._warm[DIGITS] == [started[4]]  # ... and left one more
-    finally:
-        tesseract.shutdown()
+HANGS = "exec sleep 1000\n"
+# reads every glyph as 7: the boxes of each run of inked columns, and "7" for any text
+SEVENS = """import sys
+import numpy as np
+from PIL import Image
+image, base = sys.argv[1], sys.argv[2]
+if "makebox" in sys.argv:
+    ink = np.asarray(Image.open(image).convert("L")) < 128
+    cols = np.flatnonzero(np.diff(np.concatenate([[0], ink.any(axis=0).astype(int), [0]])))
+    boxes = [f"7 {a} 0 {b} {ink.shape[0]} 0" for a, b in zip(cols[::2], cols[1::2])]
+    open(base + ".box", "w").write("\\n".join(boxes) + "\\n")
+else:
+    open(base + ".txt", "w").write("7\\n\\f")
+"""
+# what tesseract 5 says (on stderr, exit status 1) when TESSDATA_PREFIX names a folder without eng.traineddata
+NO_LANGUAGE = """echo "Error opening data file /nowhere/eng.traineddata" >&2
+echo 'Please make sure the TESSDATA_PREFIX environment variable is set to your "tessdata" directory.' >&2
+echo "Failed loading language 'eng'" >&2
+echo "Tesseract couldn't load any languages!" >&2
+echo "Could not initialize tesseract." >&2
+exit 1
+"""
 
 
-@pytest.mark.parametrize("fixture, game", [("numbermatch_fresh.png", "numbermatch"), ("flip9_cards_midgame.png", "flip9")])
-def test_a_read_of_an_unknown_game_starts_only_the_processes_it_uses(monkeypatch, fixture, game):
-    import vision
-    from solver import games as registry
+@pytest.mark.parametrize("body, says", [
+    (HANGS, "tesseract gave no answer in 1 s (it was stopped)"),
+    (NO_LANGUAGE, "tesseract cannot load its language data (/nowhere/eng.traineddata): reinstall it"),
+    ("echo 'Segmentation fault' >&2\nexit 139\n", "tesseract failed (exit status 139: Segmentation fault): reinstall"),
+    ("exit 0\n", "tesseract gave no output (no "),
+])
+def test_a_broken_tesseract_is_one_line_of_its_own_not_a_read_error(monkeypatch, tmp_path, body, says):
+    env = fake_tesseract(tmp_path / "bin", body)
+    monkeypatch.setenv("PATH", env["PATH"])
+    monkeypatch.delenv("TESSDATA_PREFIX", raising=False)
+    monkeypatch.setattr(tesseract, "CALL_SECONDS", 1)  # the hanging one is stopped sooner
+    with pytest.raises(tesseract.TesseractTrouble) as caught:
+        vision.read(vision.load_image(FIXTURES / "numbermatch_fresh.png"))
+    assert not isinstance(caught.value, vision.ReadError)  # never "no board found"
+    assert str(caught.value).startswith(says) and "\n" not in str(caught.value), caught.value
 
-    started = []
-    real = tesseract.start
 
-    def start(opts):
-        started.append(opts)
-        return real(opts)
+@pytest.mark.slow  # CALL_SECONDS as it is, waited out once
+def test_a_tesseract_that_never_answers_ends_the_read_with_one_line(tmp_path):
+    run = tapsolve("read", str(FIXTURES / "numbermatch_fresh.png"), env=fake_tesseract(tmp_path / "bin", HANGS))
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr == (f"tapsolve: error: tesseract gave no answer in {tesseract.CALL_SECONDS} s (it was stopped): "
+                          "it hangs or the computer is overloaded; reinstall it with `sudo apt install tesseract-ocr` "
+                          "(in a checkout: `bash scripts/setup`)\n")
 
-    monkeypatch.setattr(tesseract, "start", start)
-    try:
-        vision.warm("auto")
-        shared = list(started)
-        assert shared and all(sum(c in registry.module("vision", g).FIRST_READ for g in registry.NAMES) > 1
-                              for c in shared)
-        reading = vision.read(vision.load_image(FIXTURES / fixture), "auto")
-        assert reading.game == game and reading.sure
-        own = registry.module("vision", game).FIRST_READ
-        # every process started was one this game's first read makes, each started once, and
-        # none was left waiting unused
-        assert sorted(started) == sorted(set(own)) and not any(tesseract._warm.values())
-    finally:
-        tesseract.shutdown()
+
+def without_language_data(tmp_path) -> dict:
+    """The real tesseract with TESSDATA_PREFIX naming a folder without its language data."""
+    (tmp_path / "tessdata").mkdir()
+    return dict(os.environ, TESSDATA_PREFIX=str(tmp_path / "tessdata"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+
+
+def says_language_data_is_missing(run, tmp_path) -> bool:
+    folder = tmp_path / "tessdata"
+    return run.returncode == 1 and run.stderr.strip().splitlines()[-1] == (
+        f"tapsolve: error: tesseract cannot load its language data ({folder}/eng.traineddata): TESSDATA_PREFIX "
+        f"is {folder}: point it at the folder that holds eng.traineddata, or unset it")
+
+
+@pytest.mark.parametrize("command", [
+    ["read", str(FIXTURES / "numbermatch_fresh.png")],
+    ["read", str(FIXTURES / "flip9_cards_midgame.png")],
+    ["demo", "--no-window"]])
+def test_a_wrong_tessdata_prefix_is_named_not_read_as_no_board(tmp_path, command):
+    run = tapsolve(*command, env=without_language_data(tmp_path))
+    assert says_language_data_is_missing(run, tmp_path), run.stderr
+
+
+def test_play_and_the_guide_name_a_wrong_tessdata_prefix(harness, tmp_path):
+    from phonesim.phone import PRESETS, Phone
+    from phonesim import apps
+
+    vp = harness.add(Phone(PRESETS["1080x2400"], apps.create("numbermatch", PRESETS["1080x2400"], seed=3)))
+    env = dict(without_language_data(tmp_path), ANDROID_ADB_SERVER_PORT=str(harness.adb_port))
+    for command in (["play"], ["guide", "--export", str(tmp_path / "steps")]):
+        run = tapsolve(*command, "--serial", vp.serial, env=env)
+        assert says_language_data_is_missing(run, tmp_path), (command, run.stderr)
+
+
+def test_a_tesseract_answering_7_to_everything_gives_an_unsure_read_with_the_reason(tmp_path):
+    import json
+
+    env = fake_tesseract(tmp_path / "bin", SEVENS, python=True)
+    run = tapsolve("read", str(FIXTURES / "numbermatch_fresh.png"), env=env)
+    truth = json.loads((FIXTURES / "numbermatch_fresh.json").read_text())["board"]["cells"]
+    read = "".join(run.stdout.splitlines()[1:-1])  # the cells, row after row, "?" where unsure
+    assert run.returncode == 0 and len(read) == len(truth), run.stdout + run.stderr
+    # taken only where the phone-font digits agree: the board's real 7s; every other cell unsure, saying why
+    assert [k for k, c in enumerate(read) if c != "?"] == [k for k, t in enumerate(truth) if t == 7] and "7" in read
+    assert "(tesseract read 7 where the phone-font digits show 5)" in run.stdout.splitlines()[-1]
+    # nor a 15-puzzle's: of its 15 tiles only the 7 is taken
+    run = tapsolve("read", str(FIXTURES / "fifteen_tiles_fresh.png"), env=env)
+    seven = json.loads((FIXTURES / "fifteen_tiles_fresh.json").read_text())["board"]["tiles"].index(7)
+    assert run.returncode == 0 and run.stdout.startswith("15-puzzle 4x4: unsure") and run.stdout.count("(row") == 14
+    assert f"cell {seven} (" not in run.stdout
 
 
 def without_tesseract(tmp_path) -> dict:

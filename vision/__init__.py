@@ -33,24 +33,6 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
     return distance(image, bg)
 
 
-def warm(game: str = "auto") -> None:
-    """Start the tesseract processes a first read of ``game`` makes, so that they load their model
-    while the screenshot is decoded and searched (vision/tesseract.py). For a game not known yet,
-    only the calls that more than one game makes: a process started for a call the read does not
-    make costs a model's load in CPU time (0.15-0.2 s, on a machine the read itself keeps busy);
-    a game's own calls start once its reader has found its board (``tesseract.found``)."""
-    from collections import Counter
-
-    from vision import tesseract
-
-    if game != "auto":
-        tesseract.warm(*dict.fromkeys(reader(game).FIRST_READ))
-        return
-    made = Counter(call for g in registry.NAMES for call in dict.fromkeys(reader(g).FIRST_READ))
-    tesseract.warm(*[call for call, n in made.items() if n > 1])
-    tesseract.defer(*[call for call, n in made.items() if n == 1])
-
-
 class ReaderFailure(ReadError):
     """The reader itself failed on this image (an OpenCV or numpy error deep in a step): said in
     one line, never a traceback; benchmarks count these apart, as crashes."""

@@ -12,8 +12,8 @@ from vision import glyphs as glyphs_
 from vision.cells import Cell, normalise
 from vision.shapes import split_glyphs
 from vision.text import read_text
-from vision.thresholds import (CLEARLY_MORE_LIKE, DRAWN_MARGIN, DRAWN_SCORE, INK_LEVELS, LOOK_ALIKE, SEPARATOR,
-                               TINY, UNLIKE_MARGIN)
+from vision.thresholds import (CLEARLY_MORE_LIKE, DRAWN_MARGIN, DRAWN_SCORE, INK_LEVELS, LOOK_ALIKE, OTHER_SHAPE,
+                               SEPARATOR, TINY, UNLIKE_MARGIN)
 
 LOOKALIKE = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "|": "1", "i": "1",
                            "Z": "2", "z": "2", "S": "5", "s": "5", "B": "8", "g": "9", "q": "9", "A": "4"})
@@ -47,9 +47,10 @@ def looks_more_like(look: np.ndarray, digit: str, heads: dict[str, np.ndarray]) 
 
 
 def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool = True,
-                poor=lambda: False) -> tuple[list, bool, set]:
-    """A digit (or None when unsure) for each glyph cell, whether the font learned something, and
-    which cells tesseract read (the templates were not sure of them). ``poor()`` (asked only
+                poor=lambda: False) -> tuple[list, bool, set, dict]:
+    """A digit (or None when unsure) for each glyph cell, whether the font learned something,
+    which cells tesseract read (the templates were not sure of them), and why tesseract's read of
+    a cell was not taken where its answers were disputed (``disputes``). ``poor()`` (asked only
     when tesseract is needed) says the image is too poor to learn templates from.
 
     Glyphs the templates are sure of are taken; the others are grouped by look and read by
@@ -61,9 +62,9 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
     matches = font.match([c.glyph for c in cells])
     digits: list[str | None] = [d if font.sure(d, best, margin) else None for d, best, margin in matches]
     doubtful = [i for i, d in enumerate(digits) if d is None]
-    learned = False
+    learned, why = False, {}
     if not doubtful or not use_tesseract:
-        return digits, learned, set()
+        return digits, learned, set(), why
     learn = not poor()
     reads = glyphs_.read_strip([cells[i].crop for i in doubtful])
     votes = dict(zip(doubtful, reads))
@@ -71,6 +72,7 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
                     key=len, reverse=True)
     heads: dict[str, np.ndarray] = {}  # the biggest group's look of each digit
     known = {k: glyphs_.centred(v) for k, v in font.sums.items()}  # learned on earlier reads
+    labelled = []  # (members, digit, look, crop) of each group tesseract's read is taken for
     for members in groups:
         digit = glyphs_.vote([r for i in members for r in votes[i]])
         if digit is None:
@@ -87,6 +89,13 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
         if digit in known and looks_more_like(look, digit, known):
             continue  # or as this device's templates know it
         heads.setdefault(digit, look)
+        labelled.append((members, digit, look, cells[members[0]].crop))
+    disputed = disputes([(digit, look, crop) for _, digit, look, crop in labelled])
+    for k, (members, digit, _, _) in enumerate(labelled):
+        if k in disputed:
+            for i in members:
+                why[i] = disputed[k]
+            continue  # tesseract's answer contradicts itself or the drawn digits: nothing learned
         for i in members:
             own = set(votes[i])
             if len(votes[i]) == len(INK_LEVELS) and len(own) == 1 and own.pop() in glyphs_.DIGITS.replace(digit, ""):
@@ -95,7 +104,28 @@ def read_digits(cells: list[Cell], font: glyphs_.Templates, use_tesseract: bool 
             if learn:
                 font.add(digit, cells[i].glyph)
         learned = learn
-    return digits, learned, set(doubtful)
+    return digits, learned, set(doubtful), why
+
+
+def disputes(labelled: list[tuple[str, np.ndarray, np.ndarray]]) -> dict[int, str]:
+    """Of the glyph groups tesseract labelled, each (digit, look, ink crop), those its label is
+    not to be taken for, with why: one the digits drawn in phone fonts (vision.fontmatch) clearly
+    read as another digit, or, unless they clearly read it as its label, a label tesseract also
+    gave to a group of clearly different shape (one digit is drawn one way on a board). A tesseract answering garbage (one digit for every glyph)
+    makes an unsure read, never a confident board."""
+    from vision import fontmatch
+
+    out = {}
+    for k, (digit, look, crop) in enumerate(labelled):
+        drawn, score, margin = fontmatch.match(crop)
+        clear = score >= DRAWN_SCORE and margin >= DRAWN_MARGIN
+        if clear and drawn != digit:
+            out[k] = f"tesseract read {digit} where the phone-font digits show {drawn}"
+        elif not clear and any(d == digit and float(look @ other) < OTHER_SHAPE for d, other, _ in labelled):
+            # which of the shapes is the digit, only the drawn digits could say (a glyph they
+            # clearly read as its label keeps it)
+            out[k] = f"tesseract read glyphs of clearly different shapes all as {digit}"
+    return out
 
 
 def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tesseract: bool,
@@ -108,11 +138,16 @@ def read_single_glyphs(crops: list[np.ndarray], font: glyphs_.Templates, use_tes
     doubtful = [i for i, d in enumerate(out) if d is None]
     if doubtful and use_tesseract:
         reads = glyphs_.read_strip([crops[i] for i in doubtful], chars)
+        labelled = []
         for group in clusters([norm[i] for i in doubtful]):
             members = [doubtful[k] for k in group]
             digit = glyphs_.vote([r for k in group for r in reads[k]])
-            if digit is None:
-                continue
+            if digit is not None:
+                labelled.append((members, digit, glyphs_.centred(norm[members[0]]), crops[members[0]]))
+        disputed = disputes([(digit, look, crop) for _, digit, look, crop in labelled])
+        for k, (members, digit, _, _) in enumerate(labelled):
+            if k in disputed:
+                continue  # tesseract's answer contradicts itself or the drawn digits: unsure
             for i in members:
                 out[i] = digit
                 font.add(digit, norm[i])

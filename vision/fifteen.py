@@ -17,7 +17,6 @@ import cv2
 import numpy as np
 
 from solver.fifteen import Board, BoardError
-from vision import tesseract
 from vision.digits import read_single_glyphs
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
@@ -34,8 +33,6 @@ SQUARE = 0.1  # how far from 1 a frame's or a tile's width / height may be
 SOLID = 0.85  # share of a patch's box it fills (a tile, with its digits' holes filled)
 DIGITS_0_9 = "0123456789"
 FONTS = {"tile"}  # the glyph templates this reader learns (a stored profile holds no others)
-# the tesseract call a first read makes: the tiles' strip
-FIRST_READ = (tesseract.options(7, DIGITS_0_9, boxes=True),)
 COARSE = 360  # shapes are found on a screen shrunk to about this many pixels across: enough for tiles
 
 
@@ -189,7 +186,6 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     gaps = [c for c in range(n * n) if c not in cells] + [c for c, p in cells.items() if not p.glyphs]
     if len(gaps) != 1:
         raise ReadError(f"no 15-puzzle board found: {len(gaps)} gaps in the frame, not one")
-    tesseract.found(FIRST_READ)
     tiled = [c for c in sorted(cells) if c != gaps[0]]
     crops = [g for c in tiled for g in cells[c].glyphs]
     digits = iter(read_single_glyphs(crops, profile.font("tile"), use_tesseract, DIGITS_0_9))
@@ -226,7 +222,6 @@ class FifteenReader(Reader):
 
     game = "fifteen"
     FONTS = FONTS
-    FIRST_READ = FIRST_READ
     read_board = staticmethod(read_fifteen)
 
     def trust_case(self, truth: dict) -> dict:

@@ -29,8 +29,6 @@ from vision.text import read_texts, text_lines
 
 
 FONTS = {"card"}  # the glyph templates this reader learns (a stored profile holds no others)
-# the tesseract calls a first read makes: the comment's lines, the cards' strip
-FIRST_READ = (tesseract.options(7), tesseract.options(7, glyphs_.DIGITS, boxes=True))
 
 
 # Half the height of the band (a share of a box's shorter side) averaged along each side to
@@ -307,7 +305,6 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
     keys = same_size([b for b in singles if not b.outlined])
     if len(singles) < 9 or not keys:
         raise ReadError("no Flip 9 board found")
-    tesseract.found(FIRST_READ)
     key_top = min(b.y for b in keys)
     key_bottom = max(b.y + b.h for b in keys)
     new = [b for b in boxes if b.y > key_bottom and len(b.glyphs) >= 2 and not b.outlined]
@@ -321,7 +318,7 @@ def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = T
             return _read_cards(image, bg, profile, use_tesseract, theme, stale, singles, keys, key_top,
                                new_button, comment)
         finally:
-            stop.stop()  # the comment not waited for (an unsure read, no board): its tesseract ended
+            stop.stop()  # the comment not waited for (an unsure read, no board): no more of its tesseract calls
 
 
 def _read_cards(image, bg, profile: Profile, use_tesseract: bool, theme: str, stale: bool, singles, keys,
@@ -399,7 +396,6 @@ class Flip9Reader(Reader):
 
     game = "flip9"
     FONTS = FONTS
-    FIRST_READ = FIRST_READ
     CELL_BENCHMARK = True
     read_board = staticmethod(read_flip9)
 

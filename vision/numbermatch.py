@@ -9,7 +9,7 @@ import numpy as np
 
 from solver.numbermatch import Board, parse_cells, points_from
 from solver.words import count
-from vision import glyphs as glyphs_, tesseract
+from vision import glyphs as glyphs_
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, drawn_agree, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
@@ -44,8 +44,6 @@ LINE_SLACK = 0.3
 
 # The glyph templates this reader learns, one font each (a stored profile holds no others).
 FONTS = {"cell", "badge", "stage", "score"}
-# the tesseract calls a first read makes: the cells' strip, then the numbers above and beside the grid
-FIRST_READ = (tesseract.options(7, glyphs_.DIGITS, boxes=True), tesseract.options(7, "0123456789"))
 
 
 class NumberMatchReading(Reading):
@@ -204,9 +202,8 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
     """
     geo, fonts = profile.geometry, profile.fonts
     known = [*geo, *fonts]
-    gather = tesseract.Gather(3)  # their first tesseract calls in one process
-    parts = [pool.submit(gather.part, read_adds, image, lattice, profile, use_tesseract)] + \
-        [pool.submit(gather.part, read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
+    parts = [pool.submit(read_adds, image, lattice, profile, use_tesseract)] + \
+        [pool.submit(read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
          for name, pick in (("stage", stage_lines), ("score", score_lines))]
 
     def result() -> dict:
@@ -329,7 +326,6 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         lattice = find_lattice(dist)
         if lattice is None or not lattice.rows:
             raise ReadError("no Number Match board found")
-        tesseract.found(FIRST_READ)
         if profile is None or stale:
             profile = Profile("numbermatch", w, h, theme)
         profile.geometry = {"xs": lattice.xs, "pitch": lattice.pitch, "top": lattice.top, "bottom": lattice.bottom,
@@ -367,7 +363,7 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
     """read_numbermatch once the cells are found: their digits, and the numbers around the board
     (``extras``: read_extras' result, waited for here)."""
     poor = []  # asked only on a read that needs tesseract: a template's match is judged on its own
-    digits, learned, bootstrapped = read_digits(
+    digits, learned, bootstrapped, disputed = read_digits(
         glyph_cells, font, use_tesseract, poor=lambda: poor.append(sharpness(glyph_cells) < POOR_SHARPNESS) or poor[0])
     profile.changed = profile.changed or learned
 
@@ -398,6 +394,9 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         centres[base + i] = (int(round(x)), int(round(y)))
         if c.selected and c.glyph is not None:
             selected = base + i
+    at = {id(c): i for i, c in enumerate(cells)}
+    for k, reason in disputed.items():  # tesseract's answer for these was not taken: say why
+        why[base + at[id(glyph_cells[k])]] = reason
     # cells something is drawn over: unsure, and the board may go on under it
     covered = covered_cells(image, dist, lattice)
     for k in range(last + 1, max(covered, default=-1) + 1):
@@ -544,7 +543,6 @@ class NumberMatchReader(Reader):
 
     game = "numbermatch"
     FONTS = FONTS
-    FIRST_READ = FIRST_READ
     CELL_BENCHMARK = True
     read_board = staticmethod(read_numbermatch)
     read_other_screen = staticmethod(read_message_screen)

@@ -19,7 +19,6 @@ class Reader:
     # cell hooks below); False: the reader has a benchmark of its own
     CELL_BENCHMARK = False
     FONTS: frozenset[str] | set[str] = frozenset()  # the glyph templates it learns (a profile holds no others)
-    FIRST_READ: tuple = ()  # the tesseract calls a first read makes (vision.warm starts them early)
 
     def read_board(self, image: np.ndarray, bg, dist: np.ndarray, profile, use_tesseract: bool = True,
                    first_row: int = 0):

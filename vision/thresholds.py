@@ -35,6 +35,9 @@ MARGIN = 0.06
 INK_LEVELS = (0.35, 0.6)
 # Glyphs correlating at least this much with a group's first glyph are drawn alike (one digit).
 LOOK_ALIKE = 0.88
+# Two groups of glyphs correlating under this are two digits, whatever tesseract read them as (one
+# digit's groups on a board correlate at 0.76 and more, even on a tiny blurred screenshot).
+OTHER_SHAPE = 0.6
 # A glyph correlating with another digit's look by this much more than with its own looks like
 # that digit (tiny glyphs shift by a pixel and correlate loosely with their own kind).
 CLEARLY_MORE_LIKE = 0.1
