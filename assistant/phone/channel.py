@@ -74,7 +74,8 @@ class Channel:
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest decoded screen frame (BGR uint8, screenshot orientation) and the
-        time.monotonic() it arrived; None: no video here, Screen captures by screencap."""
+        time.monotonic() it showed the screen (its capture, as near as known; never after it
+        arrived); None: no video here, Screen captures by screencap."""
         return None
 
     def close(self) -> None:
