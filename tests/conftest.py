@@ -20,6 +20,8 @@ PHONE_MODULES = {"test_assistant", "test_device", "test_phonesim_adb", "test_pho
 def pytest_configure(config):
     config.addinivalue_line("markers", "phone: starts phonesim and a private adb server (end to end)")
     config.addinivalue_line("markers", "slow: takes many seconds without a phone (exhaustive checks)")
+    config.addinivalue_line("markers", "video: plays on the scrcpy channel where its module's phones "
+                                       "go by the kept-open shell (shell_by_default)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -64,3 +66,18 @@ def harness():
 
     with Harness() as h:
         yield h
+
+
+@pytest.fixture
+def shell_by_default(request, monkeypatch):
+    """Phones connected in this process without a channel asked for go by the kept-open shell,
+    not scrcpy: for modules that test the game's play, not the channel (each scrcpy server
+    costs a start and a core encoding video). A test marked ``video`` keeps the fastest channel;
+    the channel's own tests (test_scrcpy, test_channels, bench play) play on scrcpy anyway."""
+    if request.node.get_closest_marker("video"):
+        return
+    from assistant.phone import channel
+
+    choose = channel.choose
+    monkeypatch.setattr(channel, "choose", lambda device, force=None, note=print:
+                        choose(device, force or "shell", note))
