@@ -235,38 +235,34 @@ def numbermatch(args) -> int:
 
 
 def play(args) -> int:
-    """One game on the virtual phone; the demo's run summary plus wall / floor and moves a minute."""
+    """One game on the virtual phone; the demo's run summary plus wall / floor and moves a minute.
+    The floor is what no assistant can beat on the run's channel: the game's animations plus the
+    channel's own costs (``phone_floor_s``: its taps and swipes, and a look per move: a screencap,
+    or a video frame's latency)."""
     from assistant import demo
-
-    def speed(summary: dict) -> dict:
-        wall, floor = summary["wall_s"], summary["phone_floor_s"]
-        return {"wall_per_floor": round(wall / floor, 3) if floor else None,
-                "moves_per_min": round(60 * summary["moves"] / wall, 1) if wall else None,
-                "swipes_per_move": round(summary["swipes"] / summary["moves"], 3) if summary["moves"] else None,
-                "captures_per_move": round(summary["captures"] / summary["moves"], 3) if summary["moves"] else None}
 
     code, figures = demo.play_virtual(args, options=dict(size=args.size, adds=args.adds), max_moves=args.max_moves,
                                       breakdown=True)
-    figures.update(speed(figures))
+    moves, wall = figures["moves"], figures["wall_s"]
     animations = figures["breakdown_s"]["animations"]
-    # the floor on this channel: the game's animations plus the channel's own costs (its taps,
-    # and its looks: a screencap per move, or the video's), what no assistant can beat on it
-    figures["floor_s"] = round(figures["phone_floor_s"] + animations, 3)
-    figures["wall_per_floor_and_animations"] = (
-        round(figures["wall_s"] / figures["floor_s"], 3) if figures["phone_floor_s"] else None)
+    figures["floor_s"] = floor = round(figures["phone_floor_s"] + animations, 3)
+    figures.update({"wall_per_floor": round(wall / floor, 3) if floor else None,
+                    "seconds_per_move": round(wall / moves, 3) if moves else None,
+                    "moves_per_min": round(60 * moves / wall, 1) if wall else None,
+                    "swipes_per_move": round(figures["swipes"] / moves, 3) if moves else None,
+                    "captures_per_move": round(figures["captures"] / moves, 3) if moves else None})
     if args.json:
         print_json(args, figures)
         return code
-    print(f"channel {figures['channel']}; floor {figures['floor_s']:.1f} s (animations {animations:.1f} s + "
-          f"the channel's own {figures['phone_floor_s']:.1f} s), wall / floor "
-          f"{figures['wall_per_floor_and_animations']}")
-    print(f"{count(figures['moves'], 'moves')}, {count(figures['taps'], 'taps')}, "
+    start = figures["channel_start_s"]
+    print(f"channel {figures['channel']}: wall {wall:.1f} s, "
+          + (f"{figures['seconds_per_move']:.2f} s a move; " if moves else "")
+          + f"floor {floor:.1f} s (animations {animations:.1f} s + the channel's own "
+          f"{figures['phone_floor_s']:.1f} s), wall / floor {figures['wall_per_floor']}"
+          + (f"; the server's start at connect, before the clock: {start:.1f} s" if start else ""))
+    print(f"{count(moves, 'moves')}, {count(figures['taps'], 'taps')}, "
           f"{count(figures['swipes'], 'swipes')}, {count(figures['captures'], 'captures')}, "
-          f"{count(figures['wrong_taps'], 'wrong taps')}; wall {figures['wall_s']:.1f} s, "
-          f"phone floor {figures['phone_floor_s']:.1f} s, wall / floor {figures['wall_per_floor']}, "
-          f"{figures['moves_per_min']} moves a minute")
-    moves = max(1, figures["moves"])
-    print("per move, seconds: " + ", ".join(f"{key} {value / moves:.3f}"
-                                              for key, value in figures["breakdown_s"].items())
-          + f"; wall / (floor + animations) {figures['wall_per_floor_and_animations']}")
+          f"{count(figures['wrong_taps'], 'wrong taps')}; {figures['moves_per_min']} moves a minute")
+    print("per move, seconds: " + ", ".join(f"{key} {value / max(1, moves):.3f}"
+                                              for key, value in figures["breakdown_s"].items()))
     return code

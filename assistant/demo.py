@@ -111,6 +111,11 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
         if breakdown:
             figures["breakdown_s"] = time_breakdown(link, phone, wall)
             figures["channel"] = link.device.channel.name
+            from phonesim import scrcpy as sim_scrcpy
+
+            # the scrcpy server's start, charged at connect: before the run's clock, so outside
+            # its wall and floor, said beside them
+            figures["channel_start_s"] = round(sim_scrcpy.start_s(phone), 3)
             if link.device.screen.frames:  # looked by video: the floor counts its costs, not screencaps
                 figures["phone_floor_s"] = round(phone.floor_s(loop.tally.moves, screencaps=False), 3)
         return code, figures

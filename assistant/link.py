@@ -72,13 +72,19 @@ class Link:
                 raise PhoneCameBack("the phone came back before the touch was sure to land") from None
             return action()
 
-    def _grab(self):
-        """A capture and when it was asked for."""
+    def _grab(self, not_before: float | None = None):
+        """A capture and when it showed the screen: a video frame's own time (one that showed it
+        from ``not_before`` on: see ``Screen.video``), else when the screencap was asked for."""
         self.captures += 1
         at = time.monotonic()
-        image = self._again(self.device.capture)
+        if self.screen is None:
+            image = self._again(self.device.capture)
+        else:
+            image = self._again(lambda: self.screen.capture(not_before))
         self.stale, self.shot = False, image.shape[:2]
         self.spent["capture"] += time.monotonic() - at
+        if self.screen is not None and self.screen.from_video:
+            at = self.screen.shown_at
         return image, at
 
     def _wait_until(self, at: float) -> None:
@@ -102,7 +108,7 @@ class Link:
         self._wait_until(at)
         if narrowing:
             return self.capture(learning=True)
-        image, at = self._grab()
+        image, at = self._grab(not_before=at)  # (a video frame that showed the screen by then)
         self._glanced = image, at  # the first frame of the settled capture that may follow
         return image
 
@@ -125,7 +131,7 @@ class Link:
         if at is None or before is None:
             return None
         self._wait_until(at)
-        image, at = self._grab()
+        image, at = self._grab(not_before=at)
         verdicts = {part_change(before, image, part) for part in changing}
         if not still(before, image, [*changing, *aside, *self.settler.changed, *self.ticking]):
             verdicts.add("other")

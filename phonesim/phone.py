@@ -316,8 +316,10 @@ class Phone:
         self._costs_lock = threading.Lock()
         self.tap_log: list[Tap] = []
         self.capture_log: list[tuple[float, str | None]] = []
-        # seconds charged per kind of command ("tap", "swipe", "capture"), as slept (scaled)
-        self.charged: dict[str, list[float]] = {"tap": [], "swipe": [], "capture": []}
+        self.last_motion: str | None = None  # the animation the last screen() caught
+        # seconds charged per kind of command ("tap", "swipe", "capture"), as slept (scaled), and
+        # per video frame sent ("video": its latency, phonesim.scrcpy)
+        self.charged: dict[str, list[float]] = {"tap": [], "swipe": [], "capture": [], "video": []}
         self._animated_before = 0.0  # the app's animation seconds before the log was cleared
         self.app.animate(self.realism.durations(), banner=self.realism.banner)
         self._seen = self._position()
@@ -358,6 +360,11 @@ class Phone:
         with self._costs_lock:
             stalls = r.slow_frame > 0 and self._costs.random() < r.slow_frame
         return cost + (self._draw(r.slow_frame_s) if stalls else 0.0)
+
+    def charge_frame(self, latency: float) -> None:
+        """A video frame was sent ``latency`` seconds (scaled) after its capture (the channel sleeps it)."""
+        with self._costs_lock:
+            self.charged["video"].append(latency)
 
     def charge_capture(self, nbytes: int, as_png: bool, spent: float) -> None:
         """A screencap of ``nbytes`` was made in ``spent`` seconds: wait out the rest of its cost."""
@@ -421,12 +428,13 @@ class Phone:
 
     def floor_s(self, moves: int, screencaps: bool = True) -> float:
         """The phone's own unavoidable costs of a run: every command charged (taps, swipes, and
-        whatever else a channel charges), plus one capture per move at the run's mean capture
-        charge (``screencaps`` False: the run looked by video, whose costs are charged apart)."""
+        whatever else a channel charges), plus one look per move at the run's mean charge for
+        one: a screencap's, or (``screencaps`` False: the run looked by video) a frame's latency."""
         with self._costs_lock:
-            captures = self.charged["capture"]
-            mean = sum(captures) / len(captures) if captures and screencaps else 0.0
-            return sum(sum(costs) for kind, costs in self.charged.items() if kind != "capture") + moves * mean
+            looks = self.charged["capture" if screencaps else "video"]
+            mean = sum(looks) / len(looks) if looks else 0.0
+            return sum(sum(costs) for kind, costs in self.charged.items()
+                       if kind not in ("capture", "video")) + moves * mean
 
     def animation_s(self) -> float:
         """The length of every animation the app played for a move (and the slide to the
@@ -475,6 +483,7 @@ class Phone:
         animation it caught (``capture_log``: (monotonic time, animation name or None)), unless
         ``log`` is off (a video stream's looks, phonesim.scrcpy)."""
         if self.faults.secure or not self.awake:
+            self.last_motion = None
             return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
         with self._lock:
             top, motion = self.front(), None
@@ -487,6 +496,7 @@ class Phone:
                 frame = self.app.render()
                 if self.dialog is not None:
                     frame = self.dialog.draw(frame)
+            self.last_motion = motion  # (read under the lock by a video stream, with its frame)
         if log:
             with self._costs_lock:
                 self.capture_log.append((time.monotonic(), motion))

@@ -26,6 +26,7 @@ import queue
 import struct
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -73,6 +74,7 @@ MAX_FPS = 30
 VIDEO_CRF = "20"
 # Android's touch slop, 8 dp (ViewConfiguration.TOUCH_SLOP): a finger moving less is a tap
 TOUCH_SLOP_DP = 8
+VIDEO_LOG = 100_000  # frames remembered with what they caught (an hour at 30 a second)
 ACCEPT_POLL = 0.05  # seconds between checks for a connection, or a socket closed
 # a server nobody connects to gives up (on a phone, adbd hangs it up with the shell it runs in;
 # phonesim does not see that shell close)
@@ -123,6 +125,18 @@ def _state(phone) -> dict:
 def files(phone) -> dict[str, bytes]:
     """Path -> bytes of every file pushed to the phone."""
     return _state(phone)["files"]
+
+
+def start_s(phone) -> float:
+    """What the last server's start was charged (0 when none started)."""
+    with _registry_lock:
+        return _state(phone).get("start_s", 0.0) if "_scrcpy_state" in phone.__dict__ else 0.0
+
+
+def video_log(phone) -> list[tuple[int, str | None]]:
+    """Each video frame sent: its pts (us) and the animation it caught (None: a still screen)."""
+    with _registry_lock:
+        return list(_state(phone).get("video_log", []))
 
 
 def running(phone) -> int:
@@ -337,7 +351,7 @@ class Server:
         with _registry_lock:
             state = _state(phone)
             state["servers"] += 1
-        _sleep(phone, self.costs.start)
+        state["start_s"] = _sleep(phone, self.costs.start)  # (at connect: before a run's clock)
         with _registry_lock:
             state["listeners"][name] = listener
         try:
@@ -498,7 +512,8 @@ class Server:
         try:
             while not self.stop.is_set():
                 tick = time.monotonic()
-                screen = self.phone.screen(log=False)
+                with self.phone._lock:
+                    screen, motion = self.phone.screen(log=False), self.phone.last_motion
                 changed = last is None or not np.array_equal(screen, last)
                 if changed or tick - sent_at >= REPEAT_S:
                     if changed:  # a repeat encodes the same picture again (no conversion)
@@ -510,7 +525,12 @@ class Server:
                                                            format="yuv420p")
                     sent_at = tick
                     frame.pts = int((tick - start) * 1_000_000)
-                    due = tick + self.phone._draw(self.costs.video_latency) * self.phone.realism.scale
+                    with _registry_lock:  # what each frame sent caught: (pts, animation or None)
+                        _state(self.phone).setdefault("video_log", deque(maxlen=VIDEO_LOG)).append(
+                            (frame.pts, motion))
+                    latency = self.phone._draw(self.costs.video_latency) * self.phone.realism.scale
+                    self.phone.charge_frame(latency)
+                    due = tick + latency
                     for packet in encoder.encode(frame):
                         flags = packet.pts | (PACKET_FLAG_KEY_FRAME if packet.is_keyframe else 0)
                         outgoing.put((due, flags, bytes(packet)))

@@ -20,6 +20,8 @@ PHONE_MODULES = {"test_assistant", "test_device", "test_phonesim_adb", "test_pho
 def pytest_configure(config):
     config.addinivalue_line("markers", "phone: starts phonesim and a private adb server (end to end)")
     config.addinivalue_line("markers", "slow: takes many seconds without a phone (exhaustive checks)")
+    config.addinivalue_line("markers", "video: plays on the scrcpy channel where its module's phones "
+                                       "go by the kept-open shell (shell_by_default)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -66,3 +68,12 @@ def harness():
 
     with Harness() as h:
         yield h
+
+
+@pytest.fixture
+def shell_by_default(request, monkeypatch):
+    """Phones connected without a channel asked for go by the kept-open shell here, not the
+    suite's exec: for modules that test the game's play, not the channel (each scrcpy server
+    costs a start and a core encoding video). A test marked ``video`` gets what a user gets,
+    the fastest channel that starts (scrcpy on phonesim)."""
+    monkeypatch.setenv("TAPSOLVE_CHANNEL", "auto" if request.node.get_closest_marker("video") else "shell")

@@ -23,6 +23,9 @@ from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from test_scroll import quiet, sparse_tall_board, truth
 
+# the game's play, not the channel's: in-process phones go by the kept-open shell (conftest)
+pytestmark = pytest.mark.usefixtures("shell_by_default")
+
 COLUMNS = 9
 
 
@@ -77,6 +80,7 @@ def test_a_row_changed_off_screen_is_found_when_it_comes_on_screen_before_any_ta
 
 
 @pytest.mark.phone
+@pytest.mark.video  # (bench play on the channel a user gets)
 def test_bench_play_prints_the_demo_summary_with_speed_figures():
     result = tapsolve("bench", "play", "--realism", "real", "--time-scale", "0.1", "--size", "12",
                       "--seed", "2", "--max-moves", "4", "--json", timeout=300)
@@ -86,10 +90,14 @@ def test_bench_play_prints_the_demo_summary_with_speed_figures():
     assert {"cleared_stages", "moves", "taps", "wrong_taps", "repeats", "replans", "swipes", "captures",
             "score", "wall_s", "phone_floor_s", "wall_per_floor", "moves_per_min"} <= set(summary)
     assert summary["moves"] == 4 and summary["wrong_taps"] == 0
-    assert summary["wall_per_floor"] == pytest.approx(summary["wall_s"] / summary["phone_floor_s"], rel=0.01)
-    # the floor on the run's channel: the game's animations plus the channel's own costs
+    # one floor on the run's channel, the game's animations plus the channel's own costs, and one ratio
     assert summary["channel"] in ("scrcpy", "shell")
     assert summary["floor_s"] == pytest.approx(summary["phone_floor_s"] + summary["breakdown_s"]["animations"], abs=0.002)
+    assert summary["wall_per_floor"] == pytest.approx(summary["wall_s"] / summary["floor_s"], rel=0.01)
+    assert "wall_per_floor_and_animations" not in summary
+    if summary["channel"] == "scrcpy":  # looked by video: a frame's latency per look, not a screencap's
+        assert summary["phone_floor_s"] > summary["breakdown_s"]["tap_charged"] + summary["breakdown_s"]["swipe_charged"]
+        assert summary["channel_start_s"] > 0
 
 
 def adb_server_pid(port: int) -> int | None:

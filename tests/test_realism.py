@@ -1,6 +1,7 @@
 """phonesim's real-phone profile (costs, flings, animations, the tap log) and the loop that judges
 only a settled screen; the end-to-end tests play through the real adb server."""
 
+import bisect
 import json
 from dataclasses import replace
 
@@ -308,7 +309,8 @@ def test_a_clock_ticking_between_every_two_captures_is_not_waited_for(harness):
     phone = Phone(p, flip9_with_clock(clock=clock), Faults(seed=3))
     vp = harness.add(phone)
     said = []
-    link = Link(connect(vp.serial, client=harness.client), say=said.append)
+    # (by screencap, each frame asked for when taken: the clock's ticks between two of them)
+    link = Link(connect(vp.serial, client=harness.client, channel="shell"), say=said.append)
     loop = Loop(link, game="flip9", budget=1.0, say=said.append, wait_unknown=5)
     loop.start()
     clock.step = 1.0
@@ -320,13 +322,13 @@ def test_a_clock_ticking_between_every_two_captures_is_not_waited_for(harness):
 
 # -- end to end, through the real adb server -----------------------------------------------------
 
-def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, seed=5, **options):
+def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, seed=5, channel=None, **options):
     p = PRESETS[preset]
     phone = Phone(p, apps.create("numbermatch", p, seed=seed, **options), faults or Faults(seed=seed),
                   realism=REALISM[realism].scaled(scale))
     vp = harness.add(phone)
     said = []
-    link = Link(connect(vp.serial, client=harness.client), say=said.append, keep=store.remember)
+    link = Link(connect(vp.serial, client=harness.client, channel=channel), say=said.append, keep=store.remember)
     loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
     loop.said = said
     phone.clear_log()
@@ -360,10 +362,11 @@ def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, 
 
 def test_captures_during_every_animation_are_waited_out_never_judged(harness, tmp_path, monkeypatch):
     """Animations of 0.6 s on a phone that answers at once: the first captures after each move fall
-    inside them. The loop reads only the settled frame: its moves all land as predicted."""
+    inside them. The loop reads only the settled frame: its moves all land as predicted. (By
+    screencap, whose every frame the phone logs; by video: the test below.)"""
     # a phone whose animation times no earlier test stored in its profile
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=10, seed=0)
+    vp, phone, loop = start(harness, realism="fast", size=10, seed=0, channel="exec")
     phone.app.animate(LONG)
     link = loop.link
     grabbed, returned = [], []
@@ -558,11 +561,13 @@ def test_animation_times_learned_with_faster_animations_are_learned_again(harnes
     the game: the glance after each, taken once the fade had ended, learned nothing)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     fade = REALISM["real"].durations()["fade"] * scale_now
-    vp, phone, loop = start(harness, "720x1600", realism=realism, scale=scale)
+    # by screencap: a video frame counts only from VIDEO_LATENCY past a touch, so no time shorter
+    # than that is learned on video (animations off or not)
+    vp, phone, loop = start(harness, "720x1600", realism=realism, scale=scale, channel="exec")
     assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
     assert loop.link.clock.animation["pair"][1] < fade / 2
     vp.stop()
-    vp, phone, loop = start(harness, "720x1600", scale=scale_now)
+    vp, phone, loop = start(harness, "720x1600", scale=scale_now, channel="exec")
     assert loop.link.clock.animation == {}  # (taken from the stored profile at the first read)
     assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
     link = loop.link
@@ -586,5 +591,45 @@ def test_an_early_frame_too_soon_for_a_slow_starting_fade_is_taken_later(harness
     link = loop.link
     assert link.clock.early_part["pair"] > animation_module.EARLY_PART
     assert link.clock.early_judged >= 2
+    assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
+    vp.stop()
+
+
+@pytest.mark.phone
+def test_video_frames_during_every_animation_are_never_judged(harness, tmp_path, monkeypatch):
+    """On the scrcpy channel the screen comes as video frames, streamed while it changes: the
+    frames during the animations reach the assistant, but no frame it takes as the screen
+    (a settled capture or a glance accepted) caught one. Frames are matched to what the phone
+    sent by their pts."""
+    from phonesim import scrcpy as sim_scrcpy
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=10, seed=0, channel="scrcpy")
+    phone.app.animate(LONG)
+    link = loop.link
+    grabbed, judged = {}, []
+    grab, accept = link._grab, link.accept
+
+    def recording_grab(*args, **options):
+        image, at = grab(*args, **options)
+        # the frame's pts: its time less the channel's clock offset (which only ever shrinks)
+        pts = (link.screen.shown_at - link.device.channel._pts_offset) * 1e6
+        grabbed[id(image)] = image, link.screen.from_video, pts
+        return image, at
+
+    def recording_accept(image):
+        judged.append(grabbed[id(image)][1:] if id(image) in grabbed else (False, None))
+        return accept(image)
+
+    link._grab = link.settler.grab = recording_grab
+    link.accept = recording_accept
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    sent = sim_scrcpy.video_log(phone)
+    assert {"select", "fade", "collapse", "add", "slide"} <= {motion for _, motion in sent}  # streamed
+    on_video = [pts for from_video, pts in judged if from_video]
+    assert len(on_video) > len(judged) / 2  # (the first read, and unsure ones, are screencaps)
+    sent_pts = [pts for pts, _ in sent]
+    caught = [sent[bisect.bisect_right(sent_pts, pts + 1) - 1][1] for pts in on_video]
+    assert caught == [None] * len(caught), caught  # every frame judged showed a still screen
     assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()

@@ -49,9 +49,6 @@ class Channel:
     captures by screencap). Coordinates are the phone's INPUT coordinates: Device scales."""
 
     name = "exec"
-    # seconds from a touch sent to its effect shown in frame(): a frame that arrived sooner may
-    # predate the touch's effect (0 here: `input` returns once the app took the event)
-    shown_within = 0.0
     kept_open = False  # a connection kept between calls (it dies with the phone's: opened again)
 
     def __init__(self, device, why: str = "one `input` shell call per batch of taps, screencap"):
@@ -77,7 +74,8 @@ class Channel:
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest decoded screen frame (BGR uint8, screenshot orientation) and the
-        time.monotonic() it arrived; None: no video here, Screen captures by screencap."""
+        time.monotonic() it showed the screen (its capture, as near as known; never after it
+        arrived); None: no video here, Screen captures by screencap."""
         return None
 
     def close(self) -> None:

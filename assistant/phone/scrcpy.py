@@ -60,6 +60,7 @@ PRESSURE_FULL = 0xFFFF  # u16 fixed point: Binary.u16FixedPointToFloat(0xffff) i
 CODEC_H264 = 0x68323634
 PACKET_FLAG_CONFIG = 1 << 63
 PACKET_FLAG_KEY_FRAME = 1 << 62
+PTS_MASK = PACKET_FLAG_KEY_FRAME - 1  # the rest: the frame's capture time, us (app/src/demuxer.c)
 DEVICE_NAME_FIELD_LENGTH = 64  # DesktopConnection.java
 # Android's KeyEvent codes of the keys tapsolve sends (KEYCODE_NAME -> code)
 KEYCODES = {"KEYCODE_HOME": 3, "KEYCODE_BACK": 4, "KEYCODE_VOLUME_UP": 24, "KEYCODE_VOLUME_DOWN": 25,
@@ -194,10 +195,6 @@ def push(device, data: bytes, path: str = DEVICE_PATH, timeout: float = 10.0) ->
 class ScrcpyChannel(Channel):
     """Taps, swipes and keys as scrcpy control messages; frame() the newest decoded video frame."""
 
-    # injection is asynchronous (Controller.java injects from its own thread) and a frame is
-    # 35-70 ms from the screen (README): a frame that arrived sooner than this after a touch may
-    # show the screen from before it, and must not be judged as the touch's outcome
-    shown_within = 0.15
     kept_open = True
 
     name = "scrcpy"
@@ -224,6 +221,10 @@ class ScrcpyChannel(Channel):
         self._closing = False
         self.frames = 0  # frames decoded so far
         self.decode_s = 0.0  # seconds spent decoding them
+        # the phone's clock (the frames' pts) to ours: the least (arrival - pts) seen, so a
+        # frame's time is when it was captured plus the smallest latency seen (never later
+        # than it arrived; a loaded computer's late frames keep their capture time)
+        self._pts_offset = float("inf")
         self.broken: str | None = None  # why the stream or the control socket ended, if it did
 
     # -- start -----------------------------------------------------------------------------
@@ -462,13 +463,15 @@ class ScrcpyChannel(Channel):
                 config = b""
                 start = time.perf_counter()
                 frames = codec.decode(packet)
+                pts = (pts_flags & PTS_MASK) / 1e6
                 for frame in frames:
                     image = frame.to_ndarray(format="bgr24")
                     arrived = time.monotonic()
                     self.decode_s += time.perf_counter() - start
                     self.frames += 1
+                    self._pts_offset = min(self._pts_offset, arrived - pts)
                     with self._frame_ready:
-                        self._frame = (image, arrived)
+                        self._frame = (image, pts + self._pts_offset)
                         self._frame_ready.notify_all()
         except (EOFError, OSError, av.error.FFmpegError) as exc:
             if not self._closing:
@@ -477,8 +480,9 @@ class ScrcpyChannel(Channel):
             self._frame_ready.notify_all()
 
     def frame(self):
-        """The newest decoded frame (BGR, the stream's size: ``video_size``) and when it arrived;
-        None without video. Waits only for the very first frame."""
+        """The newest decoded frame (BGR, the stream's size: ``video_size``) and when it showed
+        the screen (its pts on our clock, see ``_pts_offset``); None without video. Waits only
+        for the very first frame."""
         if self._video is None:
             return None
         with self._frame_ready:

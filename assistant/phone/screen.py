@@ -60,10 +60,16 @@ def decode_raw(data: bytes | bytearray) -> np.ndarray:
     return pixels.copy() if conversion is None else cv2.cvtColor(pixels, getattr(cv2, conversion))
 
 
-# A video channel repeats its last frame within this long of no change (scrcpy's server after
-# 100 ms, SurfaceEncoder.java, plus its 35-70 ms latency, README): a capture after a touch waits
-# this long for a frame newer than the touch before it takes a screencap instead.
-FRAME_WAIT = 0.2
+# A video frame is judged by when it showed the screen (the channel's frame time: its capture
+# time on our clock, late by at most the channel's least latency). After a touch, a frame counts
+# only from VIDEO_LATENCY past it: scrcpy's 35-70 ms (README; the touch is injected
+# asynchronously, Controller.java), so an earlier frame may not show the touch yet.
+VIDEO_LATENCY = 0.07
+# A still screen's frame comes again after 100 ms (scrcpy's SurfaceEncoder.java,
+# REPEAT_FRAME_DELAY_US), then the latency: a capture waits up to FRAME_WAIT for a frame as new
+# as it asks (a loaded computer decodes late) before it takes a screencap instead, which costs
+# as much on a real phone (0.3-0.55 s).
+FRAME_WAIT = 0.5
 FRAME_POLL = 0.005  # seconds between looks for a newer frame (frame() itself never blocks long)
 
 
@@ -87,7 +93,8 @@ class Screen:
         # phone's profile, and after a read that was not sure (Link.look sets it)
         self.lossless = True
         self.frames = 0  # captures taken from the channel's video
-        self.from_video = False  # the last capture was a video frame
+        self.from_video = False  # the last capture was a video frame ...
+        self.shown_at = float("-inf")  # ... showing the screen at this time.monotonic()
 
     def grab(self, method: str) -> np.ndarray:
         """One capture by the named method, without the black-frame check."""
@@ -135,13 +142,18 @@ class Screen:
         extra = "; ".join(x for x in (others, failed) if x)
         return text + (f"; also timed {extra}" if extra else "")
 
-    def video(self) -> np.ndarray | None:
-        """The channel's newest frame as RGB at the screencap's size, if one came after the last
-        touch (waiting up to FRAME_WAIT for it); None: no video, or none that new."""
+    def video(self, not_before: float | None = None) -> np.ndarray | None:
+        """The channel's newest frame as RGB at the screencap's size, once one shows the screen
+        from ``not_before`` on (default: VIDEO_LATENCY before now), from VIDEO_LATENCY past the
+        last touch, and newer than the last one taken (two captures are never one frame), waiting
+        up to FRAME_WAIT for it; None: no video, or none that new. ``shown_at``: its frame time."""
         if self.lossless:
             return None
         channel = self.device.channel
-        deadline = max(time.monotonic(), self.device.touched_at + channel.shown_within) + FRAME_WAIT
+        now = time.monotonic()
+        wanted = max(now - VIDEO_LATENCY if not_before is None else not_before,
+                     self.device.touched_at + VIDEO_LATENCY)
+        deadline = max(now, wanted) + FRAME_WAIT
         while True:
             try:
                 got = channel.frame()
@@ -152,8 +164,8 @@ class Screen:
                 return None
             if got is None:
                 return None
-            frame, arrived = got
-            if arrived > self.device.touched_at + channel.shown_within:
+            frame, shown = got
+            if shown >= wanted and shown > self.shown_at:
                 break
             if time.monotonic() > deadline:
                 return None
@@ -167,11 +179,13 @@ class Screen:
             image = cv2.resize(image, self.size, interpolation=cv2.INTER_LINEAR)
         self.decode_s += time.monotonic() - start
         self.frames += 1
+        self.shown_at = shown
         return image
 
-    def capture(self) -> np.ndarray:
-        """The screen as an H x W x 3 RGB image; BlackScreen when there is nothing on it."""
-        image = self.video()
+    def capture(self, not_before: float | None = None) -> np.ndarray:
+        """The screen as an H x W x 3 RGB image (a video frame showing it from ``not_before`` on,
+        when the channel has one: see ``video``); BlackScreen when there is nothing on it."""
+        image = self.video(not_before)
         self.from_video = image is not None
         if image is None:
             image = self.grab(self.method)
