@@ -100,19 +100,6 @@ def unpack(data: np.ndarray) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-@lru_cache(maxsize=1)
-def drawn_looks() -> dict[str, np.ndarray]:
-    """Each digit's drawings as glyphs are learned (normalised, centred: vision.glyphs), one row
-    per font: what a learned template of that digit should look most like."""
-    from vision.cells import normalise
-    from vision.glyphs import centred
-
-    rows: dict[str, list[np.ndarray]] = {}
-    for d, g in drawn_digits():
-        rows.setdefault(d, []).append(centred(normalise(g)))
-    return {d: np.stack(v) for d, v in rows.items()}
-
-
 def match(crop: np.ndarray) -> tuple[str | None, float, float]:
     """(best digit, its correlation, margin over the best other digit) for a tight ink crop."""
     h, w = crop.shape

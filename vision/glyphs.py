@@ -10,6 +10,7 @@ per cell; doubtful glyphs go back to tesseract, and a glyph still doubtful is re
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -127,15 +128,13 @@ class Templates:
         return self._problem
 
     def _check(self) -> str | None:
-        from vision import fontmatch
-
         keys, m = self.matrix()
         alike = m @ m.T
         for i, a in enumerate(keys):
             for j in range(i + 1, len(keys)):
                 if alike[i, j] >= TEMPLATES_ALIKE:
                     return f"the {a} and {keys[j]} templates are one glyph"
-        drawn = fontmatch.drawn_looks()
+        drawn = drawn_looks()
         if len(drawn) < 10:
             return None  # no phone font on this machine to check against (or not all its digits)
         for d, row in zip(keys, m):
@@ -241,3 +240,16 @@ def centred(glyph: np.ndarray) -> np.ndarray:
     v = v - v.mean()
     n = float(np.linalg.norm(v))
     return v / n if n > 0 else v
+
+
+@lru_cache(maxsize=1)
+def drawn_looks() -> dict[str, np.ndarray]:
+    """Each digit's drawings as glyphs are learned (normalised, centred), one row
+    per font: what a learned template of that digit should look most like."""
+    from vision import fontmatch
+    from vision.cells import normalise
+
+    rows: dict[str, list[np.ndarray]] = {}
+    for d, g in fontmatch.drawn_digits():
+        rows.setdefault(d, []).append(centred(normalise(g)))
+    return {d: np.stack(v) for d, v in rows.items()}
