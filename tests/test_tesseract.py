@@ -4,6 +4,7 @@ language data, never answers, fails or answers garbage gives one line (or an uns
 its reason) from every command that reads a screen: never "no board", a hang, a traceback or a
 confident board."""
 
+import json
 import os
 import stat
 import sys
@@ -17,7 +18,9 @@ from helpers import tapsolve
 import vision
 from vision import tesseract
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "1080x2400" / "light"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures" / "1080x2400" / "light"
+REAL = ROOT.parent / "shared" / "realshots"
 
 
 def line(text: str, width: int = 40) -> np.ndarray:
@@ -30,21 +33,83 @@ def line(text: str, width: int = 40) -> np.ndarray:
 DIGITS = tesseract.options(7, "0123456789")
 
 
-def test_several_images_read_as_each_alone_each_through_pytesseract(monkeypatch):
+def test_several_images_go_as_pages_of_one_pytesseract_call_and_read_as_each_alone(monkeypatch):
     import pytesseract
 
     images = [line("407"), line("12"), line("9"), line("5318")]
     alone = [tesseract.run([image], DIGITS)[0].strip() for image in images]
     calls = []
     real = pytesseract.image_to_string
-    monkeypatch.setattr(pytesseract, "image_to_string", lambda *a, **k: calls.append(k) or real(*a, **k))
+    monkeypatch.setattr(pytesseract, "image_to_string", lambda *a, **k: calls.append((a, k)) or real(*a, **k))
     together = [t.strip() for t in tesseract.run(images, DIGITS)]
     assert together == alone == ["407", "12", "9", "5318"]
-    assert len(calls) == 4 and all(k["timeout"] == tesseract.CALL_SECONDS for k in calls)  # each bounded
+    assert len(calls) == 1 and calls[0][1]["timeout"] == tesseract.CALL_SECONDS  # one process, bounded
+    listing = Path(calls[0][0][0])  # a list of the pages' files, gone with them once read
+    assert listing.suffix == ".txt" and not listing.parent.exists()
     boxes = tesseract.options(7, "0123456789", boxes=True)
     assert tesseract.run(images, boxes) == [tesseract.run([image], boxes)[0] for image in images]
     assert [len(b.splitlines()) for b in tesseract.run(images, boxes)] == [3, 2, 1, 4]
     assert all(len(b.split()) == 5 for b in tesseract.run(images, boxes)[3].splitlines())  # no page field
+
+
+def test_real_glyph_strips_read_as_pages_of_one_call_as_each_alone(monkeypatch):
+    """What a first read sends tesseract (the cells' strip, the badge, stage and score lines, a
+    Flip 9 comment), from fixtures and real screenshots, dark and light: all of one kind of call
+    as pages of one call read as each in a call of its own, text and boxes alike."""
+    sent = {}
+    real = tesseract.call
+    monkeypatch.setattr(tesseract, "call", lambda images, opts, stop=None: (
+        sent.setdefault(opts, []).extend(images), real(images, opts, stop))[1])
+    for path in (FIXTURES / "numbermatch_fresh.png", FIXTURES.parent / "dark" / "numbermatch_midgame.png",
+                 FIXTURES / "flip9_cards_midgame.png", *sorted(REAL.glob("*.jpg"))):
+        vision.read(vision.load_image(path))
+    assert len(sent) >= 4 and sum(map(len, sent.values())) >= 15
+    for opts, images in sent.items():
+        for boxes in (False, True):  # each image read both ways: texts and boxes alike
+            ask = (opts[0], boxes)
+            assert real(images, ask) == [real([image], ask)[0] for image in images], ask
+    assert any(real([image], opts)[0].strip() for opts, images in sent.items() for image in images)
+
+
+def test_a_first_read_sends_its_numbers_together(monkeypatch):
+    """A Number Match first read starts two tesseract processes: the cells' strip, and the badge,
+    stage and score lines (their reads run side by side) as pages of one."""
+    sent = []
+    real = tesseract.call
+    monkeypatch.setattr(tesseract, "call", lambda images, opts, stop=None: sent.append(len(images)) or
+                        real(images, opts, stop))
+    reading = vision.read(vision.load_image(FIXTURES / "numbermatch_fresh.png"))
+    board = json.loads((FIXTURES / "numbermatch_fresh.json").read_text())["board"]
+    assert (reading.board.adds_left, reading.board.stage, reading.board.score) == \
+        (board["adds_left"], board["stage"], board["score"])
+    assert sorted(sent) == [1, 3], sent
+
+
+def test_gathered_parts_share_their_first_call_and_one_without_a_call_keeps_none_waiting():
+    from concurrent.futures import ThreadPoolExecutor
+
+    calls = []
+    real = tesseract.call
+
+    def counted(images, opts, stop=None):
+        calls.append(len(images))
+        return real(images, opts, stop)
+
+    def two_reads(a, b):
+        return [tesseract.run([line(a)], DIGITS)[0].strip(), tesseract.run([line(b)], DIGITS)[0].strip()]
+
+    def fails():
+        raise ValueError("no number here")
+
+    gather = tesseract.Gather(3)
+    with pytest.MonkeyPatch.context() as mp, ThreadPoolExecutor(max_workers=3) as pool:
+        mp.setattr(tesseract, "call", counted)
+        parts = [pool.submit(gather.part, two_reads, "12", "9"), pool.submit(gather.part, fails),
+                 pool.submit(gather.part, lambda: tesseract.run([line("407")], DIGITS)[0].strip())]
+        assert parts[0].result(timeout=60) == ["12", "9"] and parts[2].result(timeout=60) == "407"
+        with pytest.raises(ValueError):
+            parts[1].result()
+    assert calls == [2, 1]  # the first calls together, the later one alone
 
 
 def test_a_stopped_reader_starts_no_more_calls(monkeypatch):
@@ -69,18 +134,26 @@ def fake_tesseract(folder: Path, body: str, python: bool = False) -> dict:
 
 
 HANGS = "exec sleep 1000\n"
-# reads every glyph as 7: the boxes of each run of inked columns, and "7" for any text
+# reads every glyph as 7: the boxes of each run of inked columns, and "7" for any text; an input
+# that is no image is a list of images, one page each (as tesseract takes it)
 SEVENS = """import sys
 import numpy as np
 from PIL import Image
-image, base = sys.argv[1], sys.argv[2]
+source, base = sys.argv[1], sys.argv[2]
+try:
+    Image.open(source)
+    images = [source]
+except OSError:
+    images = open(source).read().split()
 if "makebox" in sys.argv:
-    ink = np.asarray(Image.open(image).convert("L")) < 128
-    cols = np.flatnonzero(np.diff(np.concatenate([[0], ink.any(axis=0).astype(int), [0]])))
-    boxes = [f"7 {a} 0 {b} {ink.shape[0]} 0" for a, b in zip(cols[::2], cols[1::2])]
+    boxes = []
+    for page, image in enumerate(images):
+        ink = np.asarray(Image.open(image).convert("L")) < 128
+        cols = np.flatnonzero(np.diff(np.concatenate([[0], ink.any(axis=0).astype(int), [0]])))
+        boxes += [f"7 {a} 0 {b} {ink.shape[0]} {page}" for a, b in zip(cols[::2], cols[1::2])]
     open(base + ".box", "w").write("\\n".join(boxes) + "\\n")
 else:
-    open(base + ".txt", "w").write("7\\n\\f")
+    open(base + ".txt", "w").write("7\\n\\f" * len(images))
 """
 # what tesseract 5 says (on stderr, exit status 1) when TESSDATA_PREFIX names a folder without eng.traineddata
 NO_LANGUAGE = """echo "Error opening data file /nowhere/eng.traineddata" >&2
@@ -152,8 +225,6 @@ def test_play_and_the_guide_name_a_wrong_tessdata_prefix(harness, tmp_path):
 
 
 def test_a_tesseract_answering_7_to_everything_gives_an_unsure_read_with_the_reason(tmp_path):
-    import json
-
     env = fake_tesseract(tmp_path / "bin", SEVENS, python=True)
     run = tapsolve("read", str(FIXTURES / "numbermatch_fresh.png"), env=env)
     truth = json.loads((FIXTURES / "numbermatch_fresh.json").read_text())["board"]["cells"]

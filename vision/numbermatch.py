@@ -9,7 +9,7 @@ import numpy as np
 
 from solver.numbermatch import Board, parse_cells, points_from
 from solver.words import count
-from vision import glyphs as glyphs_
+from vision import glyphs as glyphs_, tesseract
 from vision.cells import Cell, blur_size, classify, look_at
 from vision.digits import digit_parts, drawn_agree, read_digits, read_number, sharpness, unlike_their_digit
 from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_profile, line_positions,
@@ -193,7 +193,8 @@ def badge_zone_clear(image: np.ndarray, centre: tuple[int, int], pitch: float) -
 
 def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool, pool) -> dict:
     """The "+" button and its adds-left badge, the stage and the score, each read in ``pool``
-    (a thread pool: the three numbers are read side by side, and beside the cells).
+    (a thread pool of three threads or more: the three numbers are read side by side, and beside
+    the cells, their first tesseract calls sent together: see tesseract.Gather).
     Returns a function that waits for them and gives their dict.
 
     A profile remembers where they were found, so that later reads look only there (and look
@@ -202,8 +203,9 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
     """
     geo, fonts = profile.geometry, profile.fonts
     known = [*geo, *fonts]
-    parts = [pool.submit(read_adds, image, lattice, profile, use_tesseract)] + \
-        [pool.submit(read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
+    gather = tesseract.Gather(3)  # their first tesseract calls in one process
+    parts = [pool.submit(gather.part, read_adds, image, lattice, profile, use_tesseract)] + \
+        [pool.submit(gather.part, read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
          for name, pick in (("stage", stage_lines), ("score", score_lines))]
 
     def result() -> dict:

@@ -1,22 +1,30 @@
-"""The tesseract command, through pytesseract: one call an image, side by side in threads, each bounded in time.
+"""The tesseract command, through pytesseract: several images of one call as pages of one process, each call bounded in time.
 
-Every call goes through pytesseract (its ``image_to_string`` / ``image_to_boxes``): it writes
-the image to a temporary PNG, runs ``tesseract <image> <output base> <config>`` and reads the
-output file back; a call that outlives its ``timeout`` is killed, and a failing tesseract
-raises its ``TesseractNotFoundError`` / ``TesseractError`` (upstream: madmaze/pytesseract,
-pytesseract/pytesseract.py: ``run_tesseract``, ``timeout_manager``, ``kill``). Here those become
-one line for the person: tesseract missing, its language data not loading, a call that never
-answers, a tesseract that fails: never a read with "no board found".
+Every call goes through pytesseract (its ``image_to_string`` / ``image_to_boxes``): it runs
+``tesseract <input> <output base> <config>`` and reads the output file back; a call that
+outlives its ``timeout`` is killed, and a failing tesseract raises its ``TesseractNotFoundError``
+/ ``TesseractError`` (upstream: madmaze/pytesseract, pytesseract/pytesseract.py: ``run_tesseract``,
+``timeout_manager``, ``kill``). Here those become one line for the person: tesseract missing, its
+language data not loading, a call that never answers, a tesseract that fails: never a read with
+"no board found".
+
+A call is mostly its process's start, loading the model (~0.13 s of CPU), so the images of one
+call, and the first calls of reads made side by side (``Gather``) with the same options, go to
+one process: each image a page of it, the same PNG pixels and options as a call of its own, so
+that its read does not depend on how it was sent.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import tempfile
+import threading
+from pathlib import Path
 
 import numpy as np
 import pytesseract
+from PIL import Image
 
 from solver.errors import TapsolveError
 
@@ -25,10 +33,10 @@ from solver.errors import TapsolveError
 # many seconds is a tesseract that hangs, not a slow one: it is killed and the read ends with a
 # line saying so.
 CALL_SECONDS = 30
-# Calls of one ``run`` made at once: each is a process of its own, mostly loading its model, so
-# a few side by side take little longer than one; more would only queue for the cores.
-SIDE_BY_SIDE = 4
-PAGE_BREAK = "\f"  # tesseract ends each page's text with it
+# tesseract 5.3 ends each page's text with it, later ones put it between pages (upstream:
+# tesseract-ocr/tesseract, src/api/renderer.cpp, ``TessTextRenderer::AddImageHandler``): either
+# way the n-th piece of the output split on it is the n-th page's text
+PAGE_BREAK = "\f"
 
 # one thread per tesseract: the machine is shared, and threaded runs were seen to differ. pytesseract
 # starts tesseract with this process's environment (``subprocess_args``: env=os.environ)
@@ -75,27 +83,123 @@ class Stop:
 
 
 def run(images: list[np.ndarray], opts: tuple[str, bool], stop: Stop | None = None) -> list[str]:
-    """Tesseract's output for each image (8-bit, black on white), one call each, side by side:
-    its text, or with ``boxes`` its box lines ("char left bottom right top", the page field dropped)."""
-    if len(images) <= 1:
-        return [call(image, opts, stop) for image in images]
-    with ThreadPoolExecutor(max_workers=min(SIDE_BY_SIDE, len(images))) as pool:
-        return list(pool.map(lambda image: call(image, opts, stop), images))
+    """Tesseract's output for each image (8-bit, black on white), all in one call: its text, or
+    with ``boxes`` its box lines ("char left bottom right top", the page field dropped). In a
+    ``Gather``'s part, its first call goes with the other parts' first calls of these options."""
+    if not images:
+        return []
+    gather = _local.gather
+    answer = gather.run(images, opts, stop) if gather is not None else None
+    return answer if answer is not None else call(images, opts, stop)
 
 
-def call(image: np.ndarray, opts: tuple[str, bool], stop: Stop | None = None) -> str:
-    """One pytesseract call on one image; its troubles said in one line (``trouble``)."""
+def call(images: list[np.ndarray], opts: tuple[str, bool], stop: Stop | None = None) -> list[str]:
+    """One pytesseract call (one tesseract process, bounded by CALL_SECONDS) on these images,
+    each a page of it; its troubles said in one line (``trouble``).
+
+    Several images are written as PNGs in a temporary folder, as pytesseract writes one
+    (``save``: ``prepare`` makes the array a PIL image, saved as PNG), and their paths in a list
+    file: pytesseract passes a ``str`` input to tesseract as it is (``save`` yields it as the
+    input file name), and tesseract reads a file that is no image as a list of image paths, one
+    page each (upstream: tesseract-ocr/tesseract, src/api/baseapi.cpp, ``ProcessPagesInternal``,
+    ``ProcessPagesFileList``)."""
     if stop is not None and stop.stopped:
-        return ""
+        return [""] * len(images)
     config, boxes = opts
     ask = pytesseract.image_to_boxes if boxes else pytesseract.image_to_string
     try:
-        out = ask(image, config=config, timeout=CALL_SECONDS)
+        if len(images) == 1:
+            return pages(ask(images[0], config=config, timeout=CALL_SECONDS), 1, boxes)
+        with tempfile.TemporaryDirectory(prefix="tapsolve-") as folder:
+            paths = [os.path.join(folder, f"{k}.png") for k in range(len(images))]
+            for path, image in zip(paths, images):
+                Image.fromarray(image).save(path, format="PNG")
+            listing = Path(folder, "pages.txt")
+            listing.write_text("".join(f"{path}\n" for path in paths))
+            return pages(ask(str(listing), config=config, timeout=CALL_SECONDS), len(images), boxes)
     except Exception as exc:  # noqa: BLE001 - each kind is named in ``trouble``; the rest re-raised there
         raise trouble(exc) from None
+
+
+def pages(out: str, n: int, boxes: bool) -> list[str]:
+    """A call's output on ``n`` pages, page by page: the text split on PAGE_BREAK, or the box
+    lines by their page field, the 6th ("char left bottom right top page": upstream
+    tesseract-ocr/tesseract, src/api/baseapi.cpp, ``GetBoxText``), which is then dropped."""
     if not boxes:
-        return out.replace(PAGE_BREAK, "")
-    return "\n".join(" ".join(line.split()[:5]) for line in out.splitlines() if line.strip())
+        texts = out.split(PAGE_BREAK)
+        return [texts[k] if k < len(texts) else "" for k in range(n)]
+    found: list[list[str]] = [[] for _ in range(n)]
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 6 and fields[5].isdigit() and int(fields[5]) < n:
+            found[int(fields[5])].append(" ".join(fields[:5]))
+    return ["\n".join(f) for f in found]
+
+
+class Gather:
+    """Reads made side by side in threads (``part``), each one's first call sent with the others'
+    of the same options in one call: a first call waits until every other part has made its
+    first call or finished (so the parts must all run at once: a pool of at least ``parties``
+    threads). A part's later calls are sent on their own."""
+
+    def __init__(self, parties: int):
+        self.cond = threading.Condition()
+        self.parties = parties
+        self.asked: list[tuple[int, list[np.ndarray], tuple[str, bool], Stop | None]] = []
+        self.answers: dict[int, list[str] | BaseException] = {}
+        self.seen: set[int] = set()
+
+    def part(self, fn, *args):
+        """``fn(*args)`` as one part: its first tesseract call gathered with the others'."""
+        _local.gather = self
+        try:
+            return fn(*args)
+        finally:
+            _local.gather = None
+            with self.cond:
+                if threading.get_ident() not in self.seen:  # finished without a call: not waited for
+                    self.parties -= 1
+                    self._send_when_all_asked()
+
+    def run(self, images: list[np.ndarray], opts: tuple[str, bool], stop: Stop | None) -> list[str] | None:
+        """The answer to a part's first call (None for a later one: that is sent on its own)."""
+        me = threading.get_ident()
+        with self.cond:
+            if me in self.seen:
+                return None
+            self.seen.add(me)
+            self.asked.append((me, images, opts, stop))
+            self._send_when_all_asked()
+            while me not in self.answers:
+                self.cond.wait()
+            answer = self.answers[me]
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    def _send_when_all_asked(self) -> None:
+        if not self.asked or len(self.asked) < self.parties or self.answers:
+            return
+        by_opts: dict[tuple[str, bool], list] = {}
+        for ask in self.asked:
+            by_opts.setdefault(ask[2], []).append(ask)
+        for opts, asks in by_opts.items():
+            try:
+                out = call([image for a in asks for image in a[1]], opts, asks[0][3])
+            except Exception as exc:  # noqa: BLE001 - every part that asked hears it
+                out = exc
+            at = 0
+            for me, images, _, _ in asks:
+                self.answers[me] = out if isinstance(out, BaseException) else out[at:at + len(images)]
+                at += len(images)
+        self.cond.notify_all()
+
+
+class _Local(threading.local):
+    gather: Gather | None = None  # the Gather of the part this thread is running
+
+
+_local = _Local()
 
 
 def trouble(exc: Exception) -> Exception:
