@@ -209,3 +209,12 @@ def _is_adb_server(pid: int, port: int) -> bool:
     except OSError:
         return False
     return b"-P" in words and str(port).encode() in words and b"server" in words
+
+
+@pytest.mark.parametrize("value, said", [("abc", "ANDROID_ADB_SERVER_PORT='abc' is not a port number: fix or unset it"),
+                                         ("99999999999", "")])
+def test_an_adb_port_that_is_not_a_port_is_one_line(value, said):
+    # (adbutils makes a client from the variable as it is imported: int("abc") was a traceback)
+    result = tapsolve("devices", env=dict(os.environ, ANDROID_ADB_SERVER_PORT=value, ANDROID_ADB_SERVER_HOST="127.0.0.1"))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1 and said in result.stderr

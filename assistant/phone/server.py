@@ -41,7 +41,16 @@ class _ImportedWhenUsed(types.ModuleType):
 
 if "requests" not in sys.modules:
     sys.modules["requests"] = _ImportedWhenUsed("requests")
+# adbutils makes a client of its own as it is imported, int(ANDROID_ADB_SERVER_PORT) a ValueError
+# for "" or "abc": it is imported without a port that is not a number (our clients read the
+# variable themselves, _server_address, and say what is wrong with it in one line)
+_port = os.environ.get("ANDROID_ADB_SERVER_PORT")
+if _port is not None and not re.fullmatch(r"[0-9]+", _port):
+    del os.environ["ANDROID_ADB_SERVER_PORT"]
 import adbutils  # noqa: E402 (after the stand-in above)
+
+if _port is not None:
+    os.environ["ANDROID_ADB_SERVER_PORT"] = _port
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 5037
