@@ -2,6 +2,7 @@
 choosing order and the fall-backs, Screen on a video channel, `devices -v`, and phonesim's
 Android versions."""
 
+import json
 import os
 import sys
 import time
@@ -304,3 +305,25 @@ def test_tapsolve_phone_takes_the_android_version():
     assert phone.properties()["ro.build.version.sdk"] == "30" and phone.faults.refuse_input
     result = tapsolve("phone", "--android", "9")
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--android" in result.stderr
+
+
+@pytest.mark.phone
+def test_a_phone_where_the_server_cannot_start_falls_back_in_one_line_and_plays_on():
+    """auto, as a user runs it: on an Android 4.4 phone the scrcpy server cannot start; play says
+    so once and plays the game by the kept-open shell."""
+    auto = {k: v for k, v in os.environ.items() if k != "TAPSOLVE_CHANNEL"}
+    result = tapsolve("demo", "--no-window", "--android", "4.4", "--size", "12", "--json", env=auto, timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["cleared_stages"] == 1 and summary["wrong_taps"] == 0
+    passed = [line for line in result.stderr.splitlines() if "no scrcpy channel" in line]
+    assert len(passed) == 1 and "Android 4.4" in passed[0] and "trying shell" in passed[0]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.phone
+def test_a_phone_refusing_injection_on_every_channel_is_the_miui_line():
+    auto = {k: v for k, v in os.environ.items() if k != "TAPSOLVE_CHANNEL"}
+    result = tapsolve("demo", "--no-window", "--refuse-input", "--size", "12", env=auto, timeout=300)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "USB debugging (security settings)" in result.stderr.splitlines()[-1]
