@@ -8,10 +8,9 @@ import fcntl
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
-from solver.cache import cache_dir
+from solver.cache import cache_dir, private_temp
 from solver.errors import TapsolveError
 
 
@@ -21,13 +20,16 @@ class PhoneInUse(TapsolveError):
 
 def folders() -> list[Path]:
     """Where the locks may live, best first: the user's runtime folder (XDG_RUNTIME_DIR, on a
-    tmpfs and the user's own), tapsolve's cache folder, a private folder under the temp folder."""
+    tmpfs and the user's own), tapsolve's cache folder, this user's private folder under the
+    temp folder (``solver.cache.private_temp``)."""
     out = []
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime):
         out.append(Path(runtime) / "tapsolve")
     out.append(cache_dir() / "locks")
-    out.append(Path(tempfile.gettempdir()) / f"tapsolve-{os.getuid()}-locks")
+    temp = private_temp()  # (checked ours and closed to others, as the solver's cache is)
+    if temp is not None:
+        out.append(temp / "locks")
     return out
 
 
