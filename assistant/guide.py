@@ -14,6 +14,7 @@ import numpy as np
 
 from assistant import display, overlay
 from assistant.loop import Loop
+from assistant.phone.channel import ChannelUnavailable
 from assistant.options import GUIDE_KEYS as KEYS
 from solver.errors import InputError, TapsolveError
 
@@ -210,7 +211,14 @@ class Mirror:
             channel = self.loop.link.device.channel
         except AttributeError:  # (a device from before channels: screenshots only)
             return None
-        return channel.frame() if channel is not None else None
+        if channel is None:
+            return None
+        try:
+            return channel.frame()
+        except (ChannelUnavailable, ConnectionError):
+            # the stream ended (the phone went, the server died): the last read is shown, and the
+            # reader thread's next capture hands over to the next channel, said in one line
+            return None
 
     def read_forever(self) -> None:
         """The reader thread: follow the player every ``poll`` s, tap what was clicked."""

@@ -11,7 +11,7 @@ import pytest
 from assistant import guide
 from assistant.link import Link
 from assistant.loop import Loop
-from assistant.phone.channel import Channel
+from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.device import connect
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
@@ -121,6 +121,14 @@ def test_the_window_shows_the_newest_video_frame_with_the_move_over_it(harness):
     assert mirror.next_picture() is None  # the same frame
     loop.link.device.channel.at = 2.0
     assert mirror.next_picture() is not None and mirror.live == 2
+
+    def ended():
+        raise ChannelUnavailable("the scrcpy server stopped: its video stream ended")
+
+    loop.link.device.channel.frame = ended  # the phone went: the last read is shown, no traceback
+    after = mirror.next_picture()
+    assert after is not None and (after[y:y + h, x:x + w] == guide.overlay.HIGHLIGHT).all(axis=2).any()
+    assert mirror.live == 2
 
 
 @pytest.mark.parametrize("on", [True, False])
