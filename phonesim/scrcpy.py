@@ -133,8 +133,10 @@ def start_s(phone) -> float:
         return _state(phone).get("start_s", 0.0) if "_scrcpy_state" in phone.__dict__ else 0.0
 
 
-def video_log(phone) -> list[tuple[int, str | None]]:
-    """Each video frame sent: its pts (us) and the animation it caught (None: a still screen)."""
+def video_log(phone) -> list[tuple[int, str | None, int]]:
+    """Each video frame sent: its pts (us), the animation it caught (None: a still screen) and
+    its picture's number (a repeat keeps it: an animation's last frames may already draw the
+    still screen that follows, pixel for pixel)."""
     with _registry_lock:
         return list(_state(phone).get("video_log", []))
 
@@ -508,7 +510,7 @@ class Server:
         if encoder.extradata:
             outgoing.put((time.monotonic(), PACKET_FLAG_CONFIG, bytes(encoder.extradata)))
         start = time.monotonic()
-        last, frame, sent_at = None, None, 0.0
+        last, frame, sent_at, picture = None, None, 0.0, 0
         try:
             while not self.stop.is_set():
                 tick = time.monotonic()
@@ -517,7 +519,7 @@ class Server:
                 changed = last is None or not np.array_equal(screen, last)
                 if changed or tick - sent_at >= REPEAT_S:
                     if changed:  # a repeat encodes the same picture again (no conversion)
-                        last = screen
+                        last, picture = screen, picture + 1
                         image = screen if screen.shape[:2] == (height, width) else cv2.resize(
                             screen, (width, height), interpolation=cv2.INTER_AREA)
                         # OpenCV's I420 is BT.601 limited range, what a decoder assumes untold
@@ -525,9 +527,9 @@ class Server:
                                                            format="yuv420p")
                     sent_at = tick
                     frame.pts = int((tick - start) * 1_000_000)
-                    with _registry_lock:  # what each frame sent caught: (pts, animation or None)
+                    with _registry_lock:  # what each frame sent caught (see video_log)
                         _state(self.phone).setdefault("video_log", deque(maxlen=VIDEO_LOG)).append(
-                            (frame.pts, motion))
+                            (frame.pts, motion, picture))
                     latency = self.phone._draw(self.costs.video_latency) * self.phone.realism.scale
                     self.phone.charge_frame(latency)
                     due = tick + latency
