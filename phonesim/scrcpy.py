@@ -133,6 +133,32 @@ def start_s(phone) -> float:
         return _state(phone).get("start_s", 0.0) if "_scrcpy_state" in phone.__dict__ else 0.0
 
 
+def open_encoder(width: int, height: int):
+    """The H.264 encoder of a stream this size, set as the server's (see VIDEO_CRF)."""
+    import av
+
+    encoder = av.CodecContext.create("libx264", "w")
+    encoder.width, encoder.height, encoder.pix_fmt = width, height, "yuv420p"
+    encoder.time_base = Fraction(1, 1_000_000)
+    encoder.framerate = Fraction(MAX_FPS)
+    encoder.gop_size = 10 * MAX_FPS  # SurfaceEncoder's DEFAULT_I_FRAME_INTERVAL: 10 s
+    encoder.options = {"tune": "zerolatency", "preset": "ultrafast", "crf": VIDEO_CRF}
+    encoder.flags |= av.codec.context.Flags.global_header  # SPS/PPS in a config packet first
+    encoder.open()
+    return encoder
+
+
+def video_frame(screen: np.ndarray, width: int, height: int):
+    """The screen (RGB) as a frame for the encoder, scaled to the stream's size."""
+    import av
+    import cv2
+
+    image = screen if screen.shape[:2] == (height, width) else cv2.resize(
+        screen, (width, height), interpolation=cv2.INTER_AREA)
+    # OpenCV's I420 is BT.601 limited range, what a decoder assumes untold
+    return av.VideoFrame.from_ndarray(cv2.cvtColor(image, cv2.COLOR_RGB2YUV_I420), format="yuv420p")
+
+
 def video_log(phone) -> list[tuple[int, str | None, int]]:
     """Each video frame sent: its pts (us), the animation it caught (None: a still screen) and
     its picture's number (a repeat keeps it: an animation's last frames may already draw the
@@ -491,18 +517,8 @@ class Server:
     def _stream(self, stream) -> None:
         """Encode the screen when it changes (and the last frame again after REPEAT_S), send each
         packet after the video latency."""
-        import av
-        import cv2
-
         width, height = self.video_size
-        encoder = av.CodecContext.create("libx264", "w")
-        encoder.width, encoder.height, encoder.pix_fmt = width, height, "yuv420p"
-        encoder.time_base = Fraction(1, 1_000_000)
-        encoder.framerate = Fraction(MAX_FPS)
-        encoder.gop_size = 10 * MAX_FPS  # SurfaceEncoder's DEFAULT_I_FRAME_INTERVAL: 10 s
-        encoder.options = {"tune": "zerolatency", "preset": "ultrafast", "crf": VIDEO_CRF}
-        encoder.flags |= av.codec.context.Flags.global_header  # SPS/PPS in a config packet first
-        encoder.open()
+        encoder = open_encoder(width, height)
         outgoing: queue.Queue = queue.Queue()
         sender = threading.Thread(target=self._send, args=(stream, outgoing), daemon=True,
                                   name="phonesim-scrcpy-send")
@@ -520,11 +536,7 @@ class Server:
                 if changed or tick - sent_at >= REPEAT_S:
                     if changed:  # a repeat encodes the same picture again (no conversion)
                         last, picture = screen, picture + 1
-                        image = screen if screen.shape[:2] == (height, width) else cv2.resize(
-                            screen, (width, height), interpolation=cv2.INTER_AREA)
-                        # OpenCV's I420 is BT.601 limited range, what a decoder assumes untold
-                        frame = av.VideoFrame.from_ndarray(cv2.cvtColor(image, cv2.COLOR_RGB2YUV_I420),
-                                                           format="yuv420p")
+                        frame = video_frame(screen, width, height)
                     sent_at = tick
                     frame.pts = int((tick - start) * 1_000_000)
                     with _registry_lock:  # what each frame sent caught (see video_log)

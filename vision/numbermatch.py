@@ -476,15 +476,19 @@ def covered_cells(image: np.ndarray, dist: np.ndarray, lattice: Lattice) -> list
     rows = np.arange(len(range(ya, yb, step)))
     for x in lattice.xs:
         xi = int(round(x))
-        if xi - s - 1 < 0 or xi + s + 2 > w:
+        if xi - s - 2 < 0 or xi + s + 3 > w:
             seen.append(np.ones(len(rows), bool))
             continue
         near = dist[ya:yb:step, xi - 1:xi + 2]
         line = image[ya:yb:step, xi - 1:xi + 2].astype(np.int16)[rows, near.argmax(axis=1)]
-        left = image[ya:yb:step, xi - s - 1].astype(np.int16)
-        right = image[ya:yb:step, xi + s + 1].astype(np.int16)
-        seen.append((np.abs(line - left).max(axis=1) > LINE_CONTRAST)
-                    & (np.abs(line - right).max(axis=1) > LINE_CONTRAST))
+
+        def differs(*columns):
+            # either of two pixels beside the line: a video frame's colour is shared by two
+            # pixels (4:2:0 chroma), so the one at a highlight's edge may take the line's grey
+            return np.stack([np.abs(line - image[ya:yb:step, x].astype(np.int16)).max(axis=1)
+                             for x in columns]).max(axis=0) > LINE_CONTRAST
+
+        seen.append(differs(xi - s - 1, xi - s - 2) & differs(xi + s + 1, xi + s + 2))
     seen = np.stack(seen)
     out = []
     skip = int(round((lattice.rows[0][0] - first) / p))  # screen indices count from the first row found
