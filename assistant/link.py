@@ -48,6 +48,7 @@ class Link:
         self.settler = Settler(self._grab, self._wait_until)
         self.clock = AnimationClock()
         self._glanced = None  # (image, time) of a glance not accepted
+        self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
         self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
         self.last_image = None
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
@@ -168,12 +169,20 @@ class Link:
         """Capture and read the screen: (image, reading). The first read builds or loads the
         device's profile; later ones reuse it, and ``keep`` is given it with what they learned.
         ``glance``: one capture, maybe unsettled (see ``glance``)."""
+        if self.profile is None and self._first_by_video is None and self.screen is not None and self.screen.size:
+            # a phone with a stored profile needs no lossless screenshot to start from: its
+            # first read may be a video frame, read with that profile for sure
+            self._first_by_video = store.stored_for(self.device.model, *self.screen.size)
+            self.screen.lossless = not self._first_by_video
         image = self.glance() if glance else self.capture()
         self.last_image = image  # (what the screen showed, even when it reads as nothing known)
+        video = self.screen is not None and self.screen.from_video
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
-            reading = store.read(image, self.device.model, game, note=self.say)
+            reading = store.read(image, self.device.model, game, note=self.say, stored_only=video)
+            if reading is None:  # (a video frame no stored profile read for sure: never built on)
+                self.screen.lossless, self._first_by_video = True, False
+                return self.look(game, glance)
         else:
-            video = self.screen is not None and self.screen.from_video
             try:
                 reading = vision.read(image, game, self.profile)
             except vision.ReadError:

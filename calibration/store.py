@@ -36,10 +36,25 @@ class ProfileError(TapsolveError):
     """A stored profile cannot be used; the message names the file and what to do."""
 
 
+def profiles_folder() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")) / "tapsolve" / "profiles"
+
+
+def _slug(model: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", model or "unknown").strip("-").lower() or "unknown"
+
+
 def profile_path(model: str, width: int, height: int, game: str, theme: str) -> Path:
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", model or "unknown").strip("-").lower() or "unknown"
-    folder = Path(os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")) / "tapsolve" / "profiles"
-    return folder / f"{slug}_{width}x{height}_{game}_{theme}.json"
+    return profiles_folder() / f"{_slug(model)}_{width}x{height}_{game}_{theme}.json"
+
+
+def stored_for(model: str, width: int, height: int) -> bool:
+    """Whether some game's profile is stored for this device at this screen size (a question:
+    nothing is read or built)."""
+    try:
+        return any(profiles_folder().glob(f"{_slug(model)}_{width}x{height}_*.json"))
+    except OSError:
+        return False
 
 
 def load(path: Path) -> Profile | None:
@@ -136,11 +151,13 @@ def recheck(image: np.ndarray, reading: vision.Reading, model: str,
 
 
 def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = False,
-         note: Callable[[str], None] | None = None) -> vision.Reading:
+         note: Callable[[str], None] | None = None, stored_only: bool = False) -> vision.Reading | None:
     """Read a screenshot with the stored profiles for this device (building and storing one on
     first contact, or when ``rebuild``, or when the stored one no longer fits or is wrong).
     Only a ``trusted`` reading teaches or stores a profile; a stored one that fails to read a
-    board a fresh read reads for sure is replaced (``recheck``).
+    board a fresh read reads for sure is replaced (``recheck``). ``stored_only`` (a compressed
+    video frame, which never builds a profile): read with a stored profile and for sure, else
+    None, and the caller reads a lossless screenshot instead.
 
     Every game's stored profile is offered to its own reader: which game is on screen is
     decided by the screen, never by which profile happened to be stored first."""
@@ -159,7 +176,17 @@ def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = F
                 stored = None
             if stored is not None:
                 profiles[g] = stored
-    reading = vision.read(image, game, profiles=profiles)
+    if stored_only and not profiles:
+        return None
+    try:
+        reading = vision.read(image, game, profiles=profiles)
+    except vision.ReadError:
+        if stored_only:
+            return None
+        raise
+    if stored_only and (reading.profile is None or reading.profile is not profiles.get(reading.game)
+                        or not reading.sure or reading.screen == "unknown"):
+        return None
     if reading.profile is not None and reading.profile is profiles.get(reading.game):
         checked = recheck(image, reading, model, note)
         if checked is not reading:

@@ -259,7 +259,8 @@ def test_play_on_video_frames_settles_on_them_without_a_wrong_tap(harness):
     vp.stop()
 
 
-def test_an_unsure_video_frame_is_never_judged_a_screencap_reads_again(harness):
+def test_an_unsure_video_frame_is_never_judged_a_screencap_reads_again(harness, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # a phone met for the first time
     vp, loop, video, said = play_on_video(harness)
     loop.start()  # the first read: a lossless screencap builds the profile
     screen = loop.link.device.screen
@@ -274,6 +275,46 @@ def test_an_unsure_video_frame_is_never_judged_a_screencap_reads_again(harness):
     video.spoil = 0
     assert autoplay.play(loop, say=said.append) == 0
     assert vp.wrong_taps == 0 and loop.tally.replans == 0
+    vp.stop()
+
+
+def met_again(harness, vp, said, spoil=0):
+    """A new connection to a phone already read (its profile stored): its own Link and Loop."""
+    device = devices.connect(vp.serial, client=harness.client)
+    video = device.channel = FakeVideo(device, vp.phone, spoil)
+    loop = Loop(Link(device, say=said.append, keep=store.remember), game="numbermatch", objective="fast",
+                budget=1.0, say=said.append)
+    return loop, video
+
+
+def test_a_phone_with_a_stored_profile_starts_from_a_video_frame(harness, tmp_path, monkeypatch):
+    """Only the read that builds a phone's profile needs a lossless screencap: once it is stored,
+    the next connection's first read is a video frame, read with it for sure."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, loop, video, said = play_on_video(harness)
+    loop.start()
+    assert video.given == 0 and len(vp.phone.charged["capture"]) > 0  # built on a screencap, stored
+    loop.link.device.close()
+    again, video = met_again(harness, vp, said)
+    before = len(vp.phone.charged["capture"])
+    again.start()
+    assert video.given > 0 and len(vp.phone.charged["capture"]) == before  # no screencap at all
+    assert again.reading.sure and again.link.screen.from_video
+    assert autoplay.play(again, say=said.append) == 0 and vp.wrong_taps == 0
+    vp.stop()
+
+
+def test_a_first_video_frame_the_stored_profile_does_not_read_for_sure_is_read_again_by_screencap(
+        harness, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, loop, video, said = play_on_video(harness)
+    loop.start()
+    loop.link.device.close()
+    again, video = met_again(harness, vp, said, spoil=50)
+    before = len(vp.phone.charged["capture"])
+    again.start()
+    assert video.spoiled > 0 and len(vp.phone.charged["capture"]) > before  # smeared: a screencap read it
+    assert again.reading.sure and not again.link.screen.from_video
     vp.stop()
 
 
