@@ -209,7 +209,7 @@ class Device:
                 action(self.channel)
                 break
             except (ChannelUnavailable, ConnectionError) as exc:
-                self._fall_back(exc)
+                self.fall_back(exc)
                 if not isinstance(exc, ChannelUnavailable) or exc.sent:
                     break
         self.touched_at = time.monotonic()
@@ -219,7 +219,8 @@ class Device:
         self.close()
         self.channel, self._fallbacks, self.channel_why = choice.choose(self, force, note)
 
-    def _fall_back(self, exc: Exception) -> None:
+    def fall_back(self, exc: Exception) -> None:
+        """The channel broke (``exc``): the next one chosen at connect takes over, said in one line."""
         broken = self.channel.name
         self.close()
         while True:
@@ -241,7 +242,7 @@ class Device:
         try:
             self.channel = choice.open_channel(self, self.channel.name)
         except ChannelUnavailable as exc:
-            self._fall_back(exc)
+            self.fall_back(exc)
 
     def close(self) -> None:
         """Stop the channel (what it started on the phone, too)."""

@@ -160,7 +160,7 @@ class Screen:
             except (ChannelUnavailable, ConnectionError) as exc:
                 # the stream ended (the server died, the phone went): the next channel, one line;
                 # this look is a screencap
-                self.device._fall_back(exc)
+                self.device.fall_back(exc)
                 return None
             if got is None:
                 return None
