@@ -49,6 +49,7 @@ def test_flip9_swaps_sort_the_cards():
     assert human.stdout.splitlines()[1].split()[2] == "6"             # the first swap moves 6
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("args, words", [
     (("solve", "numbermatch", "1203"), "'0'"),
     (("solve", "numbermatch", "12x"), "'x'"),

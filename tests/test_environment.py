@@ -82,6 +82,7 @@ def read_only_install(tmp_path) -> list[str]:
     return ["unshare", "-m", "sh", str(script)]
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_a_read_only_install_without_home_solves(tmp_path):
     run = subprocess.run([*read_only_install(tmp_path), sys.executable, "-m", "assistant", "solve", "flip9", "315927486"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600,

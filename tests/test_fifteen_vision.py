@@ -41,6 +41,7 @@ def check(reading, truth, scale=1.0):
         assert abs(cx - (x + w / 2) * scale) <= w * scale / 4 and abs(cy - (y + h / 2) * scale) <= h * scale / 4
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("preset,theme", GROUPS)
 def test_every_fixture_reads_exactly_as_png_jpeg_and_half_size(preset, theme):
     """The first screen of a group is recognised with no game given; the rest are read as a

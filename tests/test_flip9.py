@@ -67,6 +67,7 @@ def test_bad_cards(text):
         State.parse(text)
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_solver_lengths_equal_brute_force_on_random_states(brute_force_distances):
     orders, codes, dist = brute_force_distances
     rng = random.Random(7)

@@ -219,6 +219,7 @@ def test_a_stored_profile_taught_under_a_dialog_is_rebuilt_from_the_clear_board(
     assert vision.read(clear, "numbermatch", store.load(path)).sure
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_calibrate_refuses_a_board_with_a_dialog_over_it(tmp_path, monkeypatch):
     import cv2
 

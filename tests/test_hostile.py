@@ -256,6 +256,7 @@ def test_load_array_gives_back_what_was_saved(tmp_path):
         cache.load_array(tmp_path / "o.npy", 1 << 20)
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_damaged_caches_are_built_again(tmp_path):
     # every cache file claims a terabyte: the solvers and the drawn digits are made again, not blamed
     folder = tmp_path / "tapsolve"

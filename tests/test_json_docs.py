@@ -81,6 +81,7 @@ def test_the_page_documents_every_command_that_prints_json():
     assert documented == commands_with_json(build_parser())
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("section", [pytest.param(s, id=s["title"], marks=[pytest.mark.phone] if s["command"].startswith(ON_THE_VIRTUAL_PHONE) else []) for s in SECTIONS])
 def test_a_command_prints_the_json_its_section_documents(section):
     table, maps = section["table"], {k for k, t in section["table"].items() if t == ["map"]}

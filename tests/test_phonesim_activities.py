@@ -140,6 +140,7 @@ def test_power_off_locks_and_the_screen_is_black_until_woken_then_a_swipe_unlock
     assert not phone.locked and phone.front() is phone.app
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("show", ["ad", "store", "home", "browser", "locked"])
 def test_each_screen_is_a_full_screen_of_its_own_not_the_game(show):
     phone, clock = phone_between_stages(seconds=0, ad_store=True)

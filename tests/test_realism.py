@@ -203,6 +203,7 @@ def test_a_fifteen_puzzle_tap_is_judged_by_what_it_lands_on():
     assert phone.wrong_taps == 4 and app.moves == 1
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("look", ["tiles", "grid"])
 def test_a_fifteen_puzzle_tile_glides_and_no_frame_of_it_reads_as_another_board(look):
     """Mid-glide the tile is between its cells; a read of any frame of the glide is the board

@@ -48,6 +48,7 @@ def test_no_command_prints_the_everyday_commands():
     ("demo", "--tap-latency", "nan"),
     ("bench", "numbermatch", "--size", "100000000"),
 ])
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_out_of_range_numbers_are_bad_input(args):
     one_line_error(tapsolve(*args), 2)
 
@@ -72,6 +73,7 @@ def config(tmp_path, monkeypatch):
     return tmp_path / "tapsolve" / "profiles"
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_a_phone_that_played_one_game_can_play_the_other(config):
     """A stored Flip 9 profile must not make a Number Match screen unreadable, nor the reverse."""
     for name, game in [("flip9_buttons_fresh", "flip9"), ("numbermatch_fresh", "numbermatch"),

@@ -57,6 +57,7 @@ def play(link, app, calls, moves=16):
     return per_read
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_score_digits_are_learned_once_per_phone(tmp_path, monkeypatch, tesseract_calls):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     preset = PRESETS["720x1600"]

@@ -193,6 +193,7 @@ def even_boards(draw):
 @given(even_boards())
 # 1 board in 300 drawn like these: asleep pairs not moved up with the rows below an emptied row
 # hid 7 of its positions
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @example(Board.parse("2.93..739 ..77.76.7 ..2...36. ..22...", adds_left=0))
 def test_the_compiled_search_visits_every_position_pairs_alone_reach(board):
     # the search tries one order of pairs that commute (sleep sets), across emptied rows too: a
@@ -290,6 +291,7 @@ def test_score_lines_clear_and_score_at_least_the_fast_line(board):
         assert best.score >= fast.score
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("seed", range(4))
 def test_lines_on_game_sized_boards_replay_and_clear(seed):
     import random

@@ -7,6 +7,7 @@ import pytest
 from helpers import replayed, tapsolve
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_score_objective_clears_with_more_points_than_fast():
     text = "467956239 385113145 967616278"
     fast = json.loads(tapsolve("solve", "numbermatch", text, "--json").stdout)
@@ -43,6 +44,7 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_bench_compares_with_the_baseline_on_the_same_boards():
     run = tapsolve("bench", "numbermatch", "--boards", "4", "--size", "18", "--adds", "3",
                    "--seed", "3", "--budget", "0.05", "--json")

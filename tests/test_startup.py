@@ -21,6 +21,7 @@ def modules_after(code: str) -> set[str]:
     return set(json.loads(run.stdout.splitlines()[-1]))
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_the_command_line_the_reader_and_the_phone_do_not_import_numba():
     loaded = modules_after(f"""
 from assistant import cli
@@ -154,6 +155,7 @@ def fresh_caches(tmp_path) -> dict:
     return dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), XDG_CACHE_HOME=str(tmp_path / "cache"))
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_a_first_solve_says_on_stderr_that_it_compiles_and_a_later_one_says_nothing(tmp_path):
     env = fresh_caches(tmp_path)
     first, later = (tapsolve("solve", "flip9", "315927486", "--json", env=env) for _ in range(2))

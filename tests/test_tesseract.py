@@ -34,6 +34,7 @@ def line(text: str, width: int = 40) -> np.ndarray:
 DIGITS = tesseract.options(7, "0123456789")
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_several_images_go_as_pages_of_one_pytesseract_call_and_read_as_each_alone(monkeypatch):
     import pytesseract
 
@@ -53,6 +54,7 @@ def test_several_images_go_as_pages_of_one_pytesseract_call_and_read_as_each_alo
     assert all(len(b.split()) == 5 for b in tesseract.run(images, boxes)[3].splitlines())  # no page field
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_real_glyph_strips_read_as_pages_of_one_call_as_each_alone(monkeypatch):
     """What a first read sends tesseract (the cells' strip, the badge, stage and score lines, a
     Flip 9 comment), from fixtures and real screenshots, dark and light: all of one kind of call
@@ -183,6 +185,7 @@ def test_a_broken_tesseract_is_one_line_of_its_own_not_a_read_error(monkeypatch,
     assert str(caught.value).startswith(says) and "\n" not in str(caught.value), caught.value
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_a_tesseract_that_never_answers_ends_the_read_with_one_line(tmp_path):
     """The whole `tapsolve read` process: the hanging tesseract is stopped, and the read ends in
     one line with exit 1 (CALL_SECONDS made 2 s in that process, so that the test need not wait
@@ -211,6 +214,7 @@ def says_language_data_is_missing(run, tmp_path) -> bool:
         f"is {folder}: point it at the folder that holds eng.traineddata, or unset it")
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("command", [
     ["read", str(FIXTURES / "numbermatch_fresh.png")],
     ["read", str(FIXTURES / "flip9_cards_midgame.png")],
@@ -260,6 +264,7 @@ def says_tesseract_is_missing(run) -> bool:
                                                         "with `sudo apt install tesseract-ocr`")
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("command", [
     ["read", str(FIXTURES / "numbermatch_fresh.png")],
     ["read", "--game", "fifteen", str(FIXTURES / "fifteen_tiles_fresh.png")],

@@ -59,6 +59,7 @@ def check_numbermatch(reading, truth):
     assert near(reading.add_button, truth["add_button"])
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("preset,theme", GROUPS)
 def test_number_match_fixtures_read_exactly(preset, theme):
     """A session on one phone: the first screenshot is read on first contact (tesseract), the
@@ -80,6 +81,7 @@ def test_number_match_fixtures_read_exactly(preset, theme):
     assert set(profile.font("cell").known()) <= shown
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("preset,theme", GROUPS)
 def test_screens_between_boards(preset, theme):
     for entry in entries("numbermatch", preset, theme):
@@ -144,6 +146,7 @@ def jpeg_half(image):
     return cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 @pytest.mark.parametrize("png", ["1080x2400/light/numbermatch_midgame.png", "1080x2400/dark/numbermatch_after_adds.png",
                                  "1440x3200/light/numbermatch_tall_scrolled.png"])
 def test_jpeg_and_half_size_still_read_exactly(png):
@@ -195,6 +198,7 @@ def test_a_read_leaves_its_profile_as_it_was_and_learn_takes_in_what_it_learned(
     check_numbermatch(vision.read(image, profile=profile, use_tesseract=False), truth)  # learned for good
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_a_profile_that_no_longer_fits_is_rebuilt():
     light, _ = fixture(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_fresh.png"))
     profile = vision.read(light).profile
@@ -241,6 +245,7 @@ def test_not_a_board_and_black_screens():
         vision.read("screen.png")
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_read_command(tmp_path):
     png = str(FIXTURES / "1080x2400/light/numbermatch_midgame.png")
     truth = json.loads(Path(png.replace(".png", ".json")).read_text())
@@ -285,6 +290,7 @@ def test_bad_input_on_the_command_line(tmp_path):
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_corrupt_stored_profile_is_rebuilt_with_one_line(tmp_path, monkeypatch):
     import os
 
