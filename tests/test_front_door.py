@@ -130,7 +130,7 @@ def test_a_dialog_with_no_dismiss_button_or_under_no_dismiss_is_left_to_the_play
 @pytest.mark.parametrize("store", [False, True])
 def test_demo_clears_three_stages_through_ads_on_the_real_profile(store, tmp_path):
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path))  # (no profile stored by another test)
-    out = tapsolve("demo", "--realism", "real", "--time-scale", "0.5", "--stages", "3", "--size", "12", "--ads",
+    out = tapsolve("demo", "--realism", "real", "--time-scale", "0.25", "--stages", "3", "--size", "12", "--ads",
                    "--ad-seconds", "2", "--dialog-between-stages", *(["--ad-store"] if store else []),
                    "--json", "--no-window",
                    env=env, timeout=400)
