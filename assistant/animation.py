@@ -32,9 +32,6 @@ CLOCK_SLACK = 1e-3
 EARLY_PART = 1 / 4
 EARLY_LATEST = 0.9
 EARLY_MISSES = 3
-# The time a kind was learned still by runs from a touch's return to a frame's request, each a
-# little off from when the phone acted: a touch after a move judged early waits this much more.
-TOUCH_MARGIN = 0.05
 # A fade, inside a part: the pixels at least MARK_CONTRAST from the part's ground (its median
 # colour) are its marks (a digit). The ground stays as it was (but within MARK_HALO pixels of a
 # mark: anti-aliasing), no mark gains contrast, and at least FADING_MARKS of them lose some.
@@ -93,11 +90,12 @@ class AnimationClock:
         self._touched_before: dict[str, int] = {}  # ... and its count of earlier games' touches
 
     # -- touches -------------------------------------------------------------------------------
-    @property
-    def quiet_from(self) -> float:
+    def quiet_from(self, margin: float) -> float:
         """When a touch may be sent: after the animation of a move judged early (a real phone's
-        capture of the frame alone outlasts a fade: this holds back one that answers at once)."""
-        return self._animating_until + TOUCH_MARGIN
+        capture of the frame alone outlasts a fade: this holds back one that answers at once),
+        and ``margin`` more: how far off the channel's times are from when the phone acted
+        (``Channel.touch_margin``)."""
+        return self._animating_until + margin
 
     def touch(self, kind: str) -> None:
         """A tap or swipe of this kind is being sent (``touched_at`` is set when it returns)."""

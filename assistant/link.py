@@ -11,6 +11,7 @@ import vision
 from assistant.animation import AnimationClock, part_change
 from assistant.games import BoardChanged
 from assistant.phone import lock
+from assistant.phone.channel import Channel
 from assistant.phone.device import Device
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.settle import Settler, still
@@ -236,7 +237,7 @@ class Link:
         self._hold()
         if self.stale:  # (what was read to plan this touch was read on the phone that left)
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
-        self._wait_until(self.clock.quiet_from)
+        self._wait_until(self.clock.quiet_from(getattr(self.device, "channel", Channel).touch_margin))
         self.clock.touch(kind)
 
     def tap(self, x: float, y: float) -> None:

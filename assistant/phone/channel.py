@@ -50,6 +50,11 @@ class Channel:
 
     name = "exec"
     kept_open = False  # a connection kept between calls (it dies with the phone's: opened again)
+    # The time a kind of touch was learned still by runs from the touch's return to a frame's
+    # time, each a little off from when the phone acted (an `input` call's tap lands somewhere
+    # inside the call, a screencap shows the screen somewhere inside its own): a touch after a
+    # move judged early waits this much more past the animation's learned end.
+    touch_margin = 0.05
 
     def __init__(self, device, why: str = "one `input` shell call per batch of taps, screencap"):
         # the phone (assistant.phone.device.Device): its shell and serial

@@ -77,6 +77,11 @@ REFUSAL_WAIT = 0.25
 # a finger held for one 60 Hz frame: a down and up within one frame can be lost to a game engine
 # that polls touches once a frame (Unity's Input)
 TAP_HOLD_S = 0.017
+# The server's control thread reads each message and injects it as it comes (control/
+# Controller.java: handleEvent -> injectTouch, INJECT_MODE_ASYNC), a few ms after our send
+# returns, and a video frame is timed by its pts: the channel's times are off from the phone's
+# by those milliseconds and our own scheduling (Channel.touch_margin: an `input` call's 50 ms).
+TOUCH_MARGIN = 0.02
 SWIPE_STEP_S = 0.016  # a move message every 60 Hz frame during a swipe
 FIRST_FRAME_WAIT = 2.0  # seconds frame() may wait for the very first decoded frame
 SYNC_DATA_MAX = 64 * 1024  # adb file_sync_protocol.h: the largest DATA chunk
@@ -196,6 +201,7 @@ class ScrcpyChannel(Channel):
     """Taps, swipes and keys as scrcpy control messages; frame() the newest decoded video frame."""
 
     kept_open = True
+    touch_margin = TOUCH_MARGIN
 
     name = "scrcpy"
 
