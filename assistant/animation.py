@@ -32,6 +32,12 @@ CLOCK_SLACK = 1e-3
 EARLY_PART = 1 / 4
 EARLY_LATEST = 0.9
 EARLY_MISSES = 3
+# A move judged early holds the next touch until its kind's still time, which only a settled
+# capture narrows: one touch in EARLY_PROBE_EVERY of a kind judged early is judged settled
+# instead, while narrowing pays (see first_frame) and the gap is wider than the margin the
+# touch waits anyway. Else a time learned again from one late frame (a touch the phone took
+# late) would hold every later touch that much too long, in every later game.
+EARLY_PROBE_EVERY = 8
 # A fade, inside a part: the pixels at least MARK_CONTRAST from the part's ground (its median
 # colour) are its marks (a digit). The ground stays as it was (but within MARK_HALO pixels of a
 # mark: anti-aliasing), no mark gains contrast, and at least FADING_MARKS of them lose some.
@@ -150,15 +156,20 @@ class AnimationClock:
             bracket[0] = max(bracket[0], min(moved, bracket[1]))
 
     # -- an early frame ----------------------------------------------------------------------
-    def early_at(self) -> float | None:
+    def early_at(self, capture_s: float, margin: float) -> float | None:
         """When to take a frame early in the last touch's animation; None when none pays (no
-        touch since the screen settled, no time learned, too late a part, too many misses)."""
+        touch since the screen settled, no time learned, too late a part, too many misses) or
+        this touch is a probe that narrows the kind's time (EARLY_PROBE_EVERY; a capture
+        costing ``capture_s``, a touch waiting ``margin`` past the time: see ``quiet_from``)."""
         kind = self.kind
-        seen_still = self.learned()[1]
+        moving, seen_still = self.learned()
         self._early_verdict = None
         share = self.early_part.setdefault(kind, EARLY_PART)
         if (self.touched_at is None or seen_still is None or share > EARLY_LATEST
                 or self._early_misses.get(kind, 0) >= EARLY_MISSES):
+            return None
+        if (self.touches.get(kind, 0) % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
+                and (seen_still - moving) / 2 * self.touches_on_phone(kind) > capture_s):
             return None
         return self.touched_at + seen_still * share
 

@@ -95,9 +95,19 @@ class Link:
             self.spent["wait"] += seconds
             time.sleep(seconds)
 
+    @property
+    def touch_margin(self) -> float:
+        """How far this link's channel's times may be off from the phone's (``Channel.touch_margin``)."""
+        return getattr(self.device, "channel", Channel).touch_margin
+
+    @property
+    def capture_s(self) -> float:
+        """This link's mean seconds a capture (none timed yet: infinite, so nothing is narrowed)."""
+        return self.spent["capture"] / self.captures if self.captures else float("inf")
+
     def _first_frame(self):
-        """``AnimationClock.first_frame`` at this link's capture time (none timed yet: not narrowing)."""
-        return self.clock.first_frame(self.spent["capture"] / self.captures if self.captures else float("inf"))
+        """``AnimationClock.first_frame`` at this link's capture time."""
+        return self.clock.first_frame(self.capture_s)
 
     def glance(self):
         """One capture once this kind of touch's animation time has passed, not proved settled:
@@ -128,7 +138,7 @@ class Link:
         settled screen (``still``: the parts of moves judged so since and what ticks left out
         too), else None: the move is then judged after its animation (``early_result`` says how
         that went). The next touch is held back so that it cannot land before the animation ends."""
-        at = self.clock.early_at()
+        at = self.clock.early_at(self.capture_s, self.touch_margin)
         before = self.settler.screen
         if at is None or before is None:
             return None
@@ -237,7 +247,7 @@ class Link:
         self._hold()
         if self.stale:  # (what was read to plan this touch was read on the phone that left)
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
-        self._wait_until(self.clock.quiet_from(getattr(self.device, "channel", Channel).touch_margin))
+        self._wait_until(self.clock.quiet_from(self.touch_margin))
         self.clock.touch(kind)
 
     def tap(self, x: float, y: float) -> None:

@@ -645,3 +645,27 @@ def test_video_frames_during_every_animation_are_never_judged(harness, tmp_path,
     assert [caught(pts) for pts in on_video] == [None] * len(on_video)  # each showed a still screen
     assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
     vp.stop()
+
+
+def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wide():
+    """Only a settled capture narrows a kind's time, and a move judged early takes none: one
+    touch in EARLY_PROBE_EVERY is judged settled instead while the time is wider than the
+    touch's margin and narrowing pays (a time learned again after one late frame)."""
+    clock = animation_module.AnimationClock()
+    every = animation_module.EARLY_PROBE_EVERY
+
+    def probes(bracket, capture_s=0.05, margin=0.02, touches=3 * every):
+        clock.animation["pair"], clock.touches = list(bracket), {}
+        taken = []
+        for n in range(1, touches + 1):
+            clock.touch("pair")
+            clock.touched_at = 10.0 * n
+            at = clock.early_at(capture_s, margin)
+            taken.append(at is None)
+            assert at is None or at == clock.touched_at + bracket[1] * animation_module.EARLY_PART
+            clock.settled()
+        return [n for n, probe in enumerate(taken, 1) if probe]
+
+    assert probes([0.26, 0.40]) == [every, 2 * every, 3 * every]
+    assert probes([0.26, 0.27]) == []  # within the margin: the touch waits that anyway
+    assert probes([0.26, 0.40], capture_s=5.0) == []  # a capture costs more than narrowing saves
