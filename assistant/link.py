@@ -98,7 +98,7 @@ class Link:
     @property
     def touch_margin(self) -> float:
         """How far this link's channel's times may be off from the phone's (``Channel.touch_margin``)."""
-        return getattr(self.device, "channel", Channel).touch_margin
+        return (self.device.channel if isinstance(self.device, Device) else Channel).touch_margin
 
     @property
     def capture_s(self) -> float:
