@@ -337,9 +337,11 @@ def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset, scale", [("1080x2400", 1.0), ("720x1600", 0.3)])
-def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale):
-    vp, phone, loop = start(harness, preset, scale=scale)
+@pytest.mark.parametrize("preset, scale, channel", [("1080x2400", 1.0, "scrcpy"), ("720x1600", 0.3, None)])
+def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale, channel):
+    """On the real profile at full time by the channel a user gets (scrcpy), and at a third of
+    it by the suite's plain one (exec)."""
+    vp, phone, loop = start(harness, preset, scale=scale, channel=channel)
     assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
     assert loop.tally.stages == 2 and phone.app.board.stage == 2
     assert vp.wrong_taps == 0
@@ -350,9 +352,10 @@ def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset", ["1080x2400", "720x1600"])
-def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, preset):
-    vp, phone, loop = start(harness, preset, scale=0.3, faults=Faults(drop_taps=0.2, seed=11), seed=6)
+@pytest.mark.parametrize("preset, channel", [("1080x2400", "scrcpy"), ("720x1600", None)])
+def test_dropped_taps_on_a_real_phone_are_repeated_without_a_wrong_tap(harness, preset, channel):
+    vp, phone, loop = start(harness, preset, scale=0.3, faults=Faults(drop_taps=0.2, seed=11), seed=6,
+                            channel=channel)
     assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
     assert loop.tally.stages == 2
     assert phone.taps_dropped > 0 and loop.tally.repeats > 0
