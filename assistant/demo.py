@@ -84,18 +84,25 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     say = line.say
     # the window first: should Qt still abort on the display, nothing has been started yet
     view = WindowView() if window else None
+
+    def server_failed(exc: HarnessError) -> AdbServerFailed:
+        return AdbServerFailed(f"the demo's private adb server could not start: {adb_failure(str(exc))}")
+
     try:
         harness = Harness().start()
     except HarnessError as exc:
         if view:
             view.close()
-        raise AdbServerFailed(f"the demo's private adb server could not start: {adb_failure(str(exc))}") from None
+        raise server_failed(exc) from None
     with contextlib.ExitStack() as started:  # stopped in turn whatever ends the play: the server by pid
         if view:
             started.callback(view.close)
         started.callback(harness.stop)
         started.enter_context(stopping_started(harness.adb_port))
-        vp = harness.add(phone)
+        try:
+            vp = harness.add(phone)
+        except HarnessError as exc:  # (the server answered at start, then exited)
+            raise server_failed(exc) from None
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
         link = Link(connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")), say=say,

@@ -29,6 +29,25 @@ from phonesim.phone import Phone
 DEFAULT_ADB_PORT = 5037
 
 
+class QuietClient(adbutils.AdbClient):
+    """adbutils' client, but for its fallback: when nothing answers, adbutils runs `adb
+    start-server`, which would start the default server on 5037 once the harness's has gone."""
+
+    def make_connection(self, timeout: float | None = None) -> adbutils.AdbConnection:
+        try:
+            connection = _QuietConnection(self.host, self.port)
+        except TimeoutError:
+            raise adbutils.AdbTimeout("connect to adb server timeout") from None
+        if timeout:  # (none given: blocking, as adbutils' client without a socket_timeout)
+            connection.conn.settimeout(timeout)
+        return connection
+
+
+class _QuietConnection(adbutils.AdbConnection):
+    def _safe_connect(self):
+        return self._create_socket()
+
+
 class HarnessError(RuntimeError):
     """The private adb server or a virtual phone could not be set up."""
 
@@ -151,7 +170,7 @@ class Harness:
         if self._process.poll() is not None:  # someone else answered on that port
             self.stop()
             raise HarnessError(f"another program took port {self.adb_port}")
-        self.client = adbutils.AdbClient(host=self.host, port=self.adb_port)
+        self.client = QuietClient(host=self.host, port=self.adb_port)
         return self
 
     def log(self) -> str:
@@ -177,16 +196,27 @@ class Harness:
         self.phones.append(vp)
         want = {"device": "device", "unauthorized": "unauthorized", "silent": "offline"}[mode]
         try:
-            # adb connect waits (up to ~10 s) for a phone that does not answer; we need not.
-            reply = self.client.connect(server.serial, timeout=timeout if mode == "device" else 1)
-        except adbutils.AdbTimeout:
-            reply = "timeout"
-        deadline = time.monotonic() + timeout
-        while self.state(server.serial) != want:
-            if time.monotonic() > deadline:
-                raise HarnessError(f"phone {server.serial} did not come up as {want!r} "
-                                   f"(adb connect said {reply!r}, state {self.state(server.serial)!r})")
-            time.sleep(0.05)
+            try:
+                # adb connect waits (up to ~10 s) for a phone that does not answer; we need not.
+                reply = self.client.connect(server.serial, timeout=timeout if mode == "device" else 1)
+            except adbutils.AdbTimeout:
+                reply = "timeout"
+            deadline = time.monotonic() + timeout
+            while self.state(server.serial) != want:
+                if time.monotonic() > deadline:
+                    raise HarnessError(f"phone {server.serial} did not come up as {want!r} "
+                                       f"(adb connect said {reply!r}, state {self.state(server.serial)!r})")
+                time.sleep(0.05)
+        except (adbutils.AdbError, OSError) as exc:  # (adbutils lets a reset connection through)
+            # an adb server that answered at start may still exit just after (it cannot write
+            # its keys' folder, say): its own log says why
+            try:  # (one that is going: a moment to be reaped)
+                exited = self._process is not None and self._process.wait(timeout=2) is not None
+            except subprocess.TimeoutExpired:
+                exited = False
+            if exited:
+                raise HarnessError(f"the adb server exited at start: {self.log()[-500:].strip()}") from None
+            raise HarnessError(f"the adb server stopped answering: {exc}") from None
         return vp
 
     def state(self, serial: str) -> str | None:

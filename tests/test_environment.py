@@ -123,6 +123,31 @@ def test_the_demo_says_why_its_adb_server_cannot_start():
     assert "adb server could not start: Cannot mkdir '/dev/null/.android'" in run.stderr.strip().splitlines()[-1]
 
 
+# An adb server that answers its port once, then exits as adb does when it cannot make
+# $HOME/.android (what HOME=/dev/null above does, when the harness's first look comes first)
+EXITING_ADB = """import socket, sys
+port = int(sys.argv[sys.argv.index("-P") + 1])
+listener = socket.create_server(("127.0.0.1", port))
+listener.accept()[0].close()
+print("adb E 11-27 12:00:00 1 1 adb_auth_host.cpp:391] Cannot mkdir '/dev/null/.android': Not a directory")
+sys.exit(1)
+"""
+
+
+def test_an_adb_server_that_exits_just_after_it_answers_is_one_line(tmp_path):
+    fake = tmp_path / "adb"
+    fake.write_text(f"#!{sys.executable}\n{EXITING_ADB}")
+    fake.chmod(0o755)
+    script = ("import sys; sys.argv[0] = 'tapsolve'; import phonesim.harness as h; "
+              f"h.adb_binary = lambda: {str(fake)!r}; from assistant.cli import program; program()")
+    run = subprocess.run([sys.executable, "-c", script, "demo", "--no-window"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.splitlines() == [run.stderr.strip()]  # one line
+    assert run.stderr.startswith("tapsolve: error: the demo's private adb server could not start: ")
+    assert "Cannot mkdir '/dev/null/.android'" in run.stderr
+
+
 # -- a display no X server answers ----------------------------------------------------------------
 
 def unused_display() -> str:
