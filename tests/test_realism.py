@@ -337,11 +337,9 @@ def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset, scale, channel", [("1080x2400", 1.0, "scrcpy"), ("720x1600", 0.3, None)])
-def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale, channel):
-    """On the real profile at full time by the channel a user gets (scrcpy), and at a third of
-    it by the suite's plain one (exec)."""
-    vp, phone, loop = start(harness, preset, scale=scale, channel=channel)
+@pytest.mark.parametrize("preset, scale", [("1080x2400", 1.0), ("720x1600", 0.3)])
+def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale):
+    vp, phone, loop = start(harness, preset, scale=scale)
     assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
     assert loop.tally.stages == 2 and phone.app.board.stage == 2
     assert vp.wrong_taps == 0
