@@ -21,7 +21,7 @@ from assistant.phone.front import AD, APP, LOCKED, OFF
 from assistant.phone.screen import BlackScreen
 from solver import games as registry
 import vision
-from vision import ReadError, Reading
+from vision import CAUGHT_MOVING, ReadError, Reading
 from solver.errors import TapsolveError
 
 
@@ -126,7 +126,9 @@ class Loop:
         while reading.screen not in ("board", "stage_complete") or not reading.sure:
             if reading.screen == "game_over":
                 raise TapsolveError("the game is over on the phone (no pair and no add left): start a new game")
-            if ending and reading.screen == "unknown" and time.monotonic() < deadline:
+            # (a screen caught mid-animation, say a board whose last pair is fading: looked at again)
+            moving = reading.screen == "board" and CAUGHT_MOVING in reading.unsure_why
+            if (moving or ending and reading.screen == "unknown") and time.monotonic() < deadline:
                 time.sleep(0.1)
                 reading = self.look(expected=expected, before=before)
                 continue

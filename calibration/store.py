@@ -133,8 +133,11 @@ def recheck(image: np.ndarray, reading: vision.Reading, model: str,
     """A board read with a profile but not for sure, read again afresh (no profile): when the
     fresh read is sure the profile was what failed, and the fresh one replaces it (stored);
     otherwise the screen itself is not clear (something over the board) and ``reading`` stands."""
-    if reading.screen != "board" or reading.sure or reading.profile is None or COVERED in reading.unsure_why:
-        return reading  # (something seen over the board: a fresh read would see it too)
+    if (reading.screen != "board" or reading.sure or reading.profile is None or COVERED in reading.unsure_why
+            or vision.CAUGHT_MOVING in reading.unsure_why):
+        # (something seen over the board: a fresh read would see it too; a moment no still
+        # screen shows, which a fresh read, without what the profile knows, may take for one)
+        return reading
     try:
         fresh = vision.read(image, reading.game)
     except vision.ReadError:

@@ -177,6 +177,47 @@ def test_a_profile_reads_without_tesseract_and_survives_storing(tmp_path, monkey
     assert not again.profile_stale and reading.board.cells == again.board.cells
 
 
+def board_drawn(cells, ghost, preset="1080x2400"):
+    """phonesim's Number Match board of these cells (0: crossed out, its digit the ghost's), still."""
+    from phonesim import apps
+    from phonesim.phone import PRESETS
+    from solver.numbermatch import Board
+
+    app = apps.create("numbermatch", PRESETS[preset], seed=1)
+    app.board = Board(cells=list(cells), adds_left=4, score=221, stage=1, rules=app.board.rules)
+    app.ghost = list(ghost)
+    return app.render()
+
+
+def test_one_live_number_among_many_crossed_out_reads_as_the_only_live_one():
+    """The live digits' ink is the strongest cells' (not a share of all cells': on a board
+    of one live number among 35 crossed out, those would be crossed-out ones, read live)."""
+    digits = [1 + (k * 7) % 9 for k in range(36)]
+    cells = [d if k == 20 else 0 for k, d in enumerate(digits)]
+    reading = vision.read(board_drawn(cells, digits))
+    assert reading.sure and reading.board.cells == cells
+
+
+def test_a_board_whose_numbers_are_all_crossed_out_is_never_read_for_sure(tmp_path, monkeypatch):
+    """The moment a stage's last pair has faded, before its rows go, no number on the board is
+    live. Read with the profile that learned this phone's live ink, its cells are crossed out
+    and the read is not sure (caught moving): not a board the game ever stands still on, and
+    the profile is not rebuilt from it (a fresh read, without that ink, takes them for live)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    digits = [4, 4, 3, 6, 6, 2, 3, 8, 5, 3, 8, 1]
+    store.read(board_drawn(digits, digits), "Pixel 7")
+    before = [0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 0, 0]
+    assert store.read(board_drawn(before, digits), "Pixel 7").board.cells == before  # (its ink learned)
+    path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
+    assert store.load(path).colours["live_ink"] > 0
+    stored = path.read_text()
+    notes = []
+    reading = store.read(board_drawn([0] * 12, digits), "Pixel 7", note=notes.append)
+    assert not reading.sure and vision.CAUGHT_MOVING in reading.unsure_why
+    assert not any(reading.board.cells) and notes == [] and path.read_text() == stored
+    assert store.read(board_drawn([0] * 12, digits), "Pixel 7", stored_only=True) is None  # (a video frame)
+
+
 def test_a_read_leaves_its_profile_as_it_was_and_learn_takes_in_what_it_learned():
     """Reading is a question: what a read learns (here the cells' glyphs, their templates
     dropped) is given apart, in ``reading.learned``, and only ``reading.learn()`` puts it in

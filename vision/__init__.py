@@ -16,9 +16,9 @@ from vision.image import (ImageInputError, LandmarkError, ReadError, background,
                           load_image, theme)
 from vision.profile import Profile
 from vision.reader import reader
-from vision.reading import Reading
+from vision.reading import CAUGHT_MOVING, Reading
 
-__all__ = ["read", "Reading", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
+__all__ = ["read", "Reading", "CAUGHT_MOVING", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
 
 def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray:
     """Distance from the background of every pixel; with a profile that knows the rows its grid

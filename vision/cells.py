@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.image import distance
-from vision.thresholds import EMPTY, FAINTEST, HIGHLIGHT, LIVE, SELECTED_BLUE
+from vision.thresholds import EMPTY, FAINTEST, HIGHLIGHT, LIVE, SELECTED_BLUE, STORED_INK_SHARE
 
 GLYPH = 24  # side of a normalised glyph image
 
@@ -108,12 +108,20 @@ def normalise(crop: np.ndarray) -> np.ndarray:
     return out
 
 
-def classify(cells: list[Cell], board_bg: np.ndarray) -> None:
-    """Set each cell's state (live, faded, empty) and whether it is selected."""
+def classify(cells: list[Cell], board_bg: np.ndarray, live_ink: float | None = None) -> float | None:
+    """Set each cell's state (live, faded, empty) and whether it is selected. ``live_ink``: the
+    live digits' ink on this phone (a profile's, see return), so that a board whose digits are
+    all crossed out (the moment its last pair fades) does not read them live. Returns the live
+    digits' ink when the board showed live and crossed-out digits both (worth keeping), else None."""
     strong = [c.contrast for c in cells if c.glyph is not None]
     if not strong:
-        return
-    ref = float(np.percentile(strong, 90))
+        return None
+    # the live digits are the strongest cell and those near it: on a board of a few live digits
+    # among many crossed out, a share of all the cells would fall among the crossed-out ones
+    top = max(strong)
+    ref = float(np.percentile([s for s in strong if s >= LIVE * top], 90))
+    if live_ink is not None:
+        ref = max(ref, STORED_INK_SHARE * live_ink)
     for c in cells:
         if c.glyph is None:
             c.state = "empty"
@@ -126,3 +134,5 @@ def classify(cells: list[Cell], board_bg: np.ndarray) -> None:
         # the game highlights the selected cell in blue (a hint shows in yellow: not a selection)
         off = c.background is not None and float(np.abs(c.background - board_bg).max()) > HIGHLIGHT
         c.selected = off and c.background[2] > c.background[0] + SELECTED_BLUE
+    states = {c.state for c in cells}
+    return ref if {"live", "faded"} <= states else None

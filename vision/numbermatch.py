@@ -17,7 +17,7 @@ from vision.grid import (COLUMNS, Lattice, find_lattice, full_rows, horizontal_p
 from vision.image import LandmarkError, ReadError, background, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reader import Reader
-from vision.reading import Reading
+from vision.reading import CAUGHT_MOVING, Reading
 from vision.schema import Wrong, check_keys, check_number, check_numbers
 from vision.screens import close_button, pill_buttons
 from vision.shapes import fill_holes
@@ -346,7 +346,9 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
         cells.extend(row_cells)
         if all(x.contrast < EMPTY for x in row_cells) and r > 0 and all(x.contrast < EMPTY for x in cells[-18:-9]):
             break  # two empty grid rows: the board ended above
-    classify(cells, bg)
+    ink = classify(cells, bg, profile.colours.get("live_ink"))
+    if ink is not None and "live_ink" not in profile.colours:
+        profile.colours["live_ink"], profile.changed = round(ink, 1), True
     glyph_cells = [c for c in cells if c.glyph is not None]
     if not glyph_cells:
         raise ReadError("no Number Match board found")
@@ -424,6 +426,10 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         reading.doubt(part, reason)
     for why in check_rows(lattice):
         reading.doubt("rows", why)
+    if not any(board_cells):
+        # every row with all its numbers crossed out goes: no still board shows none live (the
+        # moment a stage's last pair fades, or ink this phone's profile knows is not live)
+        reading.doubt(CAUGHT_MOVING, "no live number on the board")
     if covered:
         for k in covered:
             if k >= 0:

@@ -8,6 +8,11 @@ from dataclasses import dataclass, field
 from solver import games as registry
 
 
+# The part a reader doubts when the screen shows what no still screen of its game does (caught
+# in an animation): looked at again, never taken as the profile failing (calibration.store.recheck).
+CAUGHT_MOVING = "animation"
+
+
 @dataclass
 class Reading:
     """One screenshot read. Coordinates are in the image's own pixels (taps use them)."""

@@ -30,7 +30,7 @@ MAX_TOUCHES = 10 ** 9
 # Longer than any game's animation, in seconds: a stored time above it is not one we learned.
 MAX_ANIMATION = 10.0
 THEMES = ("light", "dark")
-COLOUR_KEYS = {"background"}
+COLOUR_KEYS = {"background", "live_ink"}
 
 
 def problem(data) -> str | None:
@@ -69,6 +69,8 @@ def _check(data) -> None:
     check_keys("colours", colours, set(), COLOUR_KEYS)
     if "background" in colours:
         check_numbers("colours.background", colours["background"], 3, 0, 255)
+    if "live_ink" in colours:
+        check_number("colours.live_ink", colours["live_ink"], 0, 255)
     fonts = check_dict("fonts", data["fonts"])
     check_keys("fonts", fonts, set(), reader.FONTS)
     for name, font in fonts.items():

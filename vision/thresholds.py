@@ -22,6 +22,9 @@ EMPTY = 12
 FAINTEST = 0.12
 # Ink at least this share of the live digits' is a live digit; weaker (above FAINTEST) a crossed-out one.
 LIVE = 0.6
+# The live digits' ink a profile keeps, times this, is the least a live digit's can be taken for:
+# a compressed video frame softens ink by far less, and crossed-out ink is a fifth of it.
+STORED_INK_SHARE = 0.5
 # A cell's own background this far (0-255, any channel) from the board's is highlighted ...
 HIGHLIGHT = 18
 # ... and selected when it is this much bluer than red (a hint shows in yellow: not a selection).
