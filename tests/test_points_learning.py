@@ -15,6 +15,7 @@ from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import POINTS, Board, Pair
 from vision.profile import Profile
+import vision
 from vision import ReadError
 from vision.reading import Reading
 
@@ -237,6 +238,32 @@ def test_a_judged_move_is_counted_once_after_lost_taps():
     phone.boards = [two]
     assert loop.judge(second) == "done"
     assert loop.game.kind_moves["touching"] == 2
+
+
+def test_a_board_caught_as_its_last_pair_fades_is_looked_at_again_quietly():
+    """The stage's last pair: the screens read just after it show the board with no live number
+    (caught moving, never sure), then the stage-complete screen. The move is judged on that,
+    with no pause said (nothing covers the board: the game was between two screens)."""
+    start = Board.parse("55")
+    moving = Reading("numbermatch", "board", board=Board([0, 0]), cells={0: (100, 300), 1: (150, 300)},
+                     pitch=50.0, rows_visible=1)
+    moving.doubt(vision.CAUGHT_MOVING, "no live number on the board")
+    complete = Reading("numbermatch", "stage_complete", buttons={"continue": (300, 1500)})
+
+    class Ending(ScriptedPhone):
+        def look(self, game, glance=False):
+            if self.readings and not glance:
+                return np.zeros((2000, 600, 3), np.uint8), self.readings.pop(0)
+            return super().look(game, glance)
+
+    phone = Ending([start])
+    phone.readings = []
+    said = []
+    loop = Loop(phone, game="numbermatch", say=said.append, wait_unknown=5)
+    loop.start()
+    phone.readings = [moving] * 4 + [complete]
+    assert loop.judge(Pair(0, 1)) == "done" and loop.position.is_won()
+    assert phone.readings == [] and said == []
 
 
 # -- on phonesim, through the real adb server ------------------------------------------------
