@@ -49,6 +49,10 @@ class Link:
         self.settler = Settler(self._grab, self._wait_until)
         self.clock = AnimationClock()
         self._glanced = None  # (image, time) of a glance not accepted
+        # the touch a capture settled on its learned time alone came after, and whether the next
+        # capture settles in full instead (see settle_in_full)
+        self._settled_touch: float | None = None
+        self._in_full = False
         self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
         self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
         self.last_image = None
@@ -164,17 +168,32 @@ class Link:
         already); the frames' times teach the clock that kind's time."""
         glanced, self._glanced = self._glanced, None
         touched_at = self.clock.touched_at
+        in_full, self._in_full = self._in_full, False
         if glanced is None or touched_at is None:
             glanced = None  # the glance is this capture's first frame only after a touch
-            first = None if learning else self._first_frame()
+            first = None if learning or in_full else self._first_frame()
             if first is not None:
                 self._wait_until(first[0])
-        image, times = self.settler.settle(self.ticking, glanced, touched_at, self.clock.seen_still_by)
+        seen_still_by = (lambda at: False) if in_full else self.clock.seen_still_by
+        image, times = self.settler.settle(self.ticking, glanced, touched_at, seen_still_by)
         before = self.settler.screen
-        if touched_at is not None and (len(times) > 2 or before is not None and not still(before, image, self.ticking)):
+        if (touched_at is not None and not in_full
+                and (len(times) > 2 or before is not None and not still(before, image, self.ticking))):
             self.clock.learn(times)
+        self._settled_touch = touched_at if self.settler.by_time else None
         self.accept(image)
         return image
+
+    def settle_in_full(self) -> bool:
+        """The last capture was taken as still on its kind of touch's learned time alone and
+        showed other than the caller predicted: the phone may be animating more than that kind
+        does (a row going that was not foreseen, a touch taken late), so the next capture
+        settles in full, two frames STILL_SPAN apart, and teaches that kind nothing. False when
+        the last capture was settled so already (nothing to do again)."""
+        if self._settled_touch is None:
+            return False
+        self.clock.touched_at, self._settled_touch, self._in_full = self._settled_touch, None, True
+        return True
 
     def look(self, game: str = "auto", glance: bool = False):
         """Capture and read the screen: (image, reading). The first read builds or loads the
@@ -249,6 +268,7 @@ class Link:
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         self._wait_until(self.clock.quiet_from(self.touch_margin))
         self.clock.touch(kind)
+        self._settled_touch = None
 
     def tap(self, x: float, y: float) -> None:
         self.tap_all([(x, y)])

@@ -255,7 +255,12 @@ class Loop:
                 self.advance(seen)
                 return "done"
         # (the prediction helps the game place a board the screen alone cannot: still compared below)
-        reading = reading or self.look_until_known(ending, expected, before)
+        if reading is None:
+            reading = self.look_until_known(ending, expected, before)
+            if not self._shows(reading, expected, ending) and self.link.settle_in_full():
+                # taken as still on the learned time of a move that did other than predicted
+                # (maybe still animating: a row going that was not foreseen): settled in full
+                reading = self.look_until_known(ending, expected, before)
         if reading.screen == "stage_complete":
             if ending:
                 self.advance(expected)
@@ -271,6 +276,13 @@ class Loop:
         self.tell(note)  # (a rule or table entry learned: the plan is made again with it)
         self.replan()
         return "other"
+
+    def _shows(self, reading, expected, ending: bool) -> bool:
+        """Whether a settled screen shows the move as predicted: the stage's end after an ending
+        move, else the board predicted."""
+        if reading.screen != "board":
+            return ending and reading.screen == "stage_complete"
+        return not ending and self.game.same(self.game.position(reading), expected)
 
     def tell(self, note: str | None) -> None:
         """Say what the game learned from the phone (None: nothing), and keep it for the summary."""

@@ -64,6 +64,9 @@ class Settler:
         # the parts of it that moves judged on an early frame changed since (see Link.early)
         self.changed: list[tuple[int, int, int, int]] = []
         self.unsettled = 0  # captures that showed the screen still changing (an animation)
+        # the last settle took two frames closer than STILL_SPAN as still on the touch's learned
+        # time alone (``seen_still_by``): right only for a move that animated as that kind does
+        self.by_time = False
 
     def settle(self, ticking=(), first=None, touched_at: float | None = None, seen_still_by=None):
         """The still screen and when each frame was asked for (the last two show it still). With
@@ -81,6 +84,7 @@ class Settler:
         while True:
             if previous is not None and still(previous, image, ticking):
                 if touched_at is None or at - previous_at >= STILL_SPAN or seen_still_by(previous_at):
+                    self.by_time = touched_at is not None and at - previous_at < STILL_SPAN
                     return image, times
                 # too close together to rule out an animation that eases in: a later frame is
                 # compared with the same earlier one (and stands in the times for this one)
