@@ -167,9 +167,13 @@ class Harness:
                 self.stop()
                 raise HarnessError("the adb server did not start within 15 s")
             time.sleep(0.05)
-        if self._process.poll() is not None:  # someone else answered on that port
+        if self._process.poll() is not None:
+            # it answered, then exited (its log says why: it cannot write its keys' folder, or
+            # another program's listener had the port first), or someone else answered
+            log_text = self.log()[-500:].strip()
             self.stop()
-            raise HarnessError(f"another program took port {self.adb_port}")
+            raise HarnessError(f"the adb server exited at start: {log_text}" if log_text
+                               else f"another program took port {self.adb_port}")
         self.client = QuietClient(host=self.host, port=self.adb_port)
         return self
 

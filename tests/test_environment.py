@@ -148,6 +148,29 @@ def test_an_adb_server_that_exits_just_after_it_answers_is_one_line(tmp_path):
     assert "Cannot mkdir '/dev/null/.android'" in run.stderr
 
 
+def test_an_adb_server_gone_by_the_time_its_start_is_checked_is_said_from_its_log(tmp_path, monkeypatch):
+    """The same server, exited before the harness asks whether its own process answered: its
+    log says why, not "another program took the port" (which only a silent exit means)."""
+    import phonesim.harness as harness_module
+
+    fake = tmp_path / "adb"
+    fake.write_text(f"#!{sys.executable}\n{EXITING_ADB}")
+    fake.chmod(0o755)
+    monkeypatch.setattr(harness_module, "adb_binary", lambda: str(fake))
+    harness = harness_module.Harness()
+    reachable = harness_module._reachable
+
+    def answered_then_gone(port, host="127.0.0.1"):
+        if not reachable(port, host):
+            return False
+        harness._process.wait(timeout=30)  # (its one answer given, it exits)
+        return True
+
+    monkeypatch.setattr(harness_module, "_reachable", answered_then_gone)
+    with pytest.raises(harness_module.HarnessError, match="^the adb server exited at start: .*Cannot mkdir"):
+        harness.start()
+
+
 # -- a display no X server answers ----------------------------------------------------------------
 
 def unused_display() -> str:
