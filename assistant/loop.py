@@ -257,9 +257,11 @@ class Loop:
         # (the prediction helps the game place a board the screen alone cannot: still compared below)
         if reading is None:
             reading = self.look_until_known(ending, expected, before)
-            if not self._shows(reading, expected, ending) and self.link.settle_in_full():
+            if (not self._shows(reading, expected, ending) and not self._shows(reading, before, False)
+                    and self.link.settle_in_full()):
                 # taken as still on the learned time of a move that did other than predicted
-                # (maybe still animating: a row going that was not foreseen): settled in full
+                # (maybe still animating: a row going that was not foreseen): settled in full.
+                # (A screen as before it, a lost tap, is not: the tap is sent again.)
                 reading = self.look_until_known(ending, expected, before)
         if reading.screen == "stage_complete":
             if ending:

@@ -244,13 +244,15 @@ def test_a_judged_move_is_counted_once_after_lost_taps():
 
 
 def test_a_move_seen_otherwise_on_a_screen_taken_as_still_too_soon_is_judged_on_one_settled_in_full():
-    """A pair whose screen was taken as still on its kind's learned time alone shows the board
-    before it (the touch landed late, say): the move is judged again on a screen settled in
-    full, which shows it made; no tap is sent again and nothing is planned anew."""
+    """A pair whose screen was taken as still on its kind's learned time alone shows neither the
+    board before it nor the one predicted (one of its numbers still live: caught as it fades):
+    the move is judged again on a screen settled in full, which shows it made; nothing is
+    planned anew."""
     start = Board.parse(BOARD)
     made = start.copy()
     made.push(Pair(0, 1))
     made = Board(list(made.cells), made.adds_left, made.score)
+    moving = Board([start.cells[0], *made.cells[1:]], made.adds_left, made.score)
 
     class TooSoon(ScriptedPhone):
         asked = 0
@@ -263,9 +265,14 @@ def test_a_move_seen_otherwise_on_a_screen_taken_as_still_too_soon_is_judged_on_
     phone = TooSoon([start])
     loop = Loop(phone, game="numbermatch", say=lambda _: None, wait_unknown=1)
     loop.start()
-    phone.boards = [start]  # (the capture taken as still too soon)
+    phone.boards = [moving]  # (the capture taken as still too soon)
     assert loop.judge(Pair(0, 1)) == "done" and loop.position.cells == made.cells
     assert phone.asked == 1 and loop.tally.replans == 0
+    # a screen as before the move (a lost tap) is judged on at once: its taps are sent again
+    phone = TooSoon([start])
+    loop = Loop(phone, game="numbermatch", say=lambda _: None, wait_unknown=1)
+    loop.start()
+    assert loop.judge(Pair(0, 1)) == "same" and phone.asked == 0
 
 
 def test_a_board_caught_as_its_last_pair_fades_is_looked_at_again_quietly():
