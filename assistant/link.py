@@ -174,8 +174,8 @@ class Link:
             first = None if learning or in_full else self._first_frame()
             if first is not None:
                 self._wait_until(first[0])
-        seen_still_by = (lambda at: False) if in_full else self.clock.seen_still_by
-        image, times = self.settler.settle(self.ticking, glanced, touched_at, seen_still_by)
+        image, times = self.settler.settle(self.ticking, glanced, touched_at,
+                                           None if in_full else self.clock.seen_still_by)
         before = self.settler.screen
         if (touched_at is not None and not in_full
                 and (len(times) > 2 or before is not None and not still(before, image, self.ticking))):

@@ -257,8 +257,7 @@ class Loop:
         # (the prediction helps the game place a board the screen alone cannot: still compared below)
         if reading is None:
             reading = self.look_until_known(ending, expected, before)
-            if (not self._shows(reading, expected, ending) and not self._shows(reading, before, False)
-                    and self.link.settle_in_full()):
+            if not self._foreseen(reading, expected, before, ending) and self.link.settle_in_full():
                 # taken as still on the learned time of a move that did other than predicted
                 # (maybe still animating: a row going that was not foreseen): settled in full.
                 # (A screen as before it, a lost tap, is not: the tap is sent again.)
@@ -279,12 +278,13 @@ class Loop:
         self.replan()
         return "other"
 
-    def _shows(self, reading, expected, ending: bool) -> bool:
-        """Whether a settled screen shows the move as predicted: the stage's end after an ending
-        move, else the board predicted."""
+    def _foreseen(self, reading, expected, before, ending: bool) -> bool:
+        """Whether a settled screen shows the move as predicted or as not made (a lost tap): the
+        stage's end after an ending move, else the board predicted or the one before it."""
         if reading.screen != "board":
             return ending and reading.screen == "stage_complete"
-        return not ending and self.game.same(self.game.position(reading), expected)
+        seen = self.game.position(reading)
+        return self.game.same(seen, before) or not ending and self.game.same(seen, expected)
 
     def tell(self, note: str | None) -> None:
         """Say what the game learned from the phone (None: nothing), and keep it for the summary."""

@@ -72,7 +72,7 @@ class Settler:
         """The still screen and when each frame was asked for (the last two show it still). With
         nothing sent since the settled screen (``touched_at`` None) one frame equal to it does;
         after a touch two equal frames count STILL_SPAN apart, or once ``seen_still_by`` the
-        first's time. ``first``: a frame (image, when asked) taken since the touch."""
+        first's time (None: only STILL_SPAN apart). ``first``: a frame (image, when asked) taken since the touch."""
         image, at = self.grab()
         if first is not None:
             previous, previous_at = first
@@ -83,7 +83,8 @@ class Settler:
         start = times[0]
         while True:
             if previous is not None and still(previous, image, ticking):
-                if touched_at is None or at - previous_at >= STILL_SPAN or seen_still_by(previous_at):
+                if (touched_at is None or at - previous_at >= STILL_SPAN
+                        or seen_still_by is not None and seen_still_by(previous_at)):
                     self.by_time = touched_at is not None and at - previous_at < STILL_SPAN
                     return image, times
                 # too close together to rule out an animation that eases in: a later frame is

@@ -160,9 +160,9 @@ class Harness:
         deadline = time.monotonic() + 15
         while not _reachable(self.adb_port, self.host):
             if self._process.poll() is not None:
-                log_text = self.log()[-500:]
+                exited = self._exited()
                 self.stop()
-                raise HarnessError(f"the adb server exited at start: {log_text.strip()}")
+                raise exited
             if time.monotonic() > deadline:
                 self.stop()
                 raise HarnessError("the adb server did not start within 15 s")
@@ -170,12 +170,17 @@ class Harness:
         if self._process.poll() is not None:
             # it answered, then exited (its log says why: it cannot write its keys' folder, or
             # another program's listener had the port first), or someone else answered
-            log_text = self.log()[-500:].strip()
+            exited = self._exited() if self.log()[-500:].strip() else HarnessError(
+                f"another program took port {self.adb_port}")
             self.stop()
-            raise HarnessError(f"the adb server exited at start: {log_text}" if log_text
-                               else f"another program took port {self.adb_port}")
+            raise exited
         self.client = QuietClient(host=self.host, port=self.adb_port)
         return self
+
+    def _exited(self) -> HarnessError:
+        """The error for an adb server that exited at start, with the end of its log (read
+        before ``stop``, which removes it)."""
+        return HarnessError(f"the adb server exited at start: {self.log()[-500:].strip()}")
 
     def log(self) -> str:
         """The adb server's own log (for a failing test's message)."""
@@ -219,7 +224,7 @@ class Harness:
             except subprocess.TimeoutExpired:
                 exited = False
             if exited:
-                raise HarnessError(f"the adb server exited at start: {self.log()[-500:].strip()}") from None
+                raise self._exited() from None
             raise HarnessError(f"the adb server stopped answering: {exc}") from None
         return vp
 
