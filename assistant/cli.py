@@ -15,17 +15,14 @@ from solver.errors import TapsolveError
 # -- the phone: guide, play, demo ---------------------------------------------------------------
 
 def open_loop(args, say=print):
-    from functools import partial
-
     from assistant.link import Link
     from assistant.loop import Loop
     from assistant.phone.device import connect
-    from calibration import store
+    from assistant.session import Session
 
     # what a read teaches the profile is stored for the next game
-    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel), say=say,
-                keep=partial(store.remember, note=say))
-    return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say,
+    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel), say=say)
+    return Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=args.budget, say=say,
                 dismiss=not vars(args).get("no_dismiss"))
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from functools import partial
 
 import cv2
 
@@ -15,7 +14,7 @@ from assistant.loop import Loop
 from assistant.options import print_json
 from assistant.phone.device import connect
 from assistant.phone.server import AdbServerFailed, adb_failure, stopping_started
-from calibration import store
+from assistant.session import Session
 from solver.errors import InputError
 
 
@@ -105,9 +104,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
             raise server_failed(exc) from None
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")), say=say,
-                    keep=partial(store.remember, note=say))
-        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say,
+        link = Link(connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")), say=say)
+        loop = Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()

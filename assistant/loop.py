@@ -15,12 +15,11 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.front_door import FrontDoor
-from assistant.games import Plan, kind
+from assistant.games import Judgement, Plan, kind
 from assistant.link import PhoneCameBack
 from assistant.phone.front import AD, APP, LOCKED, OFF
 from assistant.phone.screen import BlackScreen
 from solver import games as registry
-import vision
 from vision import CAUGHT_MOVING, ReadError, Reading
 from solver.errors import TapsolveError
 
@@ -44,9 +43,10 @@ class Tally:
 class Loop:
     """One phone and one game: look at the screen, keep a plan, judge what happened."""
 
-    def __init__(self, link, game: str = "auto", objective: str = "fast", budget: float = 1.0,
+    def __init__(self, session, game: str = "auto", objective: str = "fast", budget: float = 1.0,
                  say=print, wait_unknown: float = 30.0, dismiss: bool = True):
-        self.link, self.game_name, self.say = link, game, say
+        # session: an assistant.session.Session, whose reads the loop judges; its link taps
+        self.session, self.link, self.game_name, self.say = session, session.link, game, say
         self.objective, self.budget = objective, budget
         self.wait_unknown = wait_unknown
         self.dismiss = dismiss  # play gets past ads and other apps (FrontDoor); False: waits for the player
@@ -60,6 +60,7 @@ class Loop:
         self.tally = Tally()
         self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
         self.read_at = None  # the link's reconnects when the board was last read whole (start)
+        self._recalled = None  # the profile whose kept lessons the game started from
 
     # -- seeing ------------------------------------------------------------------------------
 
@@ -72,11 +73,12 @@ class Loop:
         lost = None
         for _ in range(tries):
             try:
-                self.image, self.reading = self.link.look(game)
+                self.image, self.reading = self.session.look(game)
             except (ReadError, BlackScreen) as exc:  # (a black screen: off, locked, or a secure window)
                 self.black = str(exc) if isinstance(exc, BlackScreen) else ""
-                self.image, self.reading = self.link.last_image, Reading(game, "unknown")  # (the guide shows it)
+                self.image, self.reading = self.session.last_image, Reading(game, "unknown")  # (the guide shows it)
                 return self.reading
+            self.recall()
             if self.reading.sure:
                 if self.reading.screen == "board":
                     try:
@@ -96,8 +98,17 @@ class Loop:
         """The game played, made on the first screen of it read."""
         if self.game is None:
             self.game = kind(name)(self.objective, self.budget)
-            self.game.attach(self.link, self.alone)
+            self.game.attach(self.session, self.alone)
+            self.recall()
         return self.game
+
+    def recall(self) -> None:
+        """A profile new to the game (the first, or one rebuilt): the game starts from what it
+        kept of earlier games, and what this game learned so far is kept in it."""
+        profile = self.session.profile
+        if self.game is not None and profile is not None and profile is not self._recalled:
+            self._recalled = profile
+            self.session.take(self.game.recall(dict(profile.points)))
 
     def show(self, move, select: bool = False):
         """Bring ``move`` on screen when the board hides it (``Game.show``: a tall board scrolls):
@@ -189,7 +200,7 @@ class Loop:
         won = self.position if self.position is not None and self.game.ends(self.position) else None
         self.position = self.game.position(self.reading)
         if won is not None:  # the next stage's board, after the last move of a stage
-            self.tell(self.game.learn(won, self.position))
+            self.tell(self.judged(Judgement(None, None, won, self.position, "stage")))
         self.plan = self.game.plan(self.position)
         self.step = 0
         if count:
@@ -239,7 +250,7 @@ class Loop:
             image = self.link.early(early.parts, early.aside)
             if image is not None:
                 self.image, self.reading = image, early.reading
-                self.game.learn(expected, expected, settled=False)
+                self.judged(Judgement(before, move, expected, expected, "early"))
                 self.advance(expected)
                 return "done"
         outcome = self._judge_read(move, before, expected, ending, reading)
@@ -250,7 +261,7 @@ class Loop:
     def _judge_read(self, move, before, expected, ending: bool, reading) -> str:
         """``judge`` on a screen read: a glance when it shows the prediction, else a settled one."""
         if reading is None and not ending:
-            seen = self.glance(expected)
+            seen = self.glance(move, before, expected)
             if seen is not None:
                 self.advance(seen)
                 return "done"
@@ -268,7 +279,7 @@ class Loop:
                 return "done"
             raise TapsolveError("the stage ended before the plan did: the game plays otherwise than predicted")
         seen = self.game.position(reading)
-        note = self.game.learn(expected, seen, before, move)
+        note = self.judged(Judgement(before, move, expected, seen, "settled"))
         if note is None and self.game.same(seen, expected):
             self.advance(seen)
             return "done"
@@ -286,18 +297,25 @@ class Loop:
         seen = self.game.position(reading)
         return self.game.same(seen, before) or not ending and self.game.same(seen, expected)
 
+    def judged(self, judgement: Judgement) -> str | None:
+        """The one place a judgement is made known: the game learns from it, the session keeps
+        what it learned; the line to say, if any (the caller plans again)."""
+        learned = self.game.learn(judgement)
+        self.session.take(learned)
+        return learned.note if learned is not None else None
+
     def tell(self, note: str | None) -> None:
         """Say what the game learned from the phone (None: nothing), and keep it for the summary."""
         if note:
             self.say(note)
             self.tally.notes.append(note)
 
-    def glance(self, expected):
+    def glance(self, move, before, expected):
         """One capture once the animation time learned for this kind of move has passed
         (``Link.glance``): the position when it shows just the predicted board (rows off screen
         taken from the prediction), else None and the move is judged on a settled screen."""
         try:
-            image, reading = self.link.look(self.game.name, glance=True)
+            image, reading = self.session.look(self.game.name, glance=True)
         except ReadError:
             return None
         if reading.screen != "board" or not reading.sure:
@@ -309,7 +327,7 @@ class Loop:
         seen = self.game.position(reading)
         if not self.game.shows(seen, expected):
             return None
-        self.game.learn(expected, seen, settled=False)
+        self.judged(Judgement(before, move, expected, seen, "glance"))
         self.link.accept(image)
         self.image, self.reading = image, reading
         return seen
@@ -319,16 +337,9 @@ class Loop:
         read the same screenshot again without the stored profile (tesseract alone). When the
         two disagree the profile misled: it is rebuilt, the board read again and the plan made
         again (True). When they agree the reading stands (False)."""
-        game = self.game.name
-        try:
-            fresh = vision.read(self.image, game, None)
-            with_profile = vision.read(self.image, game, self.link.profile)
-        except ReadError:
-            return False
-        if (fresh.board, fresh.state) == (with_profile.board, with_profile.state):
+        if not self.session.misled(self.image, self.game.name):
             return False
         self.say("the stored reading profile misread the board (a fresh read differs): rebuilt it")
-        self.link.rebuild_profile(self.image, game)
         self.look_until_known()
         self.replan()
         return True

@@ -11,3 +11,8 @@ class InputError(TapsolveError, ValueError):
     """Malformed input (a board string, cards, an option): exit code 2, like a usage error."""
 
     exit_code = 2
+
+
+class BoardChanged(TapsolveError):
+    """What the phone shows differs from the board the assistant knows (rows a scroll brought
+    on screen, a phone that came back): read the board again."""

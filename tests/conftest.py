@@ -54,11 +54,11 @@ def private_config_dir():
 
 @pytest.fixture(autouse=True)
 def no_state_from_earlier_tests(monkeypatch):
-    # the profiles a loop used are stored again at exit (calibration.store.store_counts): each
+    # the profiles a loop used are stored again at exit (assistant.session.save_counts): each
     # test starts without them, so nothing is written once the private config folder is gone
-    from calibration import store
+    from assistant import session
 
-    monkeypatch.setattr(store, "_in_use", {})
+    monkeypatch.setattr(session, "_in_use", {})
 
 
 @pytest.fixture(scope="module")

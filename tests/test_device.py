@@ -334,6 +334,7 @@ def test_an_emulator_sized_screen_is_read_and_played(harness):
     from assistant import autoplay
     from assistant.link import Link
     from assistant.loop import Loop
+    from assistant.session import Session
     from phonesim import apps
 
     preset = PRESETS["720x1280"]
@@ -341,7 +342,7 @@ def test_an_emulator_sized_screen_is_read_and_played(harness):
     phone = Phone(preset, apps.create("numbermatch", preset, seed=3))
     harness.add(phone)
     said = []
-    loop = Loop(Link(device.connect(client=harness.client), say=said.append), game="numbermatch",
+    loop = Loop(Session(Link(device.connect(client=harness.client), say=said.append)), game="numbermatch",
                 objective="fast", budget=1.0, say=said.append)
     assert autoplay.play(loop, say=said.append) == 0
     assert phone.app.truth()["screen"] == "stage_complete" and phone.wrong_taps == 0

@@ -248,6 +248,7 @@ def test_whole_games_play_on_the_scrcpy_channel_without_a_wrong_tap(harness, pre
     from assistant import autoplay
     from assistant.link import Link
     from assistant.loop import Loop
+    from assistant.session import Session
     from assistant.phone import device as devices
     from phonesim import apps
     from phonesim.phone import PRESETS, Phone
@@ -257,7 +258,7 @@ def test_whole_games_play_on_the_scrcpy_channel_without_a_wrong_tap(harness, pre
     vp = harness.add(phone)
     said = []
     link = Link(devices.connect(vp.serial, client=harness.client, channel="scrcpy"), say=said.append)
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append)
+    loop = Loop(Session(link), game="numbermatch", objective="fast", budget=1.0, say=said.append)
     try:
         assert autoplay.play(loop, say=said.append) == 0
         assert phone.app.truth()["screen"] == "stage_complete" and phone.wrong_taps == 0

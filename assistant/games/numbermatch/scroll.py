@@ -25,7 +25,6 @@ import copy
 
 import numpy as np
 
-import vision
 from assistant.games import BoardChanged
 from assistant.settle import STILL_PIXELS, changed_pixels
 from solver.errors import TapsolveError
@@ -145,7 +144,7 @@ class BoardView:
         self.expect: Board | None = None
         # the board before that move: a screen that still shows it (a lost tap) needs no survey
         self.before: Board | None = None
-        self.say = lambda text: None  # progress while scrolling takes long (the link's, once attached)
+        self.say = lambda text: None  # progress while scrolling takes long (the session's, once attached)
 
     # -- looking ---------------------------------------------------------------------------
 
@@ -156,12 +155,12 @@ class BoardView:
             reading.more_below = False
         return reading
 
-    def _look(self, link, tries: int = 3):
+    def _look(self, session, tries: int = 3):
         """Capture and read; cells read with low confidence are read again from a new capture."""
         for _ in range(tries):
             self.looks += 1
             try:
-                image, reading = link.look("numbermatch")
+                image, reading = session.look("numbermatch")
             except ReadError:
                 return None, Reading("numbermatch", "unknown")
             self.image = image
@@ -170,18 +169,11 @@ class BoardView:
         raise TapsolveError(f"cannot read {reading.describe_unsure()} for sure (counted from the top of the "
                             "screen): run `tapsolve calibrate` with the board on screen, or report the screenshot")
 
-    def _read(self, link, image):
-        """Read a screenshot just captured with the link's profile (a look when that fails)."""
-        profile = getattr(link, "profile", None)
-        if image is None or profile is None:
-            return self._look(link)
-        try:
-            reading = vision.read(image, "numbermatch", profile)
-            reading.learn()  # into the link's profile, as the link's own reads do
-        except ReadError:
-            return self._look(link)
-        if reading.profile_stale or not reading.sure or reading.screen != "board":
-            return self._look(link)
+    def _read(self, session, image):
+        """Read a screenshot just captured with the session's profile (a look when that fails)."""
+        reading = session.reread(image, "numbermatch")
+        if reading is None:
+            return self._look(session)
         self.looks += 1
         self.image = image
         return image, self._ends(image, reading)
@@ -213,7 +205,7 @@ class BoardView:
         y = image.shape[0] // 20
         return changed_pixels(last[y:], image[y:]) <= STILL_PIXELS
 
-    def _swipe(self, link, reading: Reading, rows: int, budget: Budget) -> float:
+    def _swipe(self, session, reading: Reading, rows: int, budget: Budget) -> float:
         """Swipe the board by ``rows`` (positive shows later rows) between cell centres of the grid
         on screen; returns the finger's travel in pixels (positive: moved up)."""
         centres = sorted({y for _, y in reading.cells.values()})
@@ -226,7 +218,7 @@ class BoardView:
         budget.spend()
         self.swipes += 1
         self.left = None
-        link.swipe(x, y1, x, y2, max(MIN_MS, int(abs(y2 - y1) / SPEED)))
+        session.link.swipe(x, y1, x, y2, max(MIN_MS, int(abs(y2 - y1) / SPEED)))
         return float(y1 - y2)
 
     def _settle(self, image, reading: Reading, first_row: int) -> Reading:
@@ -250,13 +242,13 @@ class BoardView:
 
     # -- the whole board -------------------------------------------------------------------
 
-    def survey(self, link, first=None) -> tuple[Board | None, Reading]:
+    def survey(self, session, first=None) -> tuple[Board | None, Reading]:
         """The whole board and a reading of the screen as it is left (absolute indices, the whole
         board in ``reading.board``). ``first``: an (image, reading) just taken, to save a look.
         On a screen that is not a board: (None, that reading)."""
         budget = Budget(self.max_swipes)
         for _ in range(3):
-            image, reading = first if first is not None else self._look(link)
+            image, reading = first if first is not None else self._look(session)
             if first is not None:
                 self._ends(image, reading)
             first = None
@@ -277,14 +269,14 @@ class BoardView:
                 self.board = reading.board.copy()
                 return self.board, self._whole(shown, self.board)
             try:
-                return self._read_down(link, image, reading, budget)
+                return self._read_down(session, image, reading, budget)
             except _Misplaced:
                 self.first_row = None
                 continue
         raise ScrollError("the board kept changing while it was read: leave the phone alone "
                           "while the board is read, and run again")
 
-    def _to_top(self, link, image, reading: Reading, budget: Budget):
+    def _to_top(self, session, image, reading: Reading, budget: Budget):
         """Swipe down until the picture stops changing: the board's first row is at the top.
 
         When nobody else scrolls the board (``alone``), where this view left it is known: one
@@ -299,8 +291,8 @@ class BoardView:
         while still < need:
             # after an unchanged picture, one row less: rows repeated by adds (3 rows over and
             # over) look unchanged after a swipe of 12 rows that moved, not after 12 and then 11
-            self._swipe(link, reading, -(span - still % 2 if span > 1 else span), budget)
-            after = link.capture()
+            self._swipe(session, reading, -(span - still % 2 if span > 1 else span), budget)
+            after = session.capture()
             same = self._same_picture(image, after, reading)
             image = after
             if same:
@@ -311,7 +303,7 @@ class BoardView:
                 still, moved = 0, True
                 if known is not None and known < span:  # a row to spare for a short scroll
                     break
-        return self._read(link, image) if moved else (image, reading)
+        return self._read(session, image) if moved else (image, reading)
 
     def confirm(self, image, reading: Reading):
         """The whole board without a swipe, when the screen agrees with a board the loop thinks
@@ -348,9 +340,9 @@ class BoardView:
             return self.board, self._whole(self._settle(image, reading, at), self.board)
         return None
 
-    def _read_down(self, link, image, reading: Reading, budget: Budget):
+    def _read_down(self, session, image, reading: Reading, budget: Budget):
         self.say("reading the whole board: it is taller than the screen, scrolling through it...")
-        image, reading = self._to_top(link, image, reading, budget)
+        image, reading = self._to_top(session, image, reading, budget)
         if reading.screen != "board":
             self.first_row = None
             return None, reading
@@ -363,8 +355,8 @@ class BoardView:
         # the picture (a few times: a dropped swipe must not cut the board short)
         while reading.more_below and still < (MAX_DROPPED_SWIPES if goes_on_below(image, reading)
                                               else self.unchanged + 2):
-            travel = self._swipe(link, reading, len(screen_rows(reading)) - 2, budget)
-            after, new = self._look(link)
+            travel = self._swipe(session, reading, len(screen_rows(reading)) - 2, budget)
+            after, new = self._look(session)
             if new.screen != "board":
                 self.first_row = None
                 return None, new
@@ -374,7 +366,7 @@ class BoardView:
                 still += 1  # the end of the board, or a swipe the phone dropped: try again
                 continue
             still = 0
-            at = self._place(link, rows, after, new, travel, forward=True)
+            at = self._place(session, rows, after, new, travel, forward=True)
             if at is None:
                 raise _Misplaced
             at, after, new = at
@@ -390,7 +382,7 @@ class BoardView:
                            score=last.score, stage=last.stage)
         return self.board, self._whole(shown, self.board)
 
-    def _place(self, link, rows, image, reading: Reading, travel: float, forward: bool | None):
+    def _place(self, session, rows, image, reading: Reading, travel: float, forward: bool | None):
         """The board row at the top of a screen read after a swipe: (row, image, reading) or None.
 
         The distance says where the board should be; the rows already known must agree. When
@@ -426,7 +418,7 @@ class BoardView:
             if fits and attempt == 1:
                 return min(fits, key=lambda f: (abs(f - predicted), f)), image, reading
             if attempt == 0:
-                image, reading = self._look(link)
+                image, reading = self._look(session)
                 if reading.screen != "board":
                     return None
         return None
@@ -466,25 +458,25 @@ class BoardView:
             return aim
         return min(others, key=lambda t: (abs(t - aim), abs(t - top)))
 
-    def show(self, link, rows) -> Reading:
+    def show(self, session, rows) -> Reading:
         """Scroll as little as needed for the board rows ``rows`` to be on screen (the first of
         them when they do not fit on one screen); the fresh reading, with absolute indices."""
         rows = sorted(set(int(r) for r in rows))
         first, last = rows[0], rows[-1]
         if self.board is None or self.first_row is None:
-            self.survey(link)
+            self.survey(session)
         placed = None
-        image = link.capture()
+        image = session.capture()
         if self._unchanged(image):  # just as the last survey left it: no need to read it again
             placed = self.first_row, image, self.raw
         for _ in range(0 if placed else 2):  # where the board stands now; read it again if it changed
-            image, reading = self._look(link)
+            image, reading = self._look(session)
             if reading.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
-            placed = self._place(link, self.rows, image, reading, 0.0, None)
+            placed = self._place(session, self.rows, image, reading, 0.0, None)
             if placed is not None:
                 break
-            self.survey(link)
+            self.survey(session)
         if placed is None:
             raise ScrollError("the board on screen does not match the board read a moment ago: run again")
         at, image, reading = placed
@@ -512,8 +504,8 @@ class BoardView:
                          f"of {len(self.rows)}...")
                 told = True
             step = self._step(top, target, k, reach)
-            travel = self._swipe(link, reading, step - top, budget)
-            after, new = self._look(link)
+            travel = self._swipe(session, reading, step - top, budget)
+            after, new = self._look(session)
             if new.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
             if self._same_picture(image, after, reading):
@@ -528,7 +520,7 @@ class BoardView:
                              "(are swipes reaching the phone?)")
                 continue
             still = 0
-            placed = self._place(link, self.rows, after, new, travel, step > top)
+            placed = self._place(session, self.rows, after, new, travel, step > top)
             if placed is None:
                 raise BoardChanged("rows brought on screen differ from the board read before")
             at, image, reading = placed
