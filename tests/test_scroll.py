@@ -275,9 +275,9 @@ def test_survey_places_the_end_of_a_board_of_repeated_rows_after_each_add(harnes
     for adds in range(1, 6):
         t = truth(vp)
         session.link.tap(*centre(t["add_button"]))
-        view.expect = Board(t["board"]["cells"], adds_left=t["board"]["adds_left"])
-        view.expect.push(Add())
-        board, reading = view.survey(session)
+        expect = Board(t["board"]["cells"], adds_left=t["board"]["adds_left"])
+        expect.push(Add())
+        board, reading = view.survey(session, expect=expect)
         t = truth(vp)
         assert board.cells == t["board"]["cells"] and board.adds_left == 5 - adds
         check_screen(reading, t)
@@ -304,15 +304,13 @@ def test_a_screen_from_before_the_move_is_not_the_predicted_board_farther_on(har
     pair = next(p for p in board.pairs() if 3 <= p.i // COLUMNS and p.j // COLUMNS <= 5)
     expected = board.copy()
     expected.push(pair)
-    view.expect = expected
     image, reading = session.look("numbermatch")
-    assert view.confirm(image, reading) is None  # not the predicted board: look again
-    view.before = board
-    confirmed, shown = view.confirm(image, reading)  # the board before the move, where it stood
+    assert view.confirm(image, reading, expected) is None  # not the predicted board: look again
+    confirmed, shown = view.confirm(image, reading, expected, board)  # the board before the move, where it stood
     assert confirmed.cells == board.cells and view.first_row == 0
     session.link.tap_all([shown.cells[pair.i], shown.cells[pair.j]])
     image, reading = session.look("numbermatch")
-    confirmed, shown = view.confirm(image, reading)
+    confirmed, shown = view.confirm(image, reading, expected, board)
     assert confirmed.cells == expected.cells == truth(vp)["board"]["cells"]
     check_screen(shown, truth(vp))
 

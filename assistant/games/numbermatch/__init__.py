@@ -61,11 +61,8 @@ class NumberMatch(Game):
         if self.view is None or reading.screen != "board":
             return image, reading
         view = self.view
-        view.expect, view.before = expected, before
-        try:
-            whole = view.confirm(image, reading) if glance else view.survey(self.session, first=(image, reading))
-        finally:
-            view.expect = view.before = None
+        whole = (view.confirm(image, reading, expected, before) if glance
+                 else view.survey(self.session, (image, reading), expected, before))
         return None if whole is None else (image if glance or view.image is None else view.image, whole[1])
 
     def forget_place(self) -> None:

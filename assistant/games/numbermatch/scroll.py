@@ -21,17 +21,15 @@ Every swipe starts and ends on cell centres of the grid (never on a button), and
 
 from __future__ import annotations
 
-import copy
 
-import numpy as np
 
 from assistant.games import BoardChanged
+from assistant.games.numbermatch.placement import (COLUMNS, capacity, fits, goes_on_below, looks_same, numbered,
+                                                   screen_rows, step)
 from assistant.settle import STILL_PIXELS, changed_pixels
 from solver.errors import TapsolveError
-from solver.numbermatch import Board, Rules
+from solver.numbermatch import Board
 from vision import ReadError, Reading
-
-COLUMNS = Rules().columns  # cells a row, as the rules (and the reader's grid) have it
 MAX_SWIPES = 40  # per survey or show: a board needing more is not behaving like a list
 SPEED = 1.0  # finger speed in px/ms: a drag this slow stops about where the finger stops
 MIN_MS = 300
@@ -50,58 +48,6 @@ class ScrollError(TapsolveError):
 
 class _Misplaced(Exception):
     """A screen's rows fit nowhere in what was read before: start the survey again."""
-
-
-def capacity(reading: Reading) -> int | None:
-    """How many whole rows the grid shows, from the reading profile's geometry (None: unknown)."""
-    geo = getattr(reading.profile, "geometry", None) or {}
-    try:
-        return int((float(geo["bottom"]) - float(geo["top"])) / float(geo["pitch"]) + 0.1)
-    except (KeyError, TypeError, ValueError, ZeroDivisionError):
-        return None
-
-
-def screen_rows(reading: Reading) -> list[tuple[int, ...]]:
-    """The board rows on screen, top first (the last may be partial)."""
-    cells = reading.board.cells
-    return [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
-
-
-def goes_on_below(image, reading: Reading) -> bool | None:
-    """Whether digits show in the row the fade cuts under the last whole row (None: no room
-    to look). The reader counts a grid filled with full rows as going on below; at the board's
-    true end that row is empty lattice, and rows repeated by adds cannot tell the end either."""
-    if image is None or not reading.cells or not reading.pitch or reading.profile is None:
-        return None
-    bg = (reading.profile.colours or {}).get("background")
-    bottom = (reading.profile.geometry or {}).get("bottom")
-    if bg is None or bottom is None:
-        return None
-    p = reading.pitch
-    last = max(y for _, y in reading.cells.values())
-    y0, y1 = int(last + 0.65 * p), int(min(last + 1.5 * p, float(bottom), image.shape[0]))
-    if y1 - y0 < 0.1 * p:
-        return None
-    xs = sorted({x for x, _ in reading.cells.values()})[:COLUMNS]
-    bg = np.asarray(bg, np.float32)
-    for x in xs:
-        band = image[y0:y1, max(0, int(x - 0.3 * p)):int(x + 0.3 * p)].astype(np.float32)
-        if band.size and float(np.abs(band - bg).max()) > 40:
-            return True
-    return False
-
-
-def numbered(reading: Reading, first_row: int) -> Reading:
-    """A copy of a reading (whose cells count from the top of the screen) with absolute indices."""
-    out = copy.copy(reading)
-    base = first_row * COLUMNS
-    out.cells = {k + base: xy for k, xy in reading.cells.items()}
-    out.selected = None if reading.selected is None else reading.selected + base
-    out.unsure = [k + base for k in reading.unsure]
-    out.unsure_why = {str(int(k) + base) if k.isdigit() else k: v for k, v in reading.unsure_why.items()}
-    out.first_row = first_row
-    out.more_above = first_row > 0
-    return out
 
 
 class Budget:
@@ -139,11 +85,6 @@ class BoardView:
         self.reading: Reading | None = None  # the last reading, absolute indices
         self.swipes = 0
         self.looks = 0
-        # the board the loop expects after its move (autoplay), to choose among places on a board
-        # of repeated rows that the screen alone cannot tell apart; None: the screen alone
-        self.expect: Board | None = None
-        # the board before that move: a screen that still shows it (a lost tap) needs no survey
-        self.before: Board | None = None
         self.say = lambda text: None  # progress while scrolling takes long (the session's, once attached)
 
     # -- looking ---------------------------------------------------------------------------
@@ -242,9 +183,13 @@ class BoardView:
 
     # -- the whole board -------------------------------------------------------------------
 
-    def survey(self, session, first=None) -> tuple[Board | None, Reading]:
+    def survey(self, session, first=None, expect: Board | None = None,
+               before: Board | None = None) -> tuple[Board | None, Reading]:
         """The whole board and a reading of the screen as it is left (absolute indices, the whole
         board in ``reading.board``). ``first``: an (image, reading) just taken, to save a look.
+        ``expect``: the board the loop expects after its move (autoplay), to choose among places
+        on a board of repeated rows that the screen alone cannot tell apart; ``before``: the board
+        before that move (a screen that still shows it, a lost tap, needs no survey).
         On a screen that is not a board: (None, that reading)."""
         budget = Budget(self.max_swipes)
         for _ in range(3):
@@ -257,7 +202,7 @@ class BoardView:
                 return None, reading
             if self._unchanged(image):
                 return self.board, self.reading  # nothing moved since the last look: no swipes
-            confirmed = self.confirm(image, reading)
+            confirmed = self.confirm(image, reading, expect, before)
             if confirmed is not None:
                 return confirmed
             room = capacity(reading)
@@ -269,7 +214,7 @@ class BoardView:
                 self.board = reading.board.copy()
                 return self.board, self._whole(shown, self.board)
             try:
-                return self._read_down(session, image, reading, budget)
+                return self._read_down(session, image, reading, budget, expect)
             except _Misplaced:
                 self.first_row = None
                 continue
@@ -305,15 +250,15 @@ class BoardView:
                     break
         return self._read(session, image) if moved else (image, reading)
 
-    def confirm(self, image, reading: Reading):
+    def confirm(self, image, reading: Reading, expect: Board | None = None, before: Board | None = None):
         """The whole board without a swipe, when the screen agrees with a board the loop thinks
-        possible (the one it predicts, then the one before its move): the rows on screen and the
+        possible (``expect``, the one it predicts, then ``before``, the one before its move): the rows on screen and the
         header match that board at some place, the nearest to where the board stood. The rows
         off screen are that board's. None when the screen agrees with neither: survey again."""
         if self.first_row is None or not reading.cells or reading.screen != "board":
             return None
         self._ends(image, reading)
-        for board in (self.expect, self.before):
+        for board in (expect, before):
             if board is None or board.adds_left != reading.board.adds_left \
                     or None not in (board.stage, reading.board.stage) and board.stage != reading.board.stage:
                 continue
@@ -325,14 +270,14 @@ class BoardView:
                 continue
             # a move leaves the board where it stood, pulled back as far as a shorter board's end
             stand = min(self.first_row, max(0, len(rows) - len(seen)))
-            if (board is self.expect and stand not in fits
+            if (board is expect and stand not in fits
                     and seen == self.rows[self.first_row:self.first_row + len(seen)]):
                 # the screen still shows the board read last, where it stood (a frame from before
                 # the move's animation): on rows repeated by adds, the prediction fits it farther
                 # on, a place the board never went to
                 continue
             at = stand if stand in fits else min(fits, key=lambda f: (abs(f - self.first_row), f))
-            if board is self.expect:
+            if board is expect:
                 self.selected = None  # a move made leaves nothing selected but what the screen shows
             self.rows = rows
             self.board = Board(list(board.cells), adds_left=reading.board.adds_left,
@@ -340,7 +285,7 @@ class BoardView:
             return self.board, self._whole(self._settle(image, reading, at), self.board)
         return None
 
-    def _read_down(self, session, image, reading: Reading, budget: Budget):
+    def _read_down(self, session, image, reading: Reading, budget: Budget, expect: Board | None):
         self.say("reading the whole board: it is taller than the screen, scrolling through it...")
         image, reading = self._to_top(session, image, reading, budget)
         if reading.screen != "board":
@@ -366,7 +311,7 @@ class BoardView:
                 still += 1  # the end of the board, or a swipe the phone dropped: try again
                 continue
             still = 0
-            at = self._place(session, rows, after, new, travel, forward=True)
+            at = self._place(session, rows, after, new, travel, forward=True, expect=expect)
             if at is None:
                 raise _Misplaced
             at, after, new = at
@@ -382,22 +327,24 @@ class BoardView:
                            score=last.score, stage=last.stage)
         return self.board, self._whole(shown, self.board)
 
-    def _place(self, session, rows, image, reading: Reading, travel: float, forward: bool | None):
-        """The board row at the top of a screen read after a swipe: (row, image, reading) or None.
+    def _place(self, session, rows, image, reading: Reading, travel: float, forward: bool | None,
+               expect: Board | None = None):
+        """The board row at the top of a screen read after a swipe: (row, image, reading) or None
+        (``expect``: the board the loop expects, whose end chooses among places at the board's end).
 
         The distance says where the board should be; the rows already known must agree. When
         they do not, the screen is read again (the board may still have been moving); then the
         content decides, taking the place nearest to the distance among those it allows."""
         for attempt in range(2):
             predicted = round((self._top_y(reading) - (self.row0_y - travel)) / reading.pitch)
-            fits = [f for f in self._fits(rows, reading) if forward is None
+            fits = [f for f in fits(rows, reading) if forward is None
                     or (f >= self.first_row if forward else f <= self.first_row)]
-            if forward and not reading.more_below and self.expect is not None:
+            if forward and not reading.more_below and expect is not None:
                 # at the board's end a swipe may stop short by any amount, and rows repeated by
                 # adds fit at several places short of the distance (the distance's own among
                 # them): the screen cannot choose, the board the loop expects can, when its end
                 # is one of them
-                end = -(-len(self.expect.cells) // COLUMNS) - len(screen_rows(reading))
+                end = -(-len(expect.cells) // COLUMNS) - len(screen_rows(reading))
                 if end in fits and end <= predicted:
                     return end, image, reading
             if predicted in fits:
@@ -423,40 +370,7 @@ class BoardView:
                     return None
         return None
 
-    @staticmethod
-    def _fits(rows, reading: Reading) -> list[int]:
-        """Every first row at which the screen's rows agree with the known rows (one at least shared)."""
-        seen = screen_rows(reading)
-        out = []
-        for f in range(0, len(rows)):
-            shared = [(rows[f + i], row) for i, row in enumerate(seen) if f + i < len(rows)]
-            if shared and all(a == b for a, b in shared):
-                out.append(f)
-        return out
-
     # -- bringing rows on screen -----------------------------------------------------------
-
-    def _looks_same(self, a: int, b: int, k: int) -> bool:
-        """The screens with board rows ``a`` and ``b`` at the top (``k`` rows shown) look alike."""
-        return self.rows[a:a + k] == self.rows[b:b + k]
-
-    def _step(self, top: int, target: int, k: int, reach: int) -> int:
-        """The board row to bring to the top with the next swipe, on the way to ``target``.
-
-        A swipe moves at most ``reach`` rows. Rows repeat after adds (a board of 27 numbers added
-        to three times is one screen of 3 rows over and over), so the place a swipe aims at may
-        look just like the screen it leaves: then a board that moved cannot be told from a swipe
-        the phone dropped. Aim instead at the place nearest the target, in reach, that looks
-        different (and from which the target does too, since the target looks like here)."""
-        aim = top + max(-reach, min(reach, target - top))
-        if not self._looks_same(top, aim, k):
-            return aim
-        last = max(0, len(self.rows) - k)
-        others = [t for t in range(max(0, top - reach), min(last, top + reach) + 1)
-                  if not self._looks_same(top, t, k)]
-        if not others:
-            return aim
-        return min(others, key=lambda t: (abs(t - aim), abs(t - top)))
 
     def show(self, session, rows) -> Reading:
         """Scroll as little as needed for the board rows ``rows`` to be on screen (the first of
@@ -503,13 +417,13 @@ class BoardView:
                 self.say(f"scrolling to row{f's {first + 1}-' if last > first else ' '}{last + 1} "
                          f"of {len(self.rows)}...")
                 told = True
-            step = self._step(top, target, k, reach)
+            step = step(self.rows, top, target, k, reach)
             travel = self._swipe(session, reading, step - top, budget)
             after, new = self._look(session)
             if new.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
             if self._same_picture(image, after, reading):
-                if self._looks_same(top, step, k):
+                if looks_same(self.rows, top, step, k):
                     # every place in reach looks like this one: only the distance can tell
                     shown = self._settle(after, new, step)
                     image, reading = after, new
