@@ -82,7 +82,7 @@ def dry_run(loop: Loop, say=print) -> int:
     position = loop.position
     say(f"plan: {words.count(len(loop.plan.moves), 'moves')} ({loop.plan.status})")
     for step, move in enumerate(loop.plan.moves, 1):
-        taps = loop.game.planned_taps(move, position, reading)
+        taps = loop.game.planned_tap_points(move, position, reading)
         say(f"{step:3d}. {loop.game.describe(position, move):40s} taps "
             + " ".join(f"({x},{y}){note}" for (x, y), note in taps))
         position = loop.game.after(position, move)
@@ -134,7 +134,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     loop.show(move, select=True)
                     if loop.came_back():  # (lost during a scroll's capture: never a tap planned before)
                         raise PhoneCameBack("the phone came back")
-                    taps = loop.game.taps(move, loop.reading)
+                    taps = loop.game.tap_points(move, loop.reading)
                     kind = loop.game.animation(loop.position, move)
                     stop.moving = True
                     link.tap_all(taps, kind=kind)

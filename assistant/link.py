@@ -115,10 +115,10 @@ class Link:
         except (ChannelUnavailable, ConnectionError):
             return None
 
-    def _quality(self, lossless: bool | None) -> None:
-        """Capture by lossless screencap (True) or the channel's video when it has one (False);
-        None: as the last capture."""
-        if lossless is not None and self.screen is not None:
+    def quality(self, lossless: bool) -> None:
+        """Capture from now on by lossless screencap (True) or by the channel's video when it has
+        one (False): the session's choice (``assistant.session``), as what it reads needs."""
+        if self.screen is not None:
             self.screen.lossless = lossless
 
     @property
@@ -130,11 +130,10 @@ class Link:
         """``AnimationClock.first_frame`` at this link's capture time."""
         return self.clock.first_frame(self.capture_s)
 
-    def glance(self, lossless: bool | None = None):
+    def glance(self):
         """One capture once this kind of touch's animation time has passed, not proved settled:
         for a caller that accepts it only when it shows just what was predicted (``accept``).
-        Until that time is learned, a settled capture. ``lossless``: see ``_quality``."""
-        self._quality(lossless)
+        Until that time is learned, a settled capture."""
         first = self._first_frame()
         if first is None:
             return self.capture()
@@ -178,13 +177,12 @@ class Link:
         """How the move whose early frame was refused turned out (see ``AnimationClock.early_result``)."""
         self.clock.early_result(made)
 
-    def capture(self, learning: bool = False, lossless: bool | None = None):
+    def capture(self, learning: bool = False):
         """The screen once it has stopped changing (``Settler.settle``). After a touch whose
         kind's animation time is known, the first frame waits for it (a frame before it would
         most likely be wasted), or for half the bracket where narrowing it pays (as a glance
         does: an ending move is never glanced at), unless ``learning`` (the caller waited so
-        already); the frames' times teach the clock that kind's time. ``lossless``: see ``_quality``."""
-        self._quality(lossless)
+        already); the frames' times teach the clock that kind's time."""
         glanced, self._glanced = self._glanced, None
         touched_at = self.clock.touched_at
         in_full, self._in_full = self._in_full, False

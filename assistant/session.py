@@ -160,7 +160,6 @@ class Session:
         self._reconnects = 0  # the link's count when the profile was taken (one that came back may be another phone)
         self._clocked = None  # the profile whose animation times the link's clock started from
         self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
-        self._lossless = True  # the next capture a lossless screencap, not a compressed video frame
         self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
         self.last_image = None
 
@@ -183,14 +182,15 @@ class Session:
             # a phone with a stored profile needs no lossless screenshot to start from: its
             # first read may be a video frame, read with that profile for sure
             self._first_by_video = store.stored_for(self.model, *link.video_size)
-            self._lossless = not self._first_by_video
-        image = link.glance(self._lossless) if glance else link.capture(lossless=self._lossless)
+            link.quality(lossless=not self._first_by_video)
+        image = link.glance() if glance else link.capture()
         self.last_image = image  # (what the screen showed, even when it reads as nothing known)
         video = link.from_video
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = read(image, self.model, game, note=self.say, stored_only=video)
             if reading is None:  # (a video frame no stored profile read for sure: never built on)
-                self._lossless, self._first_by_video = True, False
+                self._first_by_video = False
+                link.quality(lossless=True)
                 return self.look(game, glance)
         else:
             try:
@@ -202,14 +202,14 @@ class Session:
             if video and (reading is None or not reading.sure or reading.screen == "unknown"):
                 # a compressed video frame not read for sure is never judged nor learned from:
                 # the screen is captured again by a lossless screencap and read from that
-                self._lossless = True
+                link.quality(lossless=True)
                 return self.look(game, glance)
             reading = self._settle_profile(image, reading, game, glance)
         if reading.profile is not None and trusted(reading):
             self.profile = reading.profile  # (a profile built under a dialog or an ad is never kept)
         # video frames (compressed) once the profile is built on a lossless screencap, and
         # while what is on screen reads for sure
-        self._lossless = self.profile is None or not reading.sure or reading.screen == "unknown"
+        link.quality(lossless=self.profile is None or not reading.sure or reading.screen == "unknown")
         if reading.screen == "board" and reading.sure:
             link.ticking = reading.ticking
         self.save()
@@ -235,7 +235,7 @@ class Session:
 
     def capture(self):
         """The screen once settled, not read (a scroll compares it with the last before reading)."""
-        self.last_image = self.link.capture(lossless=self._lossless)
+        self.last_image = self.link.capture()
         return self.last_image
 
     def reread(self, image, game: str):

@@ -180,7 +180,7 @@ def test_a_kind_an_earlier_game_bore_out_is_taken_on_a_glance():
 
 
 def test_questions_change_nothing():
-    """same, shows and taps are questions: asked any number of times, the game is as it was."""
+    """same, shows and tap_points are questions: asked any number of times, the game is as it was."""
     game = NumberMatch()
     before = game.position(reading(Board.parse(BOARD)))
     state = copy.deepcopy(vars(game))
@@ -190,7 +190,7 @@ def test_questions_change_nothing():
         shown.cells = {k: (100 + 50 * (k % 9), 300 + 50 * (k // 9)) for k in range(len(seen.cells))}
         for _ in range(2):
             game.same(seen, expected), game.same(seen, before), game.shows(seen, expected)
-            game.taps(Pair(16, 17), shown)
+            game.tap_points(Pair(16, 17), shown)
     assert vars(game) == state
 
 

@@ -130,7 +130,7 @@ def test_show_brings_far_rows_on_screen_scrolling_no_more_than_needed(harness):
 def tap(game, session, move, reading):
     """Bring ``move`` on screen and tap it, as autoplay does."""
     shown = game.show(move, reading, select=True)
-    session.link.tap_all(game.taps(move, reading if shown is None else shown[1]))
+    session.link.tap_all(game.tap_points(move, reading if shown is None else shown[1]))
 
 
 def test_a_pair_split_across_screens_is_tapped_first_scrolled_then_second(harness):

@@ -67,7 +67,7 @@ def test_only_the_session_saves_a_profile_through_a_whole_game(tmp_path, monkeyp
     loop.start()
     while loop.next_move is not None:
         move = loop.next_move
-        loop.link.tap_all(loop.game.taps(move, loop.reading), kind=loop.game.animation(loop.position, move))
+        loop.link.tap_all(loop.game.tap_points(move, loop.reading), kind=loop.game.animation(loop.position, move))
         assert loop.judge(move) == "done"
     assert app.screen == "stage_complete"
     sessions.save_counts()  # (as at exit)
@@ -135,24 +135,20 @@ def test_a_question_and_a_position_change_nothing_in_the_game():
     assert vars(game) == state and game.rules.point_table["touching"] == 1
 
 
-def test_the_session_reads_a_capture_it_chooses_the_quality_of():
-    """The session passes the capture's quality to the link as an argument (lossless until a
-    profile is built), and keeps the last image even when it reads as nothing known."""
-
-    class Phone:
-        screen = None
-        serial, model = "blank", "Blank"
-
-        def capture(self):
-            return np.full((400, 200, 3), 128, np.uint8)
-
-    link = Link(Phone(), say=lambda _: None)
+def test_the_session_chooses_the_quality_of_what_it_captures():
+    """The session tells the link which capture it needs: lossless until a board is read for
+    sure with a profile, video frames after; a screen that reads as nothing known is kept."""
+    preset = PRESETS["1080x2400"]
+    app = apps.create("numbermatch", preset, seed=2, size=10)
+    link = Link(TappedApp(app, preset.model), say=lambda _: None)
     asked = []
-    capture = link.capture
-    link.capture = lambda learning=False, lossless=None: asked.append(lossless) or capture(learning, lossless)
+    link.quality = lambda lossless: asked.append(lossless)
     session = Session(link)
+    session.look("numbermatch")
+    assert asked == [False] and session.profile is not None  # (a board read for sure: video next)
+    app.render = lambda: np.full((2400, 1080, 3), 128, np.uint8)  # a screen with nothing on it
     try:
         session.look("numbermatch")
     except vision.ReadError:
         pass
-    assert asked == [True] and session.last_image is not None and session.profile is None
+    assert session.last_image[0, 0, 0] == 128

@@ -149,11 +149,11 @@ class Game:
 
     # -- tapping -----------------------------------------------------------------------------
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """Screen points to tap for ``move`` on the screen read now (a question: nothing is sent)."""
         raise NotImplementedError
 
-    def planned_taps(self, move, position, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, position, reading) -> list[tuple[tuple[int, int], str]]:
         """For a dry run: the taps of a move planned ahead (``position`` the board before it),
         placed from the screen read at the start, each with a note ("" when none)."""
         raise NotImplementedError

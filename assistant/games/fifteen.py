@@ -41,14 +41,14 @@ class Fifteen(Game):
     def ends(self, board) -> bool:
         return board.is_won()  # the phone shows its solved screen (read as stage_complete)
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """The tile's centre: tapping a tile next to the gap slides it in."""
         tiles = reading.board.tiles
         if move not in tiles:
             raise TapsolveError(f"tile {move} is not on the board on screen")
         return [reading.cells[tiles.index(move)]]
 
-    def planned_taps(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
         # the frame's cells stay put: the tile is tapped where it will be by then
         return [(reading.cells[board.tiles.index(move)], "")]
 

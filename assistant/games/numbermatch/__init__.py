@@ -124,7 +124,7 @@ class NumberMatch(Game):
         note, points.note = note or points.note, None
         return Learned(note, points.kept())
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """The taps given what is selected (``show`` brought the move's cells on screen first)."""
         if isinstance(move, Add):
             if reading.add_button is None:
@@ -223,7 +223,7 @@ class NumberMatch(Game):
         return (f"{count(tally.moves, 'moves')}, {count(tally.stages, 'stages')} cleared, "
                 f"score {tally.score}")
 
-    def planned_taps(self, move, board: Board, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, board: Board, reading) -> list[tuple[tuple[int, int], str]]:
         # the lattice is fixed on screen: rows that vanish move the cells, not the grid
         cols = board.rules.columns
         at = cell_lattice(reading, cols)
