@@ -341,6 +341,9 @@ class Phone:
     ads_shown: int = 0
     clock: object = time.monotonic  # the ads' countdowns run on it (tests may set their own)
     android: str = DEFAULT_ANDROID  # a key of ANDROID
+    # the display turned a quarter from the game's orientation (a landscape ad, a rotation): the
+    # screen is shown sideways at height x width, and touches come in that turned space
+    turned: bool = False
 
     def __post_init__(self):
         self.android = self.preset.android or self.android  # a preset's own Android wins over the option
@@ -520,7 +523,8 @@ class Phone:
         ``log`` is off (a video stream's looks, phonesim.scrcpy)."""
         if self.faults.secure or not self.awake:
             self.last_motion = None
-            return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
+            width, height = self.screen_size()
+            return np.zeros((height, width, 3), np.uint8)
         with self._lock:
             top, motion = self.front(), None
             if self.locked:
@@ -533,6 +537,8 @@ class Phone:
                 if self.dialog is not None:
                     frame = self.dialog.draw(frame)
             self.last_motion = motion  # (read under the lock by a video stream, with its frame)
+            if self.turned:
+                frame = np.ascontiguousarray(np.rot90(frame))
         if log:
             with self._costs_lock:
                 self.capture_log.append((time.monotonic(), motion))
@@ -552,8 +558,15 @@ class Phone:
         with self._costs_lock:
             self.tap_log.append(Tap(time.monotonic(), x, y, target))
 
+    def screen_size(self) -> tuple[int, int]:
+        """The screen's (width, height) as shown now: the preset's, swapped while turned."""
+        p = self.preset
+        return (p.height, p.width) if self.turned else (p.width, p.height)
+
     def tap(self, x: int, y: int, cost=None) -> None:
         """A tap; ``cost``: the span its start costs instead of `input tap`'s (phonesim.scrcpy)."""
+        if self.turned:  # back into the game's orientation (the inverse of screen()'s np.rot90)
+            x, y = self.preset.width - 1 - y, x
         if self._lost(cost=cost):
             self.taps_dropped += 1
             self._log(x, y, "dropped")

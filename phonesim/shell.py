@@ -331,8 +331,8 @@ class Shell:
         physical id (uniqueId='local:<id>'); a cover screen's first. Each viewport's orientation
         is its rotation and deviceWidth/deviceHeight its natural size."""
         p = self.phone.preset
-        (width, height), turn = p.natural, p.rotation
-        logical = (p.width, p.height)
+        (width, height), turn = p.natural, (p.rotation + self.phone.turned) % 4
+        logical = self.phone.screen_size()
         if self.sdk < SURFACE_DISPLAY_SDK:
             return ("DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n"
                     f"  mDefaultViewport=DisplayViewport{{valid=true, displayId=0, orientation={turn}, "
