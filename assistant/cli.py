@@ -142,7 +142,8 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
     sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
                      "also 720x1600, 1440x3200, tablet-1600x2560, 1080x2340-2022, and the emulator "
-                     "screens 720x1280, 900x1600, 1080x1920)")
+                     "screens 720x1280, 900x1600, 1080x1920; flip-1080x2640, tablet-landscape-1080x1920, "
+                     "1440x3200-encoder-1920 and android4.4-1080x1920 do what real devices do)")
     sim.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0],
                      help=f"the game the phone runs (default {registry.NAMES[0]})")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")

@@ -36,13 +36,36 @@ class Preset:
     # "2022" (an older build: a "Number Match" title bar, the score under a trophy, no best score)
     style: str = "current"
     emulator: bool = False  # an emulator's usual screen: played on, left out of fixtures/
+    # What a real device does beyond its formats (issue 37); a preset with any is left out of
+    # fixtures/ too (its screens are another preset's):
+    maker: str = "google"  # ro.product.manufacturer: "samsung" prints its own `dumpsys power` line
+    # a second physical display (a flip's or foldable's cover screen), (width, height): `screencap`
+    # untold takes the first SurfaceFlinger lists, this one, and warns (cmds/screencap/screencap.cpp)
+    cover: tuple[int, int] | None = None
+    # the display's rotation (Surface.ROTATION_*) while the game shows: 1 on a display whose
+    # natural orientation is landscape (BlueStacks, LDPlayer, MuMu as a tablet) turned for a
+    # portrait game; `wm size` prints the natural size, the screen is width x height
+    rotation: int = 0
+    # the largest video side the phone's H.264 encoder takes (0: any): a larger stream fails to
+    # configure and scrcpy's server retries smaller (video/SurfaceEncoder.java, downsize on error)
+    encoder_max: int = 0
+    android: str = ""  # the Android version it runs (a key of ANDROID); "": the phone's option decides
+
+    @property
+    def quirks(self) -> bool:
+        return bool(self.cover or self.rotation or self.encoder_max or self.android)
+
+    @property
+    def natural(self) -> tuple[int, int]:
+        """The display's natural (unrotated) size, what `wm size` prints."""
+        return (self.height, self.width) if self.rotation % 2 else (self.width, self.height)
 
 
 PRESETS = {
     p.name: p for p in (
-        Preset("720x1600", 720, 1600, 320, "Galaxy A12", "a12nsxx", "a12", "roboto", 48),
+        Preset("720x1600", 720, 1600, 320, "Galaxy A12", "a12nsxx", "a12", "roboto", 48, maker="samsung"),
         Preset("1080x2400", 1080, 2400, 420, "Pixel 7", "panther", "panther", "roboto", 72),
-        Preset("1440x3200", 1440, 3200, 560, "Galaxy S21 Ultra", "p3sxx", "p3s", "dejavu", 96),
+        Preset("1440x3200", 1440, 3200, 560, "Galaxy S21 Ultra", "p3sxx", "p3s", "dejavu", 96, maker="samsung"),
         Preset("tablet-1600x2560", 1600, 2560, 320, "Galaxy Tab S7", "gts7lwifi", "gts7l", "dejavu", 64),
         Preset("1080x2340-2022", 1080, 2340, 400, "Redmi Note 10 Pro", "sweet_eea", "sweet", "roboto", 66,
                style="2022"),
@@ -51,6 +74,18 @@ PRESETS = {
         Preset("900x1600", 900, 1600, 240, "Emulator 900x1600", "emu900", "emu900", "roboto", 36, emulator=True),
         Preset("1080x1920", 1080, 1920, 480, "Emulator 1080x1920", "emu1080", "emu1080", "roboto", 72,
                emulator=True),
+        # what real devices do (issue 37): a flip phone with its cover screen (two physical
+        # displays); a tablet-mode emulator, natural landscape, turned for the portrait game; a
+        # 1440p phone whose encoder refuses the full size (scrcpy retries at 1920); an Android
+        # 4.4 phone (no `exec:`, the shell's PTY)
+        Preset("flip-1080x2640", 1080, 2640, 425, "Galaxy Z Flip5", "b5qxxx", "b5q", "roboto", 72,
+               maker="samsung", cover=(720, 748)),
+        Preset("tablet-landscape-1080x1920", 1080, 1920, 240, "BlueStacks tablet", "bst", "bst", "roboto", 54,
+               emulator=True, rotation=1, android="11"),
+        Preset("1440x3200-encoder-1920", 1440, 3200, 560, "Galaxy S21 Ultra (small encoder)", "p3sxx", "p3s",
+               "dejavu", 96, maker="samsung", encoder_max=1920),
+        Preset("android4.4-1080x1920", 1080, 1920, 480, "Nexus 5", "hammerhead", "hammerhead", "roboto", 72,
+               android="4.4"),
     )
 }
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key
@@ -306,8 +341,12 @@ class Phone:
     ads_shown: int = 0
     clock: object = time.monotonic  # the ads' countdowns run on it (tests may set their own)
     android: str = DEFAULT_ANDROID  # a key of ANDROID
+    # the display turned a quarter from the game's orientation (a landscape ad, a rotation): the
+    # screen is shown sideways at height x width, and touches come in that turned space
+    turned: bool = False
 
     def __post_init__(self):
+        self.android = self.preset.android or self.android  # a preset's own Android wins over the option
         self.realism = self.realism.for_android(self.android)
         self._lock = threading.RLock()
         self._random = random.Random(self.faults.seed)
@@ -474,7 +513,7 @@ class Phone:
         p = self.preset
         return {
             "ro.product.model": p.model, "ro.product.name": p.product, "ro.product.device": p.device,
-            "ro.product.manufacturer": "phonesim",
+            "ro.product.manufacturer": p.maker,
             "ro.build.version.release": ANDROID[self.android].release, "ro.build.version.sdk": str(ANDROID[self.android].sdk), "ro.serialno": self.serial, "ro.sf.lcd_density": str(p.density),
         }
 
@@ -484,7 +523,8 @@ class Phone:
         ``log`` is off (a video stream's looks, phonesim.scrcpy)."""
         if self.faults.secure or not self.awake:
             self.last_motion = None
-            return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
+            width, height = self.screen_size()
+            return np.zeros((height, width, 3), np.uint8)
         with self._lock:
             top, motion = self.front(), None
             if self.locked:
@@ -497,6 +537,8 @@ class Phone:
                 if self.dialog is not None:
                     frame = self.dialog.draw(frame)
             self.last_motion = motion  # (read under the lock by a video stream, with its frame)
+            if self.turned:
+                frame = np.ascontiguousarray(np.rot90(frame))
         if log:
             with self._costs_lock:
                 self.capture_log.append((time.monotonic(), motion))
@@ -516,8 +558,15 @@ class Phone:
         with self._costs_lock:
             self.tap_log.append(Tap(time.monotonic(), x, y, target))
 
+    def screen_size(self) -> tuple[int, int]:
+        """The screen's (width, height) as shown now: the preset's, swapped while turned."""
+        p = self.preset
+        return (p.height, p.width) if self.turned else (p.width, p.height)
+
     def tap(self, x: int, y: int, cost=None) -> None:
         """A tap; ``cost``: the span its start costs instead of `input tap`'s (phonesim.scrcpy)."""
+        if self.turned:  # back into the game's orientation (the inverse of screen()'s np.rot90)
+            x, y = self.preset.width - 1 - y, x
         if self._lost(cost=cost):
             self.taps_dropped += 1
             self._log(x, y, "dropped")

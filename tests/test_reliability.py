@@ -556,13 +556,14 @@ def test_the_input_size_is_asked_again_when_the_screen_changes():
     from assistant.phone.server import Client
 
     device = Device(Client("127.0.0.1", 1), "x")
-    answers = iter(["Physical size: 1080x2400\n", "Physical size: 1080x2400\nOverride size: 720x1600\n"])
+    answers = iter(["Physical size: 1080x2400\n", "", "Physical size: 1080x2400\nOverride size: 720x1600\n", ""])
     asked = []
     device.shell = lambda command, timeout=None: asked.append(command) or next(answers)
     device.screen.size = (1080, 2400)
-    assert device.input_size() == device.input_size() == (1080, 2400) and asked == ["wm size"]
+    # (the display's rotation is asked with it: `dumpsys display`, here naming no viewport)
+    assert device.input_size() == device.input_size() == (1080, 2400) and asked == ["wm size", "dumpsys display"]
     device.screen.size = (720, 1600)  # the next screenshot, after the override
-    assert device.input_size() == (720, 1600) and len(asked) == 2
+    assert device.input_size() == (720, 1600) and len(asked) == 4
     assert device._to_input(360, 800) == (360, 800)  # not scaled by 1.5 into nothing
 
 

@@ -68,14 +68,15 @@ class Channel:
         """Taps in order, in one shell call (one round trip instead of one per tap)."""
         if points:
             # a real phone takes ~0.3 s per `input tap` and says nothing until all are done
-            self._input([f"input tap {x} {y}" for x, y in points], COMMAND_TIMEOUT + 2 * len(points))
+            command = self.device.input_command
+            self._input([f"{command} tap {x} {y}" for x, y in points], COMMAND_TIMEOUT + 2 * len(points))
 
     def swipe(self, a: int, b: int, c: int, d: int, ms: int) -> None:
-        self._input([f"input swipe {a} {b} {c} {d} {int(ms)}"], COMMAND_TIMEOUT + ms / 1000)
+        self._input([f"{self.device.input_command} swipe {a} {b} {c} {d} {int(ms)}"], COMMAND_TIMEOUT + ms / 1000)
 
     def key(self, code: str) -> None:
         """A system key ("KEYCODE_BACK"), as `input keyevent` sends it."""
-        self._input([f"input keyevent {code}"], COMMAND_TIMEOUT)
+        self._input([f"{self.device.input_command} keyevent {code}"], COMMAND_TIMEOUT)
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest decoded screen frame (BGR uint8, screenshot orientation) and the
