@@ -11,6 +11,7 @@ import pytest
 from assistant import autoplay
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from assistant.phone import device as devices
 from assistant.phone.front import GAME, ask
 from helpers import tapsolve
@@ -25,7 +26,7 @@ def play(harness, preset: str, channel: str | None = None):
     vp = harness.add(phone)
     said = []
     link = Link(devices.connect(vp.serial, client=harness.client, channel=channel), say=said.append)
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append)
+    loop = Loop(Session(link), game="numbermatch", objective="fast", budget=1.0, say=said.append)
     try:
         assert autoplay.play(loop, say=said.append) == 0, said[-3:]
         assert phone.app.truth()["screen"] == "stage_complete" and phone.wrong_taps == 0
