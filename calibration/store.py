@@ -1,7 +1,8 @@
 """Storing reading profiles per device model, screen size, game and theme, and using them.
 
-Profiles live in ``$XDG_CONFIG_HOME/tapsolve/profiles`` (``~/.config/tapsolve/profiles`` by
-default), one JSON file each. A stored profile that no longer fits the screen (a new
+Profiles live in ``profiles`` of ``solver.platforms.config_folder()`` (on Linux
+``$XDG_CONFIG_HOME/tapsolve/profiles``, by default ``~/.config/tapsolve/profiles``), one JSON
+file each. A stored profile that no longer fits the screen (a new
 resolution, another theme, the grid moved) is not trusted: the read falls back to finding the
 board from scratch and the rebuilt profile replaces it. A corrupt file is named in a one-line
 error, or rebuilt with a note when the caller allows it.
@@ -37,7 +38,9 @@ class ProfileError(TapsolveError):
 
 
 def profiles_folder() -> Path:
-    return Path(os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")) / "tapsolve" / "profiles"
+    from solver import platforms
+
+    return platforms.config_folder() / "profiles"
 
 
 def _slug(model: str) -> str:
