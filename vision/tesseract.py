@@ -45,7 +45,7 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 # commands the user has, on each system: its package manager's, or a checkout's set-up script
 INSTALL = {
-    "windows": "install it with `winget install UB-Mannheim.TesseractOCR` (in a checkout: `scripts\\setup.ps1`)",
+    "windows": "install it with `winget install UB-Mannheim.TesseractOCR` (in a checkout: `powershell -ExecutionPolicy Bypass -File scripts\\setup.ps1`)",
     "macos": "install it with `brew install tesseract` (in a checkout: `bash scripts/setup`)",
     "linux": "install it with `sudo apt install tesseract-ocr` (in a checkout: `bash scripts/setup`)",
 }[platforms.SYSTEM]
