@@ -1,7 +1,7 @@
 """What differs between Windows, macOS and Linux, kept here so that the rest of tapsolve is the same everywhere.
 
 tapsolve's folders (through platformdirs: XDG on Linux, ~/Library on macOS, %LOCALAPPDATA% on
-Windows), whether a folder is this user's own, the file lock behind the per-phone lock, the
+Windows), where installed fonts are, whether a folder is this user's own, the file lock behind the per-phone lock, the
 options that start a process the terminal's Ctrl-C does not reach, whether a window needs an X
 server, and a process's peak memory. The POSIX-only modules and calls (fcntl, os.getuid, sessions,
 resource) appear in this module only; tests/test_platforms.py runs tapsolve on a faked Windows and
@@ -79,6 +79,19 @@ def closed_to_others(info: os.stat_result) -> bool:
 # (CRLF read as LF, Ctrl-Z as the end) unless O_BINARY; on POSIX, O_NONBLOCK, so that a path
 # swapped for a pipe since it was looked at is not waited on
 READ_FLAGS = os.O_RDONLY | (getattr(os, "O_BINARY", 0) if WINDOWS else os.O_NONBLOCK)
+
+
+def font_folders() -> list[Path]:
+    """Where this system keeps installed fonts, best first: Linux's TrueType folder (its font
+    packages put each family in a folder of its own); Windows' Fonts folder, then one user's;
+    macOS's for one user (where Homebrew's font casks put them), then for all."""
+    if WINDOWS:
+        local = os.environ.get("LOCALAPPDATA")
+        return [Path(os.environ.get("WINDIR") or "C:\\Windows", "Fonts"),
+                *([Path(local, "Microsoft", "Windows", "Fonts")] if local else [])]
+    if MACOS:
+        return [Path.home() / "Library" / "Fonts", Path("/Library/Fonts")]
+    return [Path("/usr/share/fonts/truetype")]
 
 
 # -- the phone lock's file lock --------------------------------------------------------------------

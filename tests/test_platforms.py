@@ -190,9 +190,11 @@ def test_read_and_solve_run(system, tmp_path):
 
 
 @pytest.mark.phone  # (a whole demo: a virtual phone behind a private adb server)
-@pytest.mark.parametrize("system", SYSTEMS)
-def test_the_demo_plays_in_the_terminal(system, tmp_path):
-    run = run_as(system, "demo", "--no-window", "--game", "flip9", "--json", env=system_env(tmp_path))
+@pytest.mark.parametrize("system, game", [("windows", "numbermatch"), ("macos", "flip9")])
+def test_the_demo_plays_in_the_terminal(system, game, tmp_path):
+    """(Its virtual phone draws with Pillow's own font there: neither system has Roboto nor DejaVu
+    Sans in its font folders, which are empty here.)"""
+    run = run_as(system, "demo", "--no-window", "--game", game, "--json", env=system_env(tmp_path))
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-3000:]
     summary = json.loads(run.stdout)
     assert summary["cleared_stages"] == 1 and summary["wrong_taps"] == 0 and summary["moves"] > 0
