@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -160,6 +159,8 @@ def apart() -> dict:
     process attached to it), as adb starts its own server (AOSP adb, adb.cpp ``launch_server``:
     CreateProcessW with DETACHED_PROCESS), and a process group of its own."""
     if WINDOWS:
+        import subprocess  # (its Windows flags; imported when a process is started, as its callers have)
+
         return {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}
     return {"start_new_session": True}
 
