@@ -77,7 +77,7 @@ def closed_to_others(info: os.stat_result) -> bool:
 # ``os.open`` flags to read a file as it is: Windows' C runtime opens a descriptor in text mode
 # (CRLF read as LF, Ctrl-Z as the end) unless O_BINARY; on POSIX, O_NONBLOCK, so that a path
 # swapped for a pipe since it was looked at is not waited on
-READ_FLAGS = os.O_RDONLY | (getattr(os, "O_BINARY", 0) if WINDOWS else os.O_NONBLOCK)
+READ_FLAGS = os.O_RDONLY | (os.O_BINARY if WINDOWS else os.O_NONBLOCK)
 
 
 def font_folders() -> list[Path]:
@@ -102,8 +102,7 @@ def font_folders() -> list[Path]:
 LOCK_AT = 64
 
 # the lock file: never a symlink's target, nor inherited by the processes tapsolve starts
-LOCK_FILE_FLAGS = os.O_RDWR | os.O_CREAT | (
-    getattr(os, "O_NOINHERIT", 0) | getattr(os, "O_BINARY", 0) if WINDOWS else os.O_CLOEXEC | os.O_NOFOLLOW)
+LOCK_FILE_FLAGS = os.O_RDWR | os.O_CREAT | (os.O_NOINHERIT | os.O_BINARY if WINDOWS else os.O_CLOEXEC | os.O_NOFOLLOW)
 
 
 def open_lock_file(path: Path) -> int:

@@ -135,6 +135,9 @@ def pose(system: str) -> None:
             for name in names:
                 if hasattr(module, name):
                     delattr(module, name)
+        # Windows' own open flags: no text mode (O_BINARY) and no inheritance (O_NOINHERIT) are what
+        # Linux's descriptors do anyway, as far as these tests look
+        os.O_BINARY = os.O_NOINHERIT = 0
         # the files are Linux's: pathlib keeps making POSIX paths when os.name says "nt"
         home = sys.modules[pathlib.Path.__module__]
         home.WindowsPath, home.PureWindowsPath = home.PosixPath, home.PurePosixPath
