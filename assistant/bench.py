@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from assistant.options import add_channel_option, add_fault_options, adds, bounded_int, non_negative_int, positive_float, print_json
+from solver.platforms import peak_memory_mib
 from solver.words import count
 
 # statistics (with fractions and decimal, 6-10 ms) and random are imported where a bench runs:
@@ -173,12 +174,6 @@ def figures(results: list[Result]) -> dict:
     }
 
 
-def peak_memory_mib() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 def numbermatch(args) -> int:
     from solver.numbermatch import Board, search
 
@@ -207,9 +202,10 @@ def numbermatch(args) -> int:
         progress.update(k + 1)
     progress.close()
     table = {name: figures(results) for name, results in runs.items()}
+    peak = peak_memory_mib()  # (None where it cannot be asked: Windows)
     report = {"boards": args.boards, "size": args.size, "adds": args.adds, "seed": args.seed,
               "budget": args.budget, "kernel load s": round(load, 3), "figures": table,
-              "baseline clears, we do not": missed, "peak memory MiB": round(peak_memory_mib(), 1)}
+              "baseline clears, we do not": missed, "peak memory MiB": peak and round(peak, 1)}
     if args.json:
         print_json(args, report)
         return 0
@@ -230,7 +226,7 @@ def numbermatch(args) -> int:
         print(row)
     if baseline:
         print(f"boards the baseline clears and we do not: {missed}")
-    print(f"kernel load {load:.2f} s, peak memory {peak_memory_mib():.0f} MiB")
+    print(f"kernel load {load:.2f} s, peak memory " + (f"{peak:.0f} MiB" if peak else "unknown"))
     return 0
 
 

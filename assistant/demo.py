@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 
 import cv2
@@ -48,7 +47,7 @@ def summary(loop: Loop, phone, wall: float) -> dict:
 
 def run(args) -> int:
     """`tapsolve demo`: one game on a virtual phone, shown in a window when there is a display."""
-    window = not args.no_window and bool(os.environ.get("DISPLAY"))  # no display at all: the terminal
+    window = not args.no_window and display.present()  # no display at all: the terminal
     if window:
         display.check("--no-window")
     code, figures = play_virtual(args, window=window)

@@ -15,6 +15,7 @@ import numpy as np
 from assistant import display, overlay
 from assistant.loop import Loop
 from assistant.options import GUIDE_KEYS as KEYS
+from solver import platforms
 from solver.errors import InputError, TapsolveError
 
 WINDOW = "tapsolve guide"
@@ -33,7 +34,8 @@ def open_window() -> None:
     """The guide's window, resizable keeping its shape, without OpenCV's Qt toolbar; Qt is
     pointed at the system's fonts (the opencv-python wheel ships none, and Qt complains on
     every start without them)."""
-    os.environ.setdefault("QT_QPA_FONTDIR", "/usr/share/fonts/truetype/dejavu")
+    if platforms.X11:  # (Qt draws the window there only)
+        os.environ.setdefault("QT_QPA_FONTDIR", str(platforms.font_folders()[0] / "dejavu"))
     cv2.namedWindow(WINDOW, cv2.WINDOW_NORMAL | cv2.WINDOW_KEEPRATIO | cv2.WINDOW_GUI_NORMAL)
     cv2.resizeWindow(WINDOW, *WINDOW_SIZE)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from solver import platforms
 from solver.errors import TapsolveError
 
 
@@ -57,7 +58,7 @@ def run_calibrate(args) -> int:
     path = store.profile_path(model, p.width, p.height, p.game, p.theme)
     if p.changed:  # the store could not write it (and noted why)
         raise TapsolveError(f"cannot store the profile in {path.parent}: make it writable or set "
-                            "XDG_CONFIG_HOME to a folder you can write")
+                            f"{platforms.CONFIG_SETTING} to a folder you can write")
     for line in notes:
         note(line)
     fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))

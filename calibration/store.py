@@ -1,19 +1,20 @@
 """Loading and saving reading profiles, one JSON file per device model, screen size, game and theme.
 
-Profiles live in ``$XDG_CONFIG_HOME/tapsolve/profiles`` (``~/.config/tapsolve/profiles`` by
-default). Which profile reads a screen, what it learns and when it is saved is the reading
-session's (``assistant.session``): this module only loads and saves. A file its own loader
-would reject (``vision.schema``) is never written; a corrupt one is named in a one-line error.
+Profiles live in ``profiles`` of ``solver.platforms.config_folder()`` (on Linux
+``$XDG_CONFIG_HOME/tapsolve/profiles``, by default ``~/.config/tapsolve/profiles``). Which
+profile reads a screen, what it learns and when it is saved is the reading session's
+(``assistant.session``): this module only loads and saves. A file its own loader would reject
+(``vision.schema``) is never written; a corrupt one is named in a one-line error.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Callable
 
+from solver import platforms
 from solver.cache import keep
 from solver.errors import InputError, TapsolveError
 from solver.files import FileInputError, MissingFile, parse_json, read_bytes
@@ -30,7 +31,8 @@ class ProfileError(TapsolveError):
 
 
 def profiles_folder() -> Path:
-    return Path(os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")) / "tapsolve" / "profiles"
+    """The folder of every stored profile (``solver.platforms.config_folder``)."""
+    return platforms.config_folder() / "profiles"
 
 
 def _slug(model: str) -> str:
@@ -88,7 +90,7 @@ def save(profile: Profile, path: Path, note: Callable[[str], None] | None = None
             _unwritable.add(path.parent)
             if note:
                 note(f"cannot store reading profiles in {path.parent} ({problem.strerror or problem}): going on "
-                     "without saving them (set XDG_CONFIG_HOME to a folder you can write)")
+                     f"without saving them (set {platforms.CONFIG_SETTING} to a folder you can write)")
         return False
     profile.changed = profile.counted = False
     return True

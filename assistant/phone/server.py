@@ -19,6 +19,7 @@ import time
 import types
 from dataclasses import dataclass
 
+from solver import platforms
 from solver.errors import TapsolveError
 from solver.files import is_digits
 
@@ -228,10 +229,10 @@ def start_server(port: int) -> bool:
     except OSError:
         log = None
     try:
-        # its own session: a Ctrl-C in the terminal, or tapsolve's exit, leaves it running
+        # apart from the terminal: a Ctrl-C in it, or tapsolve's exit, leaves it running
         process = subprocess.Popen([adb_path(), "-P", str(port), "server", "nodaemon"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=log or subprocess.DEVNULL, start_new_session=True)
+                                   stderr=log or subprocess.DEVNULL, **platforms.apart())
     except OSError:
         return False
     deadline = time.monotonic() + SERVER_START_TIMEOUT
