@@ -19,8 +19,9 @@ from assistant.games import Judgement, Plan, kind
 from assistant.link import PhoneCameBack
 from assistant.phone.front import AD, APP, LOCKED, OFF
 from assistant.phone.screen import BlackScreen
+from solver.errors import NotABoardNow
 from solver import games as registry
-from vision import CAUGHT_MOVING, ReadError, Reading
+from vision import CAUGHT_MOVING, Reading
 from solver.errors import TapsolveError
 
 
@@ -72,22 +73,26 @@ class Loop:
         game = self.game_name if self.game is None else self.game.name
         lost = None
         for _ in range(tries):
+            scrolling = False
             try:
                 self.image, self.reading = self.session.look(game)
-            except (ReadError, BlackScreen) as exc:  # (a black screen: off, locked, or a secure window)
+                self.recall()
+                sure = self.reading.sure
+                if sure and self.reading.screen == "board":
+                    scrolling = True
+                    self.image, self.reading = self.made(self.reading.game).look(
+                        self.image, self.reading, expected, before)
+            except NotABoardNow as exc:  # (a black screen: off, locked, or a secure window; or unreadable)
                 self.black = str(exc) if isinstance(exc, BlackScreen) else ""
                 self.image, self.reading = self.session.last_image, Reading(game, "unknown")  # (the guide shows it)
+                if scrolling:
+                    self.game.forget_place()  # (a scroll cut short by it: the board is read whole next)
                 return self.reading
-            self.recall()
-            if self.reading.sure:
-                if self.reading.screen == "board":
-                    try:
-                        self.image, self.reading = self.made(self.reading.game).look(
-                            self.image, self.reading, expected, before)
-                    except PhoneCameBack as exc:  # (lost during a scroll: the screen is read again whole)
-                        self.game.forget_place()
-                        lost = exc
-                        continue
+            except PhoneCameBack as exc:  # (lost during a scroll: the screen is read again whole)
+                self.game.forget_place()
+                lost = exc
+                continue
+            if sure:
                 return self.reading
             lost = None
         if lost is not None:
@@ -247,7 +252,10 @@ class Loop:
         ending = self.game.ends(expected)
         early = self.game.in_place(before, move, self.reading) if reading is None else None
         if early is not None:
-            image = self.link.early(early.parts, early.aside)
+            try:
+                image = self.link.early(early.parts, early.aside)
+            except NotABoardNow:
+                image = None  # (a screen gone dark as the move was made: judged on a settled one)
             if image is not None:
                 self.image, self.reading = image, early.reading
                 self.judged(Judgement(before, move, expected, expected, "early"))
@@ -316,7 +324,7 @@ class Loop:
         taken from the prediction), else None and the move is judged on a settled screen."""
         try:
             image, reading = self.session.look(self.game.name, glance=True)
-        except ReadError:
+        except NotABoardNow:  # (unreadable or dark: judged on a settled screen, which waits for it)
             return None
         if reading.screen != "board" or not reading.sure:
             return None

@@ -13,6 +13,12 @@ class InputError(TapsolveError, ValueError):
     exit_code = 2
 
 
+class NotABoardNow(TapsolveError):
+    """The screen captured shows no board to read now: nothing recognisable on it (vision's
+    ReadError) or nothing on it at all (a black screen: off, locked, a secure window). Every path
+    that captures a screen treats both alike: it is looked at again, never taken as the board."""
+
+
 class BoardChanged(TapsolveError):
     """What the phone shows differs from the board the assistant knows (rows a scroll brought
     on screen, a phone that came back): read the board again."""

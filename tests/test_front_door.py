@@ -96,6 +96,28 @@ def test_a_screen_off_is_waited_for_then_play_ends_in_one_line(harness, quick):
     assert said.count("the phone's screen is off: turn it on and unlock it, and I will go on") == 1
 
 
+def test_a_screen_going_dark_right_after_a_move_is_waited_for_and_the_move_judged(harness, quick):
+    """The screen times out just as a move is made: the capture that judges it is black. It is
+    waited for as any dark screen is (README), not the end of play: every path that captures
+    (the glance that judges a move, the early frame, a settled look) treats it alike."""
+    import threading
+
+    phone, loop, said = playing(harness)
+    loop.wait_unknown = 20
+    loop.start()
+    move = loop.next_move
+    loop.link.tap_all(loop.game.tap_points(move, loop.reading), kind=loop.game.animation(loop.position, move))
+    phone.keyevent("KEYCODE_POWER")  # off (and locked) as the move lands
+    woken = threading.Timer(1.0, lambda: (phone.keyevent("KEYCODE_WAKEUP"), phone.keyevent("KEYCODE_MENU")))
+    woken.start()
+    try:
+        assert loop.judge(move) == "done"
+    finally:
+        woken.cancel()
+    assert "the phone's screen is off: turn it on and unlock it, and I will go on" in said
+    assert phone.tap_log and loop.position.cells == phone.app.truth()["board"]["cells"]
+
+
 def test_a_secure_window_still_ends_in_the_black_screen_line(harness, quick):
     phone, loop, said = playing(harness, Faults(secure=True))
     with pytest.raises(TapsolveError, match="screenshot is all black: the screen is off or locked, or the app shows"):

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 from assistant.phone.channel import ChannelUnavailable
 from assistant.phone.server import PhoneLost, lost_advice
-from solver.errors import TapsolveError
+from solver.errors import NotABoardNow, TapsolveError
 
 if TYPE_CHECKING:
     import numpy as np
 
 
-class BlackScreen(TapsolveError):
+class BlackScreen(NotABoardNow):
     """The screenshot is all black: nothing to read."""
 
 

@@ -29,7 +29,8 @@ from assistant.games.numbermatch.placement import (COLUMNS, capacity, fits, goes
 from assistant.settle import STILL_PIXELS, changed_pixels
 from solver.errors import TapsolveError
 from solver.numbermatch import Board
-from vision import ReadError, Reading
+from solver.errors import NotABoardNow
+from vision import Reading
 MAX_SWIPES = 40  # per survey or show: a board needing more is not behaving like a list
 SPEED = 1.0  # finger speed in px/ms: a drag this slow stops about where the finger stops
 MIN_MS = 300
@@ -102,7 +103,7 @@ class BoardView:
             self.looks += 1
             try:
                 image, reading = session.look("numbermatch")
-            except ReadError:
+            except NotABoardNow:
                 return None, Reading("numbermatch", "unknown")
             self.image = image
             if reading.screen != "board" or reading.sure:
