@@ -333,3 +333,26 @@ def test_a_rotation_mid_play_changes_the_video_size_and_taps_follow_it(harness):
         assert wait_for(lambda: len(phone.app.taps) == 2) and phone.app.taps[1] == (100, 500)
     finally:
         channel.close()
+
+
+def test_a_reader_waiting_for_a_newer_frame_is_woken_by_the_decoder_not_by_polling(monkeypatch):
+    """The newest-frame buffer wakes the capture that waits for a frame the moment the decoder
+    keeps one (no sleep-and-look loop): a frame that shows a move is taken as soon as it exists."""
+    import threading
+
+    from assistant.phone import channel as channels
+
+    channel = scrcpy.ScrcpyChannel(standin_phone(), video=True, max_size=0)
+    channel._video = object()  # (a stream: its frames come from the thread below)
+    channel._frame = (np.zeros((4, 2, 3), np.uint8), 1.0)
+    monkeypatch.setattr(channels.time, "sleep", lambda s: pytest.fail("polled for a frame"))
+
+    def decode():
+        with channel._frame_ready:
+            channel._frame = (np.ones((4, 2, 3), np.uint8), 2.0)
+            channel._frame_ready.notify_all()
+
+    threading.Timer(0.05, decode).start()
+    image, shown = channel.next_frame(1.5, 1.0, time.monotonic() + 30)
+    assert shown == 2.0 and image[0, 0, 0] == 1
+    assert channel.next_frame(3.0, 2.0, time.monotonic() + 0.05) is None  # none that new by then

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import itertools
 import select
+import time
 from typing import TYPE_CHECKING
 
 from assistant.phone.server import COMMAND_TIMEOUT, PhoneLost, PhoneNotReady, advice
 
 if TYPE_CHECKING:
     import numpy as np
+
+
+FRAME_POLL = 0.005  # seconds between looks for a newer frame, on a channel that cannot wake its readers
 
 
 class ChannelUnavailable(Exception):
@@ -83,6 +87,19 @@ class Channel:
         time.monotonic() it showed the screen (its capture, as near as known; never after it
         arrived); None: no video here, Screen captures by screencap."""
         return None
+
+    def next_frame(self, shown_from: float, after: float, until: float) -> tuple[np.ndarray, float] | None:
+        """The newest frame (as ``frame``) that showed the screen at ``shown_from`` or later and
+        after ``after``, waiting until ``until`` (time.monotonic) for one; None: no video, or none
+        that new by then. Here by looking again every FRAME_POLL; a channel whose decoder can wake
+        its readers (scrcpy's) answers the moment the frame is decoded."""
+        while True:
+            got = self.frame()
+            if got is None or got[1] >= shown_from and got[1] > after:
+                return got
+            if time.monotonic() > until:
+                return None
+            time.sleep(FRAME_POLL)
 
     def close(self) -> None:
         """Stops what the channel started, on the phone and here (exec starts nothing)."""

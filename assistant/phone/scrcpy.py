@@ -524,6 +524,23 @@ class ScrcpyChannel(Channel):
             self._check()  # a stream that ended gives no stale frame: the caller falls back
         return self._frame
 
+    def next_frame(self, shown_from: float, after: float, until: float):
+        """``Channel.next_frame``, woken by the decoder as each frame is decoded (no polling):
+        a frame that shows a move is taken the moment it exists."""
+        if self.frame() is None:  # (no video; else the first frame, or why the stream ended)
+            return None
+        with self._frame_ready:
+            while not self.broken:
+                image, shown = self._frame
+                if shown >= shown_from and shown > after:
+                    return self._frame
+                left = until - time.monotonic()
+                if left <= 0:
+                    return None
+                self._frame_ready.wait(left)
+        self._check()  # (the stream ended while waiting: the caller falls back)
+        return None
+
     # -- stop ------------------------------------------------------------------------------
     def close(self) -> None:
         """Close the sockets (the server exits when they close) and the shell it runs in."""

@@ -112,7 +112,6 @@ VIDEO_LATENCY = 0.07
 # as it asks (a loaded computer decodes late) before it takes a screencap instead, which costs
 # as much on a real phone (0.3-0.55 s).
 FRAME_WAIT = 0.5
-FRAME_POLL = 0.005  # seconds between looks for a newer frame (frame() itself never blocks long)
 
 
 @dataclass(frozen=True)
@@ -271,23 +270,16 @@ class Screen:
         now = time.monotonic()
         wanted = max(now - VIDEO_LATENCY if not_before is None else not_before,
                      self.device.touched_at + VIDEO_LATENCY)
-        deadline = max(now, wanted) + FRAME_WAIT
-        while True:
-            try:
-                got = channel.frame()
-            except (ChannelUnavailable, ConnectionError) as exc:
-                # the stream ended (the server died, the phone went): the next channel, one line;
-                # this look is a screencap
-                self.device.fall_back(exc)
-                return None
-            if got is None:
-                return None
-            frame, shown = got
-            if shown >= wanted and shown > self.shown_at:
-                break
-            if time.monotonic() > deadline:
-                return None
-            time.sleep(FRAME_POLL)
+        try:
+            got = channel.next_frame(wanted, self.shown_at, max(now, wanted) + FRAME_WAIT)
+        except (ChannelUnavailable, ConnectionError) as exc:
+            # the stream ended (the server died, the phone went): the next channel, one line;
+            # this look is a screencap
+            self.device.fall_back(exc)
+            return None
+        if got is None:
+            return None
+        frame, shown = got
         import cv2  # (see decode_png)
 
         start = time.monotonic()
