@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 
 from solver.errors import TapsolveError
 from solver import words
@@ -21,6 +22,41 @@ MAX_LOST_TAPS = 24
 # many times is taken as a reading problem first (Loop.reading_is_doubtful); refused as often
 # again after the reading was confirmed, it stops play.
 REFUSALS_BEFORE_RECHECK = 2
+# On a channel whose taps may act after they were sent (scrcpy's), a move whose screen shows
+# nothing of it is watched before its taps go again (a tap sent again behind one still on its way
+# lands twice): the first time for LATE_TAP_FIRST_WAIT, longer than a tap takes on any phone we
+# know of (FIELD.md: `input tap` 0.3-1 s with its Java VM; the slowest phone tried, 7 s); once taps
+# were seen lost for good, for LATE_TAP_WAIT, or twice the latest a tap was seen to land.
+LATE_TAP_FIRST_WAIT = 10.0
+LATE_TAP_WAIT = 1.0
+# Taps seen to act this late or later are a slow phone's: said once, and played at its pace.
+SLOW_TAP = 1.5
+
+
+class Pace:
+    """How late this phone's taps may act (a channel that only hands them over), learned in play."""
+
+    def __init__(self, say):
+        self.say = say
+        self.slowest = 0.0  # the latest a tap was seen to act after it was sent, in seconds
+        self.lost = False  # taps were seen lost for good (watched for as long as they may land)
+
+    @property
+    def patience(self) -> float:
+        """How long a move's screen unchanged after its taps is watched before they go again."""
+        if self.slowest:
+            return max(LATE_TAP_WAIT, 2 * self.slowest)
+        return LATE_TAP_WAIT if self.lost else LATE_TAP_FIRST_WAIT
+
+    def learn(self, sent: float, landed: float | None) -> None:
+        """A move's taps sent at ``sent`` were seen to act at ``landed`` (None: they never did)."""
+        if landed is None:
+            self.lost = True
+            return
+        late = landed - sent
+        if late >= SLOW_TAP > self.slowest:
+            self.say(f"the phone acts on taps about {late:.0f} s after they are sent: playing at its pace")
+        self.slowest = max(self.slowest, late)
 
 
 class StatusLine:
@@ -103,6 +139,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
         try:
             loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0
+            pace = Pace(say)
             while not stop.asked:
                 if max_moves is not None and tally.moves >= max_moves:
                     say(f"stopped after {words.count(tally.moves, 'moves')}, as asked")
@@ -138,6 +175,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     kind = loop.game.animation(loop.position, move)
                     stop.moving = True
                     link.tap_all(taps, kind=kind)
+                    sent = time.monotonic()
                 except BoardChanged as exc:
                     stop.moving = False
                     say(f"{exc}: reading it again and re-planning")
@@ -145,6 +183,9 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     lost_in_a_row = 0 if isinstance(exc, PhoneCameBack) else lost_in_a_row
                     continue
                 outcome = loop.judge(move)
+                if outcome == "same" and link.touches_land_later and not loop.came_back():
+                    outcome, late = loop.landed_late(move, pace.patience)  # (never sent again too soon)
+                    pace.learn(sent, late)
                 stop.moving = False
                 if loop.came_back():
                     # lost during the move: its taps went to a phone that left, so none is

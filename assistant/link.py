@@ -95,6 +95,11 @@ class Link:
         return self.device.channel if self.screen is not None else None
 
     @property
+    def touches_land_later(self) -> bool:
+        """Whether a touch sent may act on the phone after the call returned (``Channel.acts_before_returning``)."""
+        return not (self._channel() or Channel).acts_before_returning
+
+    @property
     def from_video(self) -> bool:
         """The last capture was a (compressed) video frame, not a lossless screencap."""
         return self.screen is not None and self.screen.from_video

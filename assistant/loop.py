@@ -25,6 +25,10 @@ from vision import CAUGHT_MOVING, Reading
 from solver.errors import TapsolveError
 
 
+# A move's screen looked at again this often while its taps may yet land (``Loop.landed_late``).
+LATE_LOOK_EVERY = 0.2
+
+
 @dataclass
 class Tally:
     """What a run did, for its summary line."""
@@ -296,6 +300,29 @@ class Loop:
         self.tell(note)  # (a rule or table entry learned: the plan is made again with it)
         self.replan()
         return "other"
+
+    def landed_late(self, move, patience: float) -> tuple[str, float | None]:
+        """After ``move`` was judged "same" (the screen as before it) on a channel whose touches
+        may act after they were sent (``Link.touches_land_later``): the screen looked at until it
+        shows the move made, changes otherwise, or stays as it is for ``patience`` s since it last
+        changed (a pair's second tap may land seconds after its first: a selection shown is
+        waited on). The outcome judged on the last screen ("done", "other", or "same": the taps
+        lost, or part of them landed), and when the screen was last seen to change (None: never)."""
+        before, selected = self.position, self.reading.selected
+        expected = self.game.after(before, move)
+        quiet_from, landed = time.monotonic(), None
+        while time.monotonic() - quiet_from < patience:
+            time.sleep(LATE_LOOK_EVERY)
+            reading = self.look(expected=expected, before=before)
+            if reading.screen != "board" or not reading.sure or not self.game.same(self.game.position(reading), before):
+                landed = time.monotonic()  # (the move, or something else: judged below)
+                break
+            if reading.selected != selected:  # a tap of the move landed: the rest may yet
+                landed = quiet_from = time.monotonic()
+                selected = reading.selected
+        if self.reading.screen != "board" or not self.reading.sure:
+            self.look_until_known(self.game.ends(expected), expected, before)
+        return self.judge(move, self.reading), landed
 
     def _foreseen(self, reading, expected, before, ending: bool) -> bool:
         """Whether a settled screen shows the move as predicted or as not made (a lost tap): the

@@ -250,6 +250,25 @@ def test_a_screen_that_never_settles_stops_with_a_clear_message():
         link.capture()
 
 
+def test_a_stalled_link_is_waited_out_not_taken_for_a_screen_that_keeps_changing():
+    """A USB stall freezes the adb server (SIGSTOP, then SIGCONT, as the last round's sweep did
+    on scrcpy): one capture takes 10 s and the next shows the screen the move left. Two frames
+    that far apart say the screen changed once, not that it moved all along: the settle goes on."""
+    from assistant.settle import Settler
+
+    now = [0.0]
+    frames = iter([(np.full((200, 100, 3), 10, np.uint8), 0.0), (np.full((200, 100, 3), 90, np.uint8), 10.0),
+                   (np.full((200, 100, 3), 90, np.uint8), 10.4)])
+
+    def grab():
+        image, now[0] = next(frames)
+        return image, now[0]
+
+    settler = Settler(grab, lambda at: None)
+    image, times = settler.settle(touched_at=-0.1)
+    assert image[0, 0, 0] == 90 and times == [0.0, 10.0, 10.4]
+
+
 def test_a_settled_screen_needs_two_equal_captures_and_one_when_nothing_was_sent():
     frames = [np.full((200, 100, 3), v, np.uint8) for v in (10, 90, 90, 90)]
 

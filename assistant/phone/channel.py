@@ -59,6 +59,10 @@ class Channel:
     # inside the call, a screencap shows the screen somewhere inside its own): a touch after a
     # move judged early waits this much more past the animation's learned end.
     touch_margin = 0.05
+    # An `input` call returns once the phone has run it: a screen unchanged after it shows the
+    # touch lost. A channel that only hands its touches over (scrcpy's) says False: a phone busy
+    # elsewhere acts on them later, and a screen unchanged after them may show them yet.
+    acts_before_returning = True
 
     def __init__(self, device, why: str = "one `input` shell call per batch of taps, screencap"):
         # the phone (assistant.phone.device.Device): its shell and serial

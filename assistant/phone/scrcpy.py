@@ -215,6 +215,7 @@ class ScrcpyChannel(Channel):
 
     kept_open = True
     touch_margin = TOUCH_MARGIN
+    acts_before_returning = False  # (INJECT_MODE_ASYNC: see TOUCH_MARGIN)
 
     name = "scrcpy"
 
