@@ -17,7 +17,7 @@ import numpy as np
 
 from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import App, Preset, inside
+from phonesim.app import App, Preset, inside
 from solver.fifteen import Board, parity_solvable, scramble
 
 # each look's colours per theme: frame, tile face, digits, the gap (grid look)
@@ -114,7 +114,7 @@ class FifteenApp(App):
         return "tile" if self._gliding(now) else None
 
     def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS)."""
+        """What a tap at (x, y) lands on (phonesim.app.TAP_TARGETS)."""
         if inside(self.buttons()["new"], x, y):
             return "button"
         cell = self.cell_at(x, y)
