@@ -31,6 +31,10 @@ LATE_TAP_FIRST_WAIT = 10.0
 LATE_TAP_WAIT = 1.0
 # Taps seen to act this late or later are a slow phone's: said once, and played at its pace.
 SLOW_TAP = 1.5
+# Moves sent while the last one animated (pipelined: Link.overlap) whose taps were lost this
+# many times, more often than such moves landed: the game ignores taps while it animates, and
+# every move waits for the last one's animation from then on.
+OVERLAP_LOSSES = 2
 
 
 class Pace:
@@ -47,6 +51,12 @@ class Pace:
         if self.slowest:
             return max(LATE_TAP_WAIT, 2 * self.slowest)
         return LATE_TAP_WAIT if self.lost else LATE_TAP_FIRST_WAIT
+
+    @property
+    def overlapped_patience(self) -> float:
+        """How long a pipelined move's unchanged screen is watched: a fast phone's game that
+        ignored the taps shows nothing soon; a slow phone's acts on them late, as ``patience``."""
+        return max(LATE_TAP_WAIT, 2 * self.slowest)
 
     def learn(self, sent: float, landed: float | None) -> None:
         """A move's taps sent at ``sent`` were seen to act at ``landed`` (None: they never did)."""
@@ -140,6 +150,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
             loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0
             pace = Pace(say)
+            overlaps = {"landed": 0, "lost": 0}  # pipelined moves, by how their taps fared
             while not stop.asked:
                 if max_moves is not None and tally.moves >= max_moves:
                     say(f"stopped after {words.count(tally.moves, 'moves')}, as asked")
@@ -182,10 +193,18 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     loop.survey_again()
                     lost_in_a_row = 0 if isinstance(exc, PhoneCameBack) else lost_in_a_row
                     continue
+                overlapped = link.last_overlapped
                 outcome = loop.judge(move)
                 if outcome == "same" and link.touches_land_later and not loop.came_back():
-                    outcome, late = loop.landed_late(move, pace.patience)  # (never sent again too soon)
-                    pace.learn(sent, late)
+                    # (never sent again too soon: a tap still on its way would land twice)
+                    outcome, late = loop.landed_late(move, pace.overlapped_patience if overlapped else pace.patience)
+                    if not overlapped:  # (a game that ignores taps while it animates says nothing of the phone)
+                        pace.learn(sent, late)
+                if overlapped and link.overlap:
+                    overlaps["lost" if outcome == "same" else "landed"] += 1
+                    if overlaps["lost"] >= OVERLAP_LOSSES and overlaps["lost"] > overlaps["landed"]:
+                        link.overlap = False
+                        say("this game ignores taps while it animates: each move now waits for the last one's")
                 stop.moving = False
                 if loop.came_back():
                     # lost during the move: its taps went to a phone that left, so none is

@@ -42,6 +42,7 @@ def summary(loop: Loop, phone, wall: float) -> dict:
     return {"cleared_stages": tally.stages, "moves": tally.moves, "taps": link.taps,
             "wrong_taps": phone.wrong_taps, "ad_taps": phone.ad_taps, "repeats": tally.repeats, "replans": tally.replans,
             "swipes": link.swipes, "captures": link.captures, "score": tally.score,
+            "pipelined": link.overlapped,
             "wall_s": round(wall, 3), "phone_floor_s": round(phone.floor_s(tally.moves), 3)}
 
 
@@ -76,7 +77,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed,
                                       dialog_after=args.dialog_after,
                                       dialog_between_stages=args.dialog_between_stages,
-                                      dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input),
+                                      dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input,
+                                      ignore_taps_while=args.ignore_taps_while_animating),
                   realism=realism(args), android=args.android)
     line = autoplay.StatusLine()
     say = line.say

@@ -43,6 +43,14 @@ class Link:
         # capture settles in full instead (see settle_in_full)
         self._settled_touch: float | None = None
         self._in_full = False
+        # pipelined play: the parts of the screen still animating after moves judged early, each
+        # with when its animation ends; a touch none of whose points lies in one goes at once
+        # (the game takes a tap on a cell that is not itself moving) while ``overlap`` holds
+        # (play turns it off on a phone that loses such touches)
+        self._moving: list[tuple[tuple[int, int, int, int], float]] = []
+        self.overlap = True
+        self.overlapped = 0  # touches sent while an animation played elsewhere on the screen
+        self.last_overlapped = False  # the last touch was one
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
@@ -176,6 +184,8 @@ class Link:
         if not self.clock.judge_early(verdicts, at):
             return None
         self.settler.changed += list(changing)
+        ends = self.clock.quiet_from(0.0)
+        self._moving += [(part, ends) for part in changing]
         return image
 
     def early_result(self, made: bool) -> None:
@@ -199,8 +209,9 @@ class Link:
         image, times = self.settler.settle(self.ticking, glanced, touched_at,
                                            None if in_full else self.clock.seen_still_by)
         before = self.settler.screen
-        if (touched_at is not None and not in_full
+        if (touched_at is not None and not in_full and not self.last_overlapped
                 and (len(times) > 2 or before is not None and not still(before, image, self.ticking))):
+            # (a touch sent while another animation played: its frames show both, not its kind's time)
             self.clock.learn(times)
         self._settled_touch = touched_at if self.settler.by_time else None
         self.accept(image)
@@ -222,13 +233,25 @@ class Link:
         so a guide that scrolls and a play never touch one phone together (play takes it first)."""
         lock.keep(self.device.serial)
 
-    def _touch(self, kind: str) -> None:
-        """A tap or swipe of this kind is being sent, once the animation of a move judged early
-        has ended: the settled screen is stale until captured again."""
+    def _touch(self, kind: str, points=None) -> None:
+        """A tap or swipe of this kind is being sent: at once when its ``points`` lie outside
+        every part still animating after moves judged early (pipelined: the game takes a tap on
+        a cell that is not itself moving), else once their animation has ended. The settled
+        screen is stale until captured again."""
         self._hold()
         if self.stale:  # (what was read to plan this touch was read on the phone that left)
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
-        self._wait_until(self.clock.quiet_from(self.touch_margin))
+        now = time.monotonic()
+        self._moving = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
+        quiet = self.clock.quiet_from(self.touch_margin)
+        self.last_overlapped = (self.overlap and points is not None and quiet > now and bool(self._moving)
+                                and not any(x0 <= x < x1 and y0 <= y < y1 for x, y in points
+                                            for (x0, y0, x1, y1), _ in self._moving))
+        if self.last_overlapped:
+            self.overlapped += 1
+        else:
+            self._wait_until(quiet)
+            self._moving = []
         self.clock.touch(kind)
         self._settled_touch = None
 
@@ -243,7 +266,7 @@ class Link:
         points = list(points)
         self.taps += len(points)
         self.tapped_on = self.shot  # (see resized)
-        self._touch(kind)
+        self._touch(kind, points)
         start = time.monotonic()
         try:
             self.device.taps(points)

@@ -169,11 +169,12 @@ class App:
 # What a tap can land on (the tap log's words). A tap on anything but a live cell, "+" or a
 # known button, or on a cell while it animates, is a wrong tap.
 TAP_TARGETS = ("live", "crossed", "empty", "animating", "add", "button", "ad", "app", "nothing", "dropped",
-               "unknown")
+               "ignored", "unknown")
 RIGHT_TAPS = {"live", "add", "button"}
 # taps off the game: on an ad (a banner, an interstitial), or on another app, the store, the
 # home screen, the lock screen or a screen off ("app")
 OUTSIDE_TAPS = {"ad", "app"}
 # neither right nor wrong: a "dropped" tap never reached the app (the phone lost it); an
-# "unknown" one reached an app that cannot say what lies under a finger
-UNJUDGED_TAPS = {"dropped", "unknown"}
+# "ignored" one reached a game that ignores taps while it animates (Faults.ignore_taps_while);
+# an "unknown" one reached an app that cannot say what lies under a finger
+UNJUDGED_TAPS = {"dropped", "ignored", "unknown"}

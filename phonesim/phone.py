@@ -154,6 +154,9 @@ class Faults:
     dialog_dismiss: str = "Not now"  # the dialog's second button, that only closes it ("": none)
     # injected input refused, as on Xiaomi's MIUI until "USB debugging (Security settings)" is on
     refuse_input: bool = False
+    # a game that ignores every tap while it animates, as some do (issue 40): "" (none), one of the
+    # app's animations by name ("fade", "collapse", "add", ...) or "all"
+    ignore_taps_while: str = ""
 
 
 @dataclass
@@ -427,6 +430,11 @@ class Phone:
                 else:
                     self.taps_blocked += 1
                     self._log(x, y, "nothing")
+                return
+            ignoring = self.faults.ignore_taps_while
+            motion = self.app.motion() if ignoring else None
+            if motion is not None and ignoring in ("all", motion):
+                self._log(x, y, "ignored")  # (the game took the tap and did nothing with it)
                 return
             self._log(x, y, self.app.landed(x, y))
             self.app.tap(x, y)

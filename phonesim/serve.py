@@ -27,7 +27,8 @@ def build_phone(args) -> Phone:
                       **{name: given[name] for name in apps.option_names()})
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure, seed=args.seed,
                     dialog_after=args.dialog_after, dialog_between_stages=args.dialog_between_stages,
-                    dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input)
+                    dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input,
+                    ignore_taps_while=args.ignore_taps_while_animating)
     return Phone(preset, app, faults, realism=realism(args), android=args.android)
 
 

@@ -455,9 +455,9 @@ def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harn
     assert autoplay.play(loop, say=loop.said.append) == 0
     assert truth(phone)["screen"] == "stage_complete"
     game = loop.game
-    assert game.learned == table
+    assert game.points.learned == table
     for kind in table:                                     # within the first moves of each kind
-        assert 1 <= game.learned_after[kind] <= 3, (kind, game.learned_after)
+        assert 1 <= game.points.learned_after[kind] <= 3, (kind, game.points.learned_after)
         names = {"touching": "touching pairs 2, not 1", "gap": "pairs across gaps 3, not 4",
                  "row": "each removed row 15, not 10"}
         said = [line for line in loop.said if names[kind] in line]

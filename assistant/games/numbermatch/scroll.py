@@ -338,7 +338,7 @@ class BoardView:
         content decides, taking the place nearest to the distance among those it allows."""
         for attempt in range(2):
             predicted = round((self._top_y(reading) - (self.row0_y - travel)) / reading.pitch)
-            fits = [f for f in fits(rows, reading) if forward is None
+            places = [f for f in fits(rows, reading) if forward is None
                     or (f >= self.first_row if forward else f <= self.first_row)]
             if forward and not reading.more_below and expect is not None:
                 # at the board's end a swipe may stop short by any amount, and rows repeated by
@@ -346,9 +346,9 @@ class BoardView:
                 # them): the screen cannot choose, the board the loop expects can, when its end
                 # is one of them
                 end = -(-len(expect.cells) // COLUMNS) - len(screen_rows(reading))
-                if end in fits and end <= predicted:
+                if end in places and end <= predicted:
                     return end, image, reading
-            if predicted in fits:
+            if predicted in places:
                 return predicted, image, reading
             # A slow swipe does not carry the board further than the finger went, but the
             # board's end can stop it short: a place short of the distance is the board's end
@@ -357,14 +357,14 @@ class BoardView:
             if forward is None:
                 short = []
             elif forward:
-                short = sorted((f for f in fits if f < predicted), reverse=True)
+                short = sorted((f for f in places if f < predicted), reverse=True)
             else:
-                short = sorted(f for f in fits if f > predicted)
+                short = sorted(f for f in places if f > predicted)
             at_end = (forward and not reading.more_below) or (forward is False and predicted < 0)
             if short and (at_end or attempt == 1):
                 return short[0], image, reading
-            if fits and attempt == 1:
-                return min(fits, key=lambda f: (abs(f - predicted), f)), image, reading
+            if places and attempt == 1:
+                return min(places, key=lambda f: (abs(f - predicted), f)), image, reading
             if attempt == 0:
                 image, reading = self._look(session)
                 if reading.screen != "board":
@@ -418,15 +418,15 @@ class BoardView:
                 self.say(f"scrolling to row{f's {first + 1}-' if last > first else ' '}{last + 1} "
                          f"of {len(self.rows)}...")
                 told = True
-            step = step(self.rows, top, target, k, reach)
-            travel = self._swipe(session, reading, step - top, budget)
+            aim = step(self.rows, top, target, k, reach)
+            travel = self._swipe(session, reading, aim - top, budget)
             after, new = self._look(session)
             if new.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
             if self._same_picture(image, after, reading):
-                if looks_same(self.rows, top, step, k):
+                if looks_same(self.rows, top, aim, k):
                     # every place in reach looks like this one: only the distance can tell
-                    shown = self._settle(after, new, step)
+                    shown = self._settle(after, new, aim)
                     image, reading = after, new
                     continue
                 still += 1  # a swipe the phone dropped
@@ -435,7 +435,7 @@ class BoardView:
                              "(are swipes reaching the phone?)")
                 continue
             still = 0
-            placed = self._place(session, self.rows, after, new, travel, step > top)
+            placed = self._place(session, self.rows, after, new, travel, aim > top)
             if placed is None:
                 raise BoardChanged("rows brought on screen differ from the board read before")
             at, image, reading = placed
