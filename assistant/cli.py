@@ -359,6 +359,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     bench.register(commands, Parser)
     from assistant.read import add_commands as add_read_commands
     add_read_commands(commands)  # read, calibrate
+    from assistant import replay
+    replay.add_command(commands)
     return parser
 
 
