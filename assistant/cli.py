@@ -158,6 +158,9 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     add_app_options(sim, command, "phone")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
     sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
+    sim.add_argument("--replay", metavar="BUNDLE",
+                     help="show a recording's screens (the folder a failed run names) in order as the taps "
+                          "arrive, on a phone of the recorded model and screen, instead of a game")
     sim.set_defaults(run=phone)
 
 
@@ -359,8 +362,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     bench.register(commands, Parser)
     from assistant.read import add_commands as add_read_commands
     add_read_commands(commands)  # read, calibrate
-    from assistant import replay
+    from assistant import replay, report
     replay.add_command(commands)
+    report.add_command(commands)
     return parser
 
 

@@ -206,6 +206,15 @@ def kept(base: Path | None = None) -> list[Path]:
     return sorted(found, key=lambda p: (p / INDEX).stat().st_mtime)
 
 
+def load_index(bundle: Path) -> dict:
+    """A recording's index ({} when it cannot be read)."""
+    try:
+        index = json.loads((bundle / INDEX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return index if isinstance(index, dict) else {}
+
+
 def prune(base: Path, keep: int) -> None:
     """Remove the oldest recordings so that at most ``keep`` are left."""
     found = kept(base)
