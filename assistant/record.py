@@ -27,6 +27,7 @@ KEEP = 10  # recordings kept in the state folder: a new one past this removes th
 INDEX = "index.json"
 EVENTS_FILE = "events.json"
 FORMAT = 1  # the bundle's layout version (index.json "format")
+PNG_LEVEL = 6  # zlib's effort on the screens' PNGs: near the smallest, at a fraction of level 9's time
 
 
 def folder() -> Path:
@@ -154,22 +155,29 @@ class Recorder:
         """Write the bundle into folder ``where`` (made; what a bundle holds replaced): PNG screens,
         the events, and the index saying what each file is. Returns ``where``."""
         import cv2
+        import numpy as np
 
         where.mkdir(parents=True, exist_ok=True)
         screens_dir = where / "screens"
         shutil.rmtree(screens_dir, ignore_errors=True)
         screens_dir.mkdir()
         reads = {e["screen"]: e for e in self.events if e["kind"] == "read"}
-        screens, files = [], {}
+        screens, files, last = [], {}, (None, "")
         for number, at, image, what in list(self.frames):
-            name = f"screens/{number:04d}.png"
-            ok, data = cv2.imencode(".png", image[:, :, ::-1] if image.ndim == 3 else image)
-            if not ok:
-                continue
-            (where / name).write_bytes(data.tobytes())
             read = reads.get(number)
             verdict_words = read["line"].partition(": ")[2] if read else "not read"
-            files[name] = f"screen {number}, captured {at:.3f} s into the run ({what}); read: {verdict_words}"
+            said = f"screen {number}, captured {at:.3f} s into the run ({what}); read: {verdict_words}"
+            if last[0] is not None and np.array_equal(last[0], image):  # (a screen as the one before: one file)
+                name = last[1]
+                files[name] += f"; also {said}"
+            else:
+                name = f"screens/{number:04d}.png"
+                ok, data = cv2.imencode(".png", image[:, :, ::-1] if image.ndim == 3 else image,
+                                        [cv2.IMWRITE_PNG_COMPRESSION, PNG_LEVEL])
+                if not ok:
+                    continue
+                (where / name).write_bytes(data.tobytes())
+                files[name], last = said, (image, name)
             screens.append({"screen": number, "file": name, "t": at, "what": what})
         events = list(self.events)
         (where / EVENTS_FILE).write_text(json.dumps(events, indent=0), encoding="utf-8")

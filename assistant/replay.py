@@ -88,7 +88,7 @@ class Replay:
         self.readings: dict = {}  # screen -> today's reading (None: it did not read)
         self.games: dict = {}  # name -> the game today (its rules as the assistant plays them)
         self.found: list[str] = []
-        self.counts = {"reads": 0, "judgements": 0, "taps": 0, "unseen": 0}
+        self.counts = {"reads": 0, "judgements": 0, "taps": 0, "unseen": 0, "early": 0}
 
     def read(self, screen: int, game: str):
         """Today's reading of a recorded screen (None: not kept, or no board today)."""
@@ -128,6 +128,8 @@ class Replay:
                 self.check_read(event)
             elif kind == "judged" and event.get("how") in ("settled", "glance") and event.get("move") is not None:
                 self.check_judgement(event)
+            elif kind == "judged" and event.get("how") == "early":
+                self.counts["early"] += 1  # (judged on the link's pixel compare in an animation: not a read)
             elif kind == "tap":
                 self.check_tap(event, events[:k], events[k + 1:])
         return self.found
@@ -238,7 +240,8 @@ def run_replay(args) -> int:
     found = replay.run()
     c = replay.counts
     checked = (f"{count(c['reads'], 'reads')}, {count(c['judgements'], 'judgements')}, {count(c['taps'], 'taps')} "
-               f"replayed" + (f" ({c['unseen']} more events without a screen to judge on)" if c["unseen"] else ""))
+               f"replayed" + (f"; {c['unseen']} more events without a screen to judge on" if c["unseen"] else "")
+               + (f"; {count(c['early'], 'moves')} judged early in an animation, not replayed" if c["early"] else ""))
     if not found:
         print(f"no difference: {checked}; today's code decides as the run did")
         return 0
