@@ -36,13 +36,9 @@ def folder() -> Path:
 
 
 def encode_move(move):
-    """A move as JSON: its own ``to_json`` where it has one, else its value (a tile, a swap's
-    pair of cards) with tuples as lists."""
-    if hasattr(move, "to_json"):
-        return move.to_json()
-    if isinstance(move, tuple):
-        return [encode_move(part) for part in move]
-    return move
+    """A move as JSON: its value (a tile, a swap's pair of cards, tuples as lists), or its own
+    ``to_json`` for a move JSON has no type for (a pair, an add)."""
+    return json.loads(json.dumps(move, default=lambda value: value.to_json()))
 
 
 def position_json(position):

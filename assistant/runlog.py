@@ -52,7 +52,7 @@ class Said(logging.Filter):
     """Lets through only the lines the run did not already say to the player (for stderr under -v)."""
 
     def filter(self, record) -> bool:
-        return not getattr(record, "said", False)
+        return not record.said  # (``line`` gives every record of the log its ``said``)
 
 
 def start(words: list[str], verbose: bool = False, version: str = "unknown") -> Path | None:
@@ -82,8 +82,7 @@ def start(words: list[str], verbose: bool = False, version: str = "unknown") -> 
         log.addHandler(handler)
     import platform
 
-    log.info("tapsolve %s: %s (Python %s on %s)", version, " ".join(words), platform.python_version(),
-             platforms.SYSTEM)
+    line(f"tapsolve {version}: {' '.join(words)} (Python {platform.python_version()} on {platforms.SYSTEM})")
     return file
 
 
