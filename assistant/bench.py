@@ -16,7 +16,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from assistant.options import add_channel_option, add_fault_options, adds, bounded_int, non_negative_int, positive_float, print_json
+from assistant.options import (add_channel_option, add_fault_options, add_run_options, adds, bounded_int, non_negative_int,
+                               positive_float, print_json)
 from solver.platforms import peak_memory_mib
 from solver.words import count
 
@@ -73,6 +74,7 @@ def register(commands, parser_class) -> None:
                     help="stop after K moves (a score game on a big board runs to hundreds)")
     add_fault_options(pl, tap_latency=0.0)
     add_channel_option(pl)
+    add_run_options(pl)
     pl.add_argument("--json", action="store_true", help="print the run summary as one JSON object, last")
     pl.set_defaults(run=play, game="numbermatch", stages=1)
     tr = games.add_parser("trust", help="the reader on damaged screenshots: silent misreads must be 0")

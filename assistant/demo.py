@@ -7,7 +7,7 @@ import time
 
 import cv2
 
-from assistant import autoplay, display, guide
+from assistant import autoplay, display, guide, record
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.options import print_json
@@ -81,7 +81,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
                                       ignore_taps_while=args.ignore_taps_while_animating),
                   realism=realism(args), android=args.android)
     line = autoplay.StatusLine()
-    say = line.say
+    recorder = record.for_run(args)
+    say = recorder.saying(line.say)
     # the window first: should Qt still abort on the display, nothing has been started yet
     view = WindowView() if window else None
 
@@ -105,7 +106,8 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
             raise server_failed(exc) from None
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")), say=say)
+        device = record.connected(recorder, connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")))
+        link = Link(device, say=say, recorder=recorder)
         loop = Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
         phone.clear_log()  # connecting timed both capture methods: not part of the run

@@ -11,6 +11,7 @@ from assistant.animation import AnimationClock, part_change
 from assistant.phone import lock
 from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
+from assistant.record import Recorder
 from assistant.settle import Settler, still
 from solver.errors import BoardChanged
 
@@ -23,9 +24,11 @@ class PhoneCameBack(BoardChanged):
 class Link:
     """One phone: its captures, its touches, and bounded reconnects when it goes away."""
 
-    def __init__(self, device, say=print, reconnect_timeout: float = 30.0):
+    def __init__(self, device, say=print, reconnect_timeout: float = 30.0, recorder: Recorder | None = None):
         # device: an assistant.phone.device.Device (or anything with its capture, taps and swipe)
         self.device, self.say = device, say
+        # the run's recording (assistant.record), which the session and the loop report to as well
+        self.recorder = recorder or Recorder(on=False)
         # its Screen (assistant.phone.screen) and channel; None for a stand-in that only captures:
         # no video to mind, and its times as far off as an input call's
         self.screen = device.screen
@@ -63,10 +66,12 @@ class Link:
         try:
             return action()
         except (PhoneLost, AdbServerUnreachable) as exc:
+            self.recorder.fault(f"lost the phone: {exc}")
             self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
             self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
             self.reconnects += 1  # (the session's next read takes the profile of what came back)
             self.stale = True
+            self.recorder.recovered(f"the phone came back (reconnect {self.reconnects})")
             self.say("the phone is back: going on from what its screen shows")
             if touch:
                 raise PhoneCameBack("the phone came back before the touch was sure to land") from None
@@ -186,6 +191,7 @@ class Link:
         self.settler.changed += list(changing)
         ends = self.clock.quiet_from(0.0)
         self._moving += [(part, ends) for part in changing]
+        self.recorder.screen(image, "early")
         return image
 
     def early_result(self, made: bool) -> None:
@@ -267,6 +273,7 @@ class Link:
         self.taps += len(points)
         self.tapped_on = self.shot  # (see resized)
         self._touch(kind, points)
+        self.recorder.touch("tap", points, kind)
         start = time.monotonic()
         try:
             self.device.taps(points)
@@ -285,6 +292,7 @@ class Link:
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
         self._touch("swipe")
+        self.recorder.touch("swipe", [(x1, y1), (x2, y2)], f"{ms} ms")
         start = time.monotonic()
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms), touch=True)
         self.clock.touched_at = time.monotonic()
@@ -294,6 +302,7 @@ class Link:
         """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""
         self.keys += 1
         self._hold()
+        self.recorder.key(code)
         try:
             self._again(lambda: self.device.key(code), touch=True)
         except PhoneCameBack:

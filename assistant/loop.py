@@ -88,6 +88,7 @@ class Loop:
                         self.image, self.reading, expected, before)
             except NotABoardNow as exc:  # (a black screen: off, locked, or a secure window; or unreadable)
                 self.black = str(exc) if isinstance(exc, BlackScreen) else ""
+                self.link.recorder.unread(str(exc) or "nothing known on screen", captured=not self.black)
                 self.image, self.reading = self.session.last_image, Reading(game, "unknown")  # (the guide shows it)
                 if scrolling:
                     self.game.forget_place()  # (a scroll cut short by it: the board is read whole next)
@@ -335,6 +336,7 @@ class Loop:
     def judged(self, judgement: Judgement) -> str | None:
         """The one place a judgement is made known: the game learns from it, the session keeps
         what it learned; the line to say, if any (the caller plans again)."""
+        self.link.recorder.judged(self.game, judgement)
         learned = self.game.learn(judgement)
         self.session.take(learned)
         return learned.note if learned is not None else None

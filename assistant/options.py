@@ -115,6 +115,15 @@ def add_channel_option(parser) -> None:
                              "that order")
 
 
+def add_run_options(parser) -> None:
+    """What a run on a phone leaves behind, on play, guide, demo and bench play: its log (always:
+    ``assistant.runlog``) and its recording (--record DIR, --no-record: ``assistant.record``)."""
+    from assistant import record
+
+    record.add_options(parser)
+    parser.set_defaults(logged=True)
+
+
 def print_json(args, data) -> None:
     """A --json command's one JSON document, on the stdout `tapsolve` kept for it (``args.stdout``:
     while a --json command runs, stdout is stderr, so that no human line can land in the JSON)."""

@@ -162,6 +162,7 @@ class Session:
         self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
         self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
         self.last_image = None
+        self.recorder = link.recorder  # (assistant.record: every read's screen and verdict)
 
     @property
     def model(self) -> str:
@@ -185,6 +186,7 @@ class Session:
             link.quality(lossless=not self._first_by_video)
         image = link.glance() if glance else link.capture()
         self.last_image = image  # (what the screen showed, even when it reads as nothing known)
+        self.recorder.screen(image, "glance" if glance else "look")
         video = link.from_video
         if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
             reading = read(image, self.model, game, note=self.say, stored_only=video)
@@ -213,6 +215,7 @@ class Session:
         if reading.screen == "board" and reading.sure:
             link.ticking = reading.ticking
         self.save()
+        self.recorder.read(reading)
         return image, reading
 
     def _settle_profile(self, image, reading, game: str, glance: bool):

@@ -1,6 +1,6 @@
 """What differs between Windows, macOS and Linux, kept here so that the rest of tapsolve is the same everywhere.
 
-tapsolve's folders (through platformdirs: XDG on Linux, ~/Library on macOS, %LOCALAPPDATA% on
+tapsolve's folders (config, cache, state and log, through platformdirs: XDG on Linux, ~/Library on macOS, %LOCALAPPDATA% on
 Windows), where installed fonts are, whether a folder is this user's own, the file lock behind the per-phone lock, the
 options that start a process the terminal's Ctrl-C does not reach, whether a window needs an X
 server, and a process's peak memory. The POSIX-only modules and calls (fcntl, os.getuid, sessions,
@@ -47,11 +47,29 @@ def config_folder() -> Path:
     return Path(platformdirs.user_config_dir(APP, appauthor=False, roaming=False))
 
 
+def state_folder() -> Path:
+    """Where tapsolve keeps what its runs leave behind (the recordings of runs that went wrong):
+    $XDG_STATE_HOME/tapsolve (~/.local/state/tapsolve) on Linux, ~/Library/Application
+    Support/tapsolve on macOS, %LOCALAPPDATA%\\tapsolve on Windows. Only named: nothing is made."""
+    import platformdirs
+
+    return Path(platformdirs.user_state_dir(APP, appauthor=False, roaming=False))
+
+
+def log_folder() -> Path:
+    """Where tapsolve writes the log of its runs: $XDG_STATE_HOME/tapsolve/log on Linux,
+    ~/Library/Logs/tapsolve on macOS, %LOCALAPPDATA%\\tapsolve\\Logs on Windows. Only named."""
+    import platformdirs
+
+    return Path(platformdirs.user_log_dir(APP, appauthor=False))
+
+
 # the setting that moves those folders, for a line that says one cannot be written: XDG's on
 # Linux and macOS (platformdirs reads them there), its own override of the local AppData folder on
 # Windows (platformdirs, windows.py get_win_folder: WIN_PD_OVERRIDE_<the folder's CSIDL name>)
 CACHE_SETTING = "WIN_PD_OVERRIDE_LOCAL_APPDATA" if WINDOWS else "XDG_CACHE_HOME"
 CONFIG_SETTING = "WIN_PD_OVERRIDE_LOCAL_APPDATA" if WINDOWS else "XDG_CONFIG_HOME"
+STATE_SETTING = "WIN_PD_OVERRIDE_LOCAL_APPDATA" if WINDOWS else "XDG_STATE_HOME"
 
 
 def user_tag() -> str:

@@ -12,6 +12,7 @@ from assistant.games import Judgement
 from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.record import Recorder
 from assistant.session import Session
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
@@ -201,6 +202,7 @@ class ScriptedPhone:
 
     reconnects = 0  # (it never loses its phone)
     last_image = None
+    recorder = Recorder(on=False)  # (the run's recording: none)
 
     def __init__(self, boards, frames=0):
         self.boards, self.frames = list(boards), frames

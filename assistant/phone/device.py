@@ -308,7 +308,10 @@ CONNECT_WAIT = 10.0  # seconds a phone just connected over the network may take 
 
 
 def note(message: str) -> None:
-    """A line for the person, on stderr: what tapsolve did on its own."""
+    """A line for the person, on stderr: what tapsolve did on its own (in the run's log too)."""
+    from assistant import runlog
+
+    runlog.line(message, said=True)
     print(f"tapsolve: {message}", file=sys.stderr, flush=True)
 
 
