@@ -215,7 +215,7 @@ class Link:
     def _hold(self) -> None:
         """Touching the phone takes its lock (``assistant.phone.lock``) for the rest of the run,
         so a guide that scrolls and a play never touch one phone together (play takes it first)."""
-        lock.keep(self.device.serial)
+        lock.keep(self.device)
 
     def _touch(self, kind: str) -> None:
         """A tap or swipe of this kind is being sent, once the animation of a move judged early

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import socket
 import sys
 import time
@@ -52,6 +53,7 @@ class Device:
         self.screen = Screen(self)
         self._model: str | None = None
         self._sdk: int | None = None
+        self._identity: str | None = None
         self.channel: Channel = Channel(self)  # chosen at connect (use_channel)
         self.channel_why = f"channel exec: {self.channel.why}"  # one line, for -v
         self._fallbacks: list[str] = []  # the channels to go on with when this one breaks
@@ -124,7 +126,7 @@ class Device:
         while True:
             state = self.state()
             if state == "device":
-                self._model = self._input_size = self._sdk = None
+                self._model = self._input_size = self._sdk = self._identity = None
                 self.screen.size = None  # (set again by the next capture)
                 self._reopen_channel()
                 return
@@ -168,6 +170,26 @@ class Device:
         if self._model is None:
             self._model = self.shell("getprop ro.product.model").strip() or "unknown model"
         return self._model
+
+    @property
+    def identity(self) -> str:
+        """What the phone says it is, the same under each serial it is reached by (127.0.0.1:P and
+        localhost:P; LDPlayer's emulator-5554 and 127.0.0.1:5555): its ``ro.serialno`` and the
+        kernel's boot id, a random UUID each boot (Linux drivers/char/random.c, proc_do_uuid;
+        read over adb as Volvo's one_update does, adb_interface.py get_boot_id). The serial number
+        alone does not do: the Android emulator's images all say the same one (EMULATOR...), as
+        many cheap phones say 0123456789ABCDEF. A phone that does not give its boot id is named
+        by the serial it was reached by, as before; one that does not answer, by what it said
+        last (the lock it names is held already)."""
+        if self._identity is None:
+            try:
+                text = self.shell(f"getprop ro.serialno; cat {BOOT_ID}").replace("\r", "")
+            except TapsolveError:
+                return self.serial
+            serialno, _, boot = text.partition("\n")
+            boot = boot.strip()
+            self._identity = f"{serialno.strip()}@{boot}" if BOOT_ID_FORM.fullmatch(boot) else self.serial
+        return self._identity
 
     @property
     def input_command(self) -> str:
@@ -297,6 +319,8 @@ class Device:
 
 
 EXEC_SDK = 21  # adbd's `exec:` service came with Android 5.0 (API 21)
+BOOT_ID = "/proc/sys/kernel/random/boot_id"  # the kernel's id of this boot (a UUID), readable by all
+BOOT_ID_FORM = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def _reason(exc: Exception) -> str:
