@@ -509,6 +509,20 @@ def test_bad_input_sweep(index, tmp_path, monkeypatch, capsys):
     assert err.startswith("tapsolve") and "Traceback" not in err
 
 
+def test_an_export_folder_that_cannot_be_written_is_said_before_the_phone_is_looked_for(tmp_path, capsys, monkeypatch):
+    """A folder that exists but takes no new file (/sys: not even root may create one there; a
+    read-only folder or file system likewise) was found out only at the first picture, after
+    the phone was read: now it is the one line, naming the folder, before any phone is looked for
+    (here there is no adb server at all)."""
+    from phonesim.harness import free_port
+
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(free_port()))
+    code, out, err = run_main(["guide", "--export", "/sys", "--serial", "127.0.0.1:5555"], capsys)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["tapsolve: error: cannot write the export to /sys: Permission denied; "
+                                        "give a folder you can write"]
+
+
 def test_play_goes_on_when_profiles_cannot_be_stored(harness, tmp_path, monkeypatch):
     """A config folder that cannot be written crashed play before any tap."""
     from assistant import autoplay
