@@ -55,14 +55,18 @@ class Link:
         try:
             return action()
         except (PhoneLost, AdbServerUnreachable) as exc:
-            self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
-            self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
-            self.reconnects += 1  # (the session's next read takes the profile of what came back)
-            self.stale = True
-            self.say("the phone is back: going on from what its screen shows")
+            self._wait_back(exc)
             if touch:
                 raise PhoneCameBack("the phone came back before the touch was sure to land") from None
             return action()
+
+    def _wait_back(self, exc: Exception) -> None:
+        """The phone was lost (``exc``): wait, bounded, for it to come back (PhoneLost if not)."""
+        self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
+        self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
+        self.reconnects += 1  # (the session's next read takes the profile of what came back)
+        self.stale = True
+        self.say("the phone is back: going on from what its screen shows")
 
     def _grab(self, not_before: float | None = None):
         """A capture and when it showed the screen: a video frame's own time (one that showed it
@@ -242,8 +246,8 @@ class Link:
         start = time.monotonic()
         try:
             self.device.taps(points)
-        except (PhoneLost, AdbServerUnreachable):
-            self._again(lambda: None)  # (not sent again: the screen read next tells what landed)
+        except (PhoneLost, AdbServerUnreachable) as exc:
+            self._wait_back(exc)  # (not sent again: the screen read next tells what landed; ``stale`` says so)
         self.clock.touched_at = time.monotonic()
         self.spent["tap"] += self.clock.touched_at - start
 

@@ -8,7 +8,6 @@ import atexit
 import os
 import re
 import socket
-import sys
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -20,6 +19,7 @@ from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreacha
                                     disconnect, is_local, is_network, list_phones, lost_advice, pair,
                                     reachable, start_server)
 from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
+from solver import notes
 from solver.errors import TapsolveError
 
 if TYPE_CHECKING:
@@ -332,8 +332,8 @@ CONNECT_WAIT = 10.0  # seconds a phone just connected over the network may take 
 
 
 def note(message: str) -> None:
-    """A line for the person, on stderr: what tapsolve did on its own."""
-    print(f"tapsolve: {message}", file=sys.stderr, flush=True)
+    """A line for the person, on stderr (the logger's, from the Python API): what tapsolve did on its own."""
+    notes.note(message)
 
 
 class Landscape(TapsolveError):

@@ -8,13 +8,14 @@ reached by: one phone has several (127.0.0.1:P and localhost:P; LDPlayer's emula
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shlex
 import sys
 from pathlib import Path
 
-from solver import platforms
+from solver import notes, platforms
 from solver.cache import cache_dir, private_temp
 from solver.errors import TapsolveError
 
@@ -97,8 +98,8 @@ class PhoneLock:
                 continue
             self.path, self._fd = path, fd
             return True
-        print(f"tapsolve: cannot keep the phone's lock (nowhere to write it: {'; '.join(reasons)}): "
-              "another tapsolve could tap on this phone at the same time", file=sys.stderr, flush=True)
+        notes.note(f"cannot keep the phone's lock (nowhere to write it: {'; '.join(reasons)}): "
+                   "another tapsolve could tap on this phone at the same time", logging.WARNING)
         return False
 
     def _take(self, path: Path) -> int:
@@ -198,3 +199,11 @@ def keep(phone) -> None:
         lock = PhoneLock(serial, key)
         lock.acquire()
         _held[key] = lock
+
+
+def let_go(phone) -> None:
+    """Let go of the phone's lock held by ``keep`` (a Python API's phone closed)."""
+    serial, key = _names(phone)
+    lock = _held.pop(key, None)
+    if lock is not None:
+        lock.release()

@@ -19,7 +19,7 @@ import time
 import types
 from dataclasses import dataclass
 
-from solver import platforms
+from solver import notes, platforms
 from solver.errors import TapsolveError
 from solver.files import is_digits
 
@@ -248,8 +248,8 @@ def start_server(port: int) -> bool:
     if log is not None:
         log.close()  # the server keeps its own descriptor
     _started[port] = process
-    print(f"tapsolve: started an adb server on port {port} (process {process.pid}; none was "
-          "running); it keeps running after tapsolve, as adb's own does", file=sys.stderr, flush=True)
+    notes.note(f"started an adb server on port {port} (process {process.pid}; none was running); it keeps "
+               "running after tapsolve, as adb's own does")
     return True
 
 
