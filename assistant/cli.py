@@ -161,13 +161,19 @@ def warm(args) -> int:
     import time
 
     from assistant.games import kind
-    from solver import jit
+    from solver import cache, jit, platforms
 
     jit.SayCompiling.said = True  # each game's step is said here
     for name in registry.NAMES:
         title, t0 = registry.entry(name).title, time.perf_counter()
         print(f"{title}: preparing the solver (compiled and built once, then kept)...", flush=True)
         kind(name).prepare()
+        if jit.UNCACHED or cache.unkept:  # (what is not kept for one game is not for the next either)
+            tried = [f"{path.parent} ({exc.strerror or exc})" for path, exc in cache.unkept]
+            if jit.UNCACHED:
+                tried.append(f"the compiled solver: {jit.UNCACHED}")
+            raise TapsolveError(f"could not keep the solvers for later runs: cannot write {'; '.join(dict.fromkeys(tried))}; "
+                                f"set {platforms.CACHE_SETTING} to a folder you can write and run `tapsolve warm` again")
         print(f"{title}: ready ({time.perf_counter() - t0:.1f} s)", flush=True)
     from vision import fontmatch
 
