@@ -16,7 +16,7 @@ from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.screen import DEFAULT_DISPLAY, CaptureFailed, Screen, viewport
 from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
                                     PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
-                                    disconnect, is_local, is_network, list_phones, lost_advice, pair,
+                                    disconnect, forget_failed, is_local, is_network, list_phones, lost_advice, pair,
                                     reachable, start_server)
 from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
 from solver import notes
@@ -45,6 +45,11 @@ def _read_to_end(sock: socket.socket, expect: int = 0) -> bytes | bytearray:
 
 class Device:
     """A phone in state "device": shell commands, taps and swipes, and its Screen."""
+
+    # the channel chosen at connect and its fallbacks (a phone that comes back gets it again), and
+    # the chosen one started again since the last send that went through (once: see fall_back)
+    _chosen: tuple[str, list[str]] | None = None
+    _retried: str | None = None
 
     def __init__(self, client: adbutils.AdbClient, serial: str):
         # never adbutils' own client: its connections start servers that print into our output
@@ -270,6 +275,7 @@ class Device:
         while True:
             try:
                 action(self.channel)
+                self._retried = None
                 break
             except (ChannelUnavailable, ConnectionError) as exc:
                 self.fall_back(exc)
@@ -281,11 +287,23 @@ class Device:
         """Choose the fastest channel that starts (or ``force``'s), each passed over said in one line."""
         self.close()
         self.channel, self._fallbacks, self.channel_why = choice.choose(self, force, note)
+        self._chosen = self.channel.name, list(self._fallbacks)
 
     def fall_back(self, exc: Exception) -> None:
-        """The channel broke (``exc``): the next one chosen at connect takes over, said in one line."""
+        """The channel broke (``exc``): the one chosen at connect is started again once (the phone
+        may have restarted under it, killing its server: a phone gone raises PhoneLost here, and
+        the channel comes back with it, ``_reopen_channel``), else the next one takes over; said
+        in one line."""
         broken = self.channel.name
         self.close()
+        if self._chosen and broken == self._chosen[0] and self._retried != broken:
+            self._retried = broken
+            try:
+                self.channel = choice.open_channel(self, broken)
+                note(f"the {broken} channel to {self.serial} broke ({exc}): started it again")
+                return
+            except ChannelUnavailable:
+                pass
         while True:
             name = self._fallbacks.pop(0) if self._fallbacks else "exec"
             try:
@@ -297,15 +315,23 @@ class Device:
         note(f"the {broken} channel to {self.serial} broke ({exc}): going on with {name}")
 
     def _reopen_channel(self) -> None:
-        """The channel's connection died with the phone's: open the same kind again (the one
-        chosen at connect, not the next slower), or fall back from it in one line."""
-        if not self.channel.kept_open:
+        """The channel's connection died with the phone's: open the one chosen at connect again
+        (not the slower one it fell back to as the phone left: a phone that restarts under scrcpy
+        gets scrcpy again), or fall back from it in one line."""
+        name, fallbacks = self._chosen or (self.channel.name, self._fallbacks)
+        before = self.channel.name
+        if not self.channel.kept_open and before == name:
             return  # a connection per command: nothing to open again
         self.close()
         try:
-            self.channel = choice.open_channel(self, self.channel.name)
+            self.channel = choice.open_channel(self, name)
         except ChannelUnavailable as exc:
             self.fall_back(exc)
+            return
+        self._fallbacks = list(fallbacks)
+        if name != before:
+            self.channel_why = f"channel {name}: {self.channel.why} (again, once the phone came back)"
+            note(f"{self.serial} is back: going on with the {name} channel again")
 
     def close(self) -> None:
         """Stop the channel (what it started on the phone, too)."""
@@ -359,11 +385,15 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
     phones = list_phones(device.client)
     if serial and is_network(serial) and all(p.serial != serial for p in phones):
         note(f"{serial} is not connected yet: connecting to it")
-        connect_address(device.client, serial)
+        listed = {p.serial for p in phones}
         try:
+            connect_address(device.client, serial)
             device.reconnect(timeout=CONNECT_WAIT)
+        except NoPhone:
+            forget_failed(device.client, serial, listed)
+            raise
         except PhoneLost:
-            pass  # listed but not ready (unauthorized...): choose says what to do
+            forget_failed(device.client, serial, listed)  # (an offline one: choose says it is not listed)
         phones = list_phones(device.client)
     phone = choose(phones, serial)
     if not serial and len(phones) > 1:
@@ -421,13 +451,15 @@ def scan(client: adbutils.AdbClient, ports=None) -> list[str]:
         try:
             connect_address(client, address)
         except NoPhone as exc:
+            forget_failed(client, address, listed)
             note(str(exc))
             continue
-        found.append(address)
         try:
             Device(client, address).reconnect(timeout=CONNECT_WAIT)  # until it lists as ready
         except PhoneLost:
-            pass  # listed in another state: the table says what to do
+            forget_failed(client, address, listed)  # an offline one is dropped; another state is listed
+        if any(p.serial == address for p in list_phones(client)):
+            found.append(address)
     return found
 
 
@@ -469,19 +501,30 @@ def run_devices(args) -> int:
             finally:
                 device.close()
     if len(phones) > 1:
-        print(f"{len(phones)} phones: choose one with --serial SERIAL")
+        try:  # (what play does without --serial: a single ready phone beside network leftovers is used)
+            chosen = choose(phones, None).serial
+        except TapsolveError:
+            chosen = None
+        print(f"{len(phones)} phones: without --serial tapsolve uses {chosen}, the one ready phone" if chosen else
+              f"{len(phones)} phones: choose one with --serial SERIAL")
     return 0
 
 
 def run_connect(args) -> int:
     """`tapsolve connect HOST:PORT`: a phone on Wi-Fi or an emulator, added to the adb server."""
     client = adb_client()
-    print(connect_address(client, args.address))
+    listed = {p.serial for p in list_phones(client)}
+    try:
+        print(connect_address(client, args.address))
+    except NoPhone:
+        forget_failed(client, args.address, listed)
+        raise
     device = Device(client, args.address)
     try:
         device.reconnect(timeout=CONNECT_WAIT)
     except PhoneLost:
         state = device.state() or "not listed"
+        forget_failed(client, args.address, listed)
         raise PhoneNotReady(f"{args.address} is {state}: {advice(state, args.address)}") from None
     print(f"{args.address}: ready ({device.model}); play on it with --serial {args.address}")
     return 0
