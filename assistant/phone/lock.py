@@ -165,11 +165,13 @@ _held: dict[str, PhoneLock] = {}  # key -> this process's lock (a file lock conf
 def _names(phone) -> tuple[str, str]:
     """(serial, key) of a phone given as an ``assistant.phone.device.Device`` (its key what it
     says it is: ``identity``) or as a serial (its key the serial itself)."""
+    from assistant.phone.device import Device
+
     if isinstance(phone, str):
         return phone, phone
     serial = phone.serial
-    identity = getattr(phone, "identity", None)  # (a stand-in device has none)
-    return serial, (identity or serial) if serial else ""
+    identity = phone.identity if isinstance(phone, Device) else serial  # (a stand-in device: its serial)
+    return serial, identity if serial else ""
 
 
 @contextlib.contextmanager

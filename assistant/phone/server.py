@@ -140,6 +140,8 @@ def _server_address(host: str | None, port: int | None) -> tuple[str, int]:
         text = os.environ.get("ANDROID_ADB_SERVER_PORT")
         try:
             port = int(text) if text else DEFAULT_PORT
+            if not 0 < port < 65536:
+                raise ValueError(port)
         except ValueError:
             raise AdbServerUnreachable(
                 f"ANDROID_ADB_SERVER_PORT={text!r} is not a port number: fix or unset it") from None
@@ -232,13 +234,17 @@ def start_server(port: int) -> bool:
     from adbutils._utils import adb_path
 
     try:
+        adb = adb_path()
+    except adbutils.AdbError:
+        return False  # (no adb beside adbutils: adb_client says to reinstall)
+    try:
         # its log, kept for the reason should it stop at its start (a nameless file: nothing is left)
         log = tempfile.TemporaryFile()
     except OSError:
         log = None
     try:
         # apart from the terminal: a Ctrl-C in it, or tapsolve's exit, leaves it running
-        process = subprocess.Popen([adb_path(), "-P", str(port), "server", "nodaemon"],
+        process = subprocess.Popen([adb, "-P", str(port), "server", "nodaemon"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=log or subprocess.DEVNULL, **platforms.apart())
     except OSError:
