@@ -145,7 +145,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
     status = status or say
     loop.alone = True  # nobody scrolls the board but the loop: fewer checking swipes
     # one tapsolve taps a phone at a time: a second play refuses here, before any tap
-    with lock.hold(link.device.serial), StopAfterMove() as stop:
+    with lock.hold(link.device), StopAfterMove() as stop:
         try:
             loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0

@@ -6,8 +6,9 @@ import argparse
 import contextlib
 import sys
 
-from assistant.options import (GUIDE_KEYS, add_channel_option, add_fault_options, add_run_options, address, non_negative_int,
-                               pairing_code, port, positive_float, positive_int, stop_on_terminate)
+from assistant.options import (GUIDE_KEYS, add_channel_option, add_fault_options, add_run_options, address,
+                               host_or_address, non_negative_int, pairing_code, port, positive_float, positive_int,
+                               stop_on_terminate)
 from solver import games as registry
 from solver.errors import TapsolveError
 
@@ -133,11 +134,13 @@ def add_phone_commands(commands, command: str | None = None) -> None:
                      help="also say which channel each ready phone gets for taps, and why")
     dev.set_defaults(run=devices)
     con = commands.add_parser("connect", help="connect a phone on Wi-Fi or an emulator by its HOST:PORT")
-    con.add_argument("address", type=address, metavar="HOST:PORT",
-                     help="the phone's Wireless debugging address, or the emulator's adb port")
+    con.add_argument("address", type=host_or_address, metavar="HOST:PORT",
+                     help="the phone's Wireless debugging address, or the emulator's adb port (HOST alone: "
+                          "port 5555, as adb takes it)")
     con.set_defaults(run=connect)
     dis = commands.add_parser("disconnect", help="drop a phone connected over the network (all when none given)")
-    dis.add_argument("address", type=address, nargs="?", metavar="HOST:PORT", help="the one to drop")
+    dis.add_argument("address", type=host_or_address, nargs="?", metavar="HOST:PORT",
+                     help="the one to drop (HOST alone: port 5555, as adb takes it)")
     dis.set_defaults(run=disconnect)
     par = commands.add_parser("pair", help="pair with a phone's Wireless debugging (Android 11+)")
     par.add_argument("address", type=address, metavar="HOST:PORT",
@@ -169,13 +172,19 @@ def warm(args) -> int:
     import time
 
     from assistant.games import kind
-    from solver import jit
+    from solver import cache, jit, platforms
 
     jit.SayCompiling.said = True  # each game's step is said here
     for name in registry.NAMES:
         title, t0 = registry.entry(name).title, time.perf_counter()
         print(f"{title}: preparing the solver (compiled and built once, then kept)...", flush=True)
         kind(name).prepare()
+        if jit.UNCACHED or cache.unkept:  # (what is not kept for one game is not for the next either)
+            tried = [f"{path.parent} ({exc.strerror or exc})" for path, exc in cache.unkept]
+            if jit.UNCACHED:
+                tried.append(f"the compiled solver: {jit.UNCACHED}")
+            raise TapsolveError(f"could not keep the solvers for later runs: cannot write {'; '.join(dict.fromkeys(tried))}; "
+                                f"set {platforms.CACHE_SETTING} to a folder you can write and run `tapsolve warm` again")
         print(f"{title}: ready ({time.perf_counter() - t0:.1f} s)", flush=True)
     from vision import fontmatch
 

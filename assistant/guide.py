@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import os
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from assistant.loop import Loop
 from assistant.options import GUIDE_KEYS as KEYS
 from solver import platforms
 from solver.errors import InputError, TapsolveError
+from solver.files import shown
+from vision.image import save_png
 
 WINDOW = "tapsolve guide"
 # The window's size when it opens (it can be resized, keeping its shape): it fits a 1366x768
@@ -350,12 +353,17 @@ def closing_line(loop: Loop) -> str:
 
 
 def export_folder(folder: str | Path) -> Path:
-    """The folder an export goes to, made if needed; a path that cannot be one is bad input."""
+    """The folder an export goes to, made if needed and tried with a file of ours (removed at
+    once): a path that cannot be one, or a folder that cannot be written (read-only, another
+    user's, a read-only file system), is bad input, said before the phone is looked at."""
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tapsolve-", suffix=".tmp"):
+            pass
     except OSError as exc:
-        raise InputError(f"cannot write the export to {folder}: {exc.strerror}; give a folder you can write") from None
+        raise InputError(f"cannot write the export to {shown(folder)}: {exc.strerror or exc}; "
+                         "give a folder you can write") from None
     return folder
 
 
@@ -378,7 +386,7 @@ def export(loop: Loop, folder: str | Path, say=print) -> int:
         position = game.after(position, move)
     end = f"Done: {game.won_word}" if loop.plan.status == "solved" else "The end of the plan"
     write_page(folder, pages - 1, pages, game.diagram(position, None), end, game.progress(position))
-    say(f"wrote {pages} step pages to {folder}: open {folder / 'index.html'} in a browser")
+    say(f"wrote {pages} step pages to {shown(folder)}: open {shown(folder / 'index.html')} in a browser")
     return 0
 
 
@@ -389,12 +397,10 @@ def page_name(k: int) -> str:
 def write_page(folder: Path, k: int, pages: int, image: np.ndarray, title: str, progress: str) -> None:
     """Step ``k``'s picture (captioned: it may be shared alone) and its page."""
     save_png(folder / f"step-{k:03d}.png", overlay.caption(image, [title, progress]))
-    (folder / page_name(k)).write_text(page_html(k, pages, title, progress))
-
-
-def save_png(path: Path, image_rgb: np.ndarray) -> None:
-    if not cv2.imwrite(str(path), cv2.cvtColor(image_rgb, cv2.COLOR_RGB2BGR)):
-        raise TapsolveError(f"cannot write {path}")
+    try:
+        (folder / page_name(k)).write_text(page_html(k, pages, title, progress), encoding="utf-8")
+    except OSError as exc:
+        raise TapsolveError(f"cannot write {shown(folder / page_name(k))}: {exc.strerror or exc}") from None
 
 
 PAGE_STYLE = """body{margin:0;height:100vh;height:100dvh;display:flex;flex-direction:column;

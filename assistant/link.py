@@ -66,16 +66,20 @@ class Link:
         try:
             return action()
         except (PhoneLost, AdbServerUnreachable) as exc:
-            self.recorder.fault(f"lost the phone: {exc}")
-            self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
-            self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
-            self.reconnects += 1  # (the session's next read takes the profile of what came back)
-            self.stale = True
-            self.recorder.recovered(f"the phone came back (reconnect {self.reconnects})")
-            self.say("the phone is back: going on from what its screen shows")
+            self._wait_back(exc)
             if touch:
                 raise PhoneCameBack("the phone came back before the touch was sure to land") from None
             return action()
+
+    def _wait_back(self, exc: Exception) -> None:
+        """The phone was lost (``exc``): wait, bounded, for it to come back (PhoneLost if not)."""
+        self.recorder.fault(f"lost the phone: {exc}")
+        self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
+        self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
+        self.reconnects += 1  # (the session's next read takes the profile of what came back)
+        self.stale = True
+        self.recorder.recovered(f"the phone came back (reconnect {self.reconnects})")
+        self.say("the phone is back: going on from what its screen shows")
 
     def _grab(self, not_before: float | None = None):
         """A capture and when it showed the screen: a video frame's own time (one that showed it
@@ -237,7 +241,7 @@ class Link:
     def _hold(self) -> None:
         """Touching the phone takes its lock (``assistant.phone.lock``) for the rest of the run,
         so a guide that scrolls and a play never touch one phone together (play takes it first)."""
-        lock.keep(self.device.serial)
+        lock.keep(self.device)
 
     def _touch(self, kind: str, points=None) -> None:
         """A tap or swipe of this kind is being sent: at once when its ``points`` lie outside
@@ -277,8 +281,8 @@ class Link:
         start = time.monotonic()
         try:
             self.device.taps(points)
-        except (PhoneLost, AdbServerUnreachable):
-            self._again(lambda: None)  # (not sent again: the screen read next tells what landed)
+        except (PhoneLost, AdbServerUnreachable) as exc:
+            self._wait_back(exc)  # (not sent again: the screen read next tells what landed; ``stale`` says so)
         self.clock.touched_at = time.monotonic()
         self.spent["tap"] += self.clock.touched_at - start
 

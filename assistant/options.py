@@ -66,6 +66,19 @@ def address(text: str) -> str:
     return text
 
 
+# the port `adb connect HOST` and `adb disconnect HOST` assume (packages/modules/adb
+# transport_local.cpp, connect_device: ``int port = DEFAULT_ADB_LOCAL_TRANSPORT_PORT``, 5555)
+ADB_DEFAULT_PORT = 5555
+
+
+def host_or_address(text: str) -> str:
+    """HOST:PORT, or a HOST alone taken as HOST:5555 as adb takes it (an IPv6 address, which has
+    colons of its own, is given with its port: [fe80::1]:5555)."""
+    if text and ":" not in text and not any(c in text for c in " /"):
+        return f"{text}:{ADB_DEFAULT_PORT}"
+    return address(text)
+
+
 def pairing_code(text: str) -> str:
     """The 6-digit code a phone's "Pair device with pairing code" dialog shows."""
     if not (is_digits(text) and len(text) == 6):

@@ -58,9 +58,39 @@ class Case:
     board: dict[int, int] = field(default_factory=dict)
 
 
-def load_cases(sample: int = 0) -> list[Case]:
+def fixtures_folder(say=print) -> Path:
+    """The fixtures read: the checkout's, or for an installed tapsolve (its wheel holds no
+    fixtures) phonesim's drawing of them, made once into the cache folder: the same pixels, for
+    ``phonesim.fixtures`` draws them from fixed seeds."""
+    if (FIXTURES / "index.json").is_file():
+        return FIXTURES
+    import os
+    import shutil
+
+    from phonesim.fixtures import generate
+    from solver import platforms
+    from solver.cache import cache_dir
+
+    kept = cache_dir() / "fixtures"
+    if (kept / "index.json").is_file():
+        return kept
+    say(f"no fixtures beside this tapsolve (an installed one): drawing them with phonesim into {kept} "
+        "(once; a minute or two)")
+    drawing = kept.with_name(f"fixtures.{os.getpid()}.tmp")
+    try:
+        generate(drawing)
+        os.replace(drawing, kept)
+    except OSError as exc:
+        shutil.rmtree(drawing, ignore_errors=True)
+        raise TapsolveError(f"cannot keep the fixtures in {kept}: {exc.strerror or exc}; set "
+                            f"{platforms.CACHE_SETTING} to a folder you can write") from None
+    return kept
+
+
+def load_cases(sample: int = 0, say=print) -> list[Case]:
     """The real screenshots, then every board fixture (every ``sample``-th when sample > 1)."""
-    index = json.loads((FIXTURES / "index.json").read_text())
+    fixtures = fixtures_folder(say)
+    index = json.loads((fixtures / "index.json").read_text())
     boards = [e for e in index if e["screen"] == "board"]
     if sample > 1:
         boards = boards[::sample]
@@ -68,8 +98,8 @@ def load_cases(sample: int = 0) -> list[Case]:
         boards = [e for k in range(QUARTER) for e in boards[k::QUARTER]]
     cases = real_cases()
     for e in boards:
-        truth = json.loads((FIXTURES / e["json"]).read_text())
-        image = vision.load_image(FIXTURES / e["png"])
+        truth = json.loads((fixtures / e["json"]).read_text())
+        image = vision.load_image(fixtures / e["png"])
         cases.append(Case(e["png"], image, truth["game"], **reader(truth["game"]).trust_case(truth)))
     return cases
 
@@ -285,7 +315,7 @@ def main(args, say=print) -> int:
         raise InputError(f"unknown perturbation {unknown[0]!r}: choose from {', '.join(PERTURBATIONS)}")
     modes = ("fresh", "stored") if args.mode == "both" else (args.mode,)
     t0 = time.perf_counter()
-    cases = load_cases(args.sample)
+    cases = load_cases(args.sample, say)
     say(f"{len(cases)} screenshots x {len(names)} perturbations x {len(modes)} profile modes")
     tally = Tally()
 

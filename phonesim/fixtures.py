@@ -11,11 +11,10 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
-
 from phonesim.apps import THEMES, app_class
 from phonesim.phone import PRESETS
 from solver import games as registry
+from vision.image import save_png
 
 
 def write(out: Path, kind: str, app, index: list) -> None:
@@ -23,7 +22,7 @@ def write(out: Path, kind: str, app, index: list) -> None:
     stem = f"{truth['preset']}/{truth['theme']}/{kind}"
     png = out / f"{stem}.png"
     png.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(png), cv2.cvtColor(app.render(), cv2.COLOR_RGB2BGR), [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    save_png(png, app.render(), compression=9)
     (out / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n")
     index.append({"png": f"{stem}.png", "json": f"{stem}.json", "preset": truth["preset"],
                   "style": PRESETS[truth["preset"]].style, "theme": truth["theme"], "game": truth["game"],

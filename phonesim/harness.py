@@ -229,6 +229,21 @@ class Harness:
             raise HarnessError(f"the adb server stopped answering: {exc}") from None
         return vp
 
+    def alias(self, vp: VirtualPhone, host: str = "localhost", timeout: float = 10) -> str:
+        """Reach the phone under a second serial too, as a person may (`adb connect localhost:P`
+        beside 127.0.0.1:P; LDPlayer lists itself as emulator-5554 and 127.0.0.1:5555): the adb
+        server makes a transport per serial text it connects (packages/modules/adb
+        transport_local.cpp, connect_device: "already connected" only for a serial it has), one
+        phone behind both. The serial it is listed by."""
+        serial = f"{host}:{vp.server.port}"
+        reply = self.client.connect(serial, timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while self.state(serial) != "device":
+            if time.monotonic() > deadline:
+                raise HarnessError(f"{serial} did not come up (adb connect said {reply!r})")
+            time.sleep(0.05)
+        return serial
+
     def state(self, serial: str) -> str | None:
         """The phone's state as the adb server lists it, or None when not listed."""
         return next((info.state for info in self.client.list() if info.serial == serial), None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -182,6 +183,9 @@ class Phone:
     # the display turned a quarter from the game's orientation (a landscape ad, a rotation): the
     # screen is shown sideways at height x width, and touches come in that turned space
     turned: bool = False
+    # the kernel's id of this boot (/proc/sys/kernel/random/boot_id, a random UUID each boot:
+    # Linux drivers/char/random.c, proc_do_uuid): the same under every serial the phone is reached by
+    boot_id: str = field(default_factory=lambda: str(uuid.uuid4()))
 
     def __post_init__(self):
         self.android = self.preset.android or self.android  # a preset's own Android wins over the option

@@ -469,6 +469,19 @@ class Shell:
             write("".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())).encode())
         return 0
 
+    def cmd_cat(self, args: list[str], write: Write) -> int:
+        """`cat FILE...` of the files phonesim has: the kernel's boot id (toybox cat's error for
+        any other, toys/posix/cat.c through lib's perror_msg: "cat: FILE: No such file or directory")."""
+        files = {"/proc/sys/kernel/random/boot_id": self.phone.boot_id + "\n"}
+        status = 0
+        for name in args:
+            if name in files:
+                write(files[name].encode())
+            else:
+                write(f"cat: {name}: No such file or directory\n".encode())
+                status = 1
+        return status
+
     def cmd_echo(self, args: list[str], write: Write) -> int:
         if args[:1] == ["-n"]:
             write(" ".join(args[1:]).encode())

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from solver import platforms
+from solver import notes, platforms
 
 
 def usable(folder: Path) -> bool:
@@ -62,9 +62,25 @@ def cache_dir() -> Path:
     return _first_usable(str(platforms.cache_folder()))
 
 
+def kept(name: str) -> Path:
+    """Where the file ``name`` of the cache folder is: the first of the cache folder and this
+    user's private temporary one that holds it (a cache folder that is read-only but holds the
+    tables already is used, not passed over for an empty one), else where ``keep`` would put it."""
+    temp = private_temp()
+    for folder in (platforms.cache_folder(), *([temp] if temp is not None else [])):
+        if (folder / name).is_file():
+            return folder / name
+    return cache_dir() / name
+
+
+# files this process could not keep (path, why), for `tapsolve warm` to say that nothing was kept
+unkept: list[tuple[Path, OSError]] = []
+
+
 def keep(path: Path, write: Callable[[Path], None]) -> OSError | None:
     """Store a file by ``write``-ing a private copy beside ``path`` and renaming it over; the
-    OSError when the folder cannot be written (a table's caller ignores it: built again next time)."""
+    OSError when the folder cannot be written (a table's caller goes on: built again next time;
+    noted in ``unkept``)."""
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp{path.suffix}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,6 +89,7 @@ def keep(path: Path, write: Callable[[Path], None]) -> OSError | None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+        unkept.append((path, exc))
         return exc
     return None
 
@@ -152,7 +169,10 @@ class Progress:
         share = sum(self.weights[:self.done]) / sum(self.weights)
         filled = round(self.WIDTH * share)
         line = f"tapsolve: {self.what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {share:.0%}"
-        if self.tty:
+        if notes.logging_only():  # (a Python API call: its start and end, logged)
+            if self.done in (0, len(self.weights)):
+                notes.log.info(line.removeprefix("tapsolve: "))
+        elif self.tty:
             print(f"\r{line}", end="\n" if self.done == len(self.weights) else "", file=sys.stderr, flush=True)
         elif line != self.last:  # a log gets a line a change
             print(line, file=sys.stderr, flush=True)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.cache import Progress, cache_dir, keep, load_arrays
+from solver.cache import Progress, cache_dir, keep, kept, load_arrays
 from solver.errors import InputError
 from solver.files import is_digits
 from solver.rules import Position
@@ -234,11 +234,16 @@ _TABLES: dict | None = None
 TABLE_BYTES = 1 << 26
 
 
-def table_path() -> Path:
+def table_name() -> str:
     from solver import _fifteen_kernel as kernel
 
     groups = "-".join(str(len(g)) for g in GROUPS)
-    return cache_dir() / f"fifteen-pdb-{groups}-v{kernel.TABLE_VERSION}.npz"
+    return f"fifteen-pdb-{groups}-v{kernel.TABLE_VERSION}.npz"
+
+
+def table_path() -> Path:
+    """Where the tables are kept (written)."""
+    return cache_dir() / table_name()
 
 
 def offsets() -> np.ndarray:
@@ -281,11 +286,10 @@ def pattern_tables(rebuild: bool = False) -> dict:
     global _TABLES
     if _TABLES is not None and not rebuild:
         return _TABLES
-    path = table_path()
     table = None
     if not rebuild:
         try:
-            data = load_arrays(path, TABLE_BYTES)
+            data = load_arrays(kept(table_name()), TABLE_BYTES)
             table, stored_sum = data["table"], str(data["sha256"])
             if not table_fits(table, stored_sum):
                 table = None
@@ -293,7 +297,7 @@ def pattern_tables(rebuild: bool = False) -> dict:
             table = None  # missing or harmed: built again below
     if table is None:
         table = build_tables()
-        keep(path, lambda tmp: np.savez(tmp, table=table, sha256=np.array(checksum(table))))
+        keep(table_path(), lambda tmp: np.savez(tmp, table=table, sha256=np.array(checksum(table))))
     _TABLES = {"pdb": table, **lookups(4)}
     return _TABLES
 

@@ -52,8 +52,18 @@ SHOWN_PATH = 100
 
 
 def shown(path) -> str:
-    """``path`` for a one-line message: whole, or its start and end around "..." when very long."""
-    text = str(path)
+    """``path`` for a one-line message: whole, or its start and end around "..." when very long.
+    A name that is not UTF-8 (Python keeps its bytes as lone surrogates, which no terminal's
+    encoding takes: printing them is a UnicodeEncodeError) is shown with U+FFFD for those bytes."""
+    text = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # (a surrogate that stands for no byte)
+            raw = text.encode("utf-8", "replace")
+        text = raw.decode("utf-8", "replace")
     return text if len(text) <= SHOWN_PATH else f"{text[:SHOWN_PATH // 2 - 2]}...{text[-(SHOWN_PATH // 2 - 2):]}"
 
 

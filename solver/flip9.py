@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.cache import cache_dir, keep, load_array
+from solver.cache import cache_dir, keep, kept, load_array
 from solver.errors import InputError
 from solver.files import is_digits
 from solver.rules import Position
@@ -170,9 +170,9 @@ def distance_table() -> np.ndarray:
     global _TABLE
     if _TABLE is not None:
         return _TABLE
-    path = cache_dir() / f"flip9-distances-v{kernel.TABLE_VERSION}.npy"
+    name = f"flip9-distances-v{kernel.TABLE_VERSION}.npy"
     try:
-        table = load_array(path, TABLE_BYTES)
+        table = load_array(kept(name), TABLE_BYTES)
         if not table_is_sound(table):
             raise ValueError("a wrong table")
     except (OSError, ValueError, EOFError):
@@ -180,7 +180,7 @@ def distance_table() -> np.ndarray:
         # checked as a later run loads it: that check's kernels compile now, on the first run
         if not table_is_sound(table):
             raise RuntimeError("the Flip 9 distance table was built wrong")
-        keep(path, lambda tmp: np.save(tmp, table))
+        keep(cache_dir() / name, lambda tmp: np.save(tmp, table))
     _TABLE = table
     return table
 

@@ -12,10 +12,11 @@ entries those modules define as it starts, so that a command run in a new proces
 from __future__ import annotations
 
 import importlib
+import logging
 import os
-import sys
 from dataclasses import dataclass, field
 
+from solver import notes
 from solver.errors import InputError
 
 LAYERS = ("solver", "vision", "phonesim.apps", "assistant.games")
@@ -99,8 +100,8 @@ def load_plugins() -> None:
                 raise TypeError(f"{attribute or 'GAME'} is not a Game")
         except Exception as exc:  # any failure of someone else's module: ours goes on
             reason = f"it has no {attribute or 'GAME'}" if isinstance(exc, KeyError) else exc
-            print(f"tapsolve: {PLUGINS} names {where!r}, which cannot be loaded ({reason}): "
-                  f"fix it or unset {PLUGINS}", file=sys.stderr)
+            notes.note(f"{PLUGINS} names {where!r}, which cannot be loaded ({reason}): fix it or unset {PLUGINS}",
+                       logging.WARNING)
             continue
         register(game)
 

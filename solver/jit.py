@@ -12,11 +12,11 @@ does it ahead) is said once on stderr, from numba's own compile event: a cached 
 without one.
 """
 
+import logging
 import os
-import sys
 from pathlib import Path
 
-from solver import platforms
+from solver import notes, platforms
 from solver.cache import cache_dir, usable
 
 # the folders holding kernels (the solver package and its subpackages): numba caches each kernel
@@ -90,11 +90,10 @@ class SayCompiling(event.Listener):
         if not SayCompiling.said:
             SayCompiling.said = True
             if UNCACHED:
-                print(f"tapsolve: compiling the solver each run: {UNCACHED}; set {platforms.CACHE_SETTING} to a "
-                      "folder you can write", file=sys.stderr, flush=True)
+                notes.note(f"compiling the solver each run: {UNCACHED}; set {platforms.CACHE_SETTING} to a "
+                           "folder you can write", logging.WARNING)
             else:
-                print("tapsolve: compiling the solver (first run only; `tapsolve warm` does it ahead)...",
-                      file=sys.stderr, flush=True)
+                notes.note("compiling the solver (first run only; `tapsolve warm` does it ahead)...")
 
     def on_end(self, ev):
         pass

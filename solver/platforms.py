@@ -115,9 +115,10 @@ def font_folders() -> list[Path]:
 
 # a Windows lock keeps other processes from the bytes it covers, even from reading them (Microsoft's
 # C runtime reference, ``_locking``: "Locking bytes in a file prevents access to those bytes by other
-# processes"; it may cover bytes past the end of the file): the byte locked lies past the holder's
-# pid at the file's start, which a refused tapsolve reads to say who holds the phone
-LOCK_AT = 64
+# processes"; it may cover bytes past the end of the file): the byte locked lies past what the
+# holder writes at the file's start (its pid, serial and command), which a refused tapsolve reads
+# to say who holds the phone
+LOCK_AT = 4096
 
 # the lock file: never a symlink's target, nor inherited by the processes tapsolve starts
 LOCK_FILE_FLAGS = os.O_RDWR | os.O_CREAT | (os.O_NOINHERIT | os.O_BINARY if WINDOWS else os.O_CLOEXEC | os.O_NOFOLLOW)

@@ -126,6 +126,28 @@ def test_export_writes_steps_and_an_index(harness, tmp_path):
     vp.stop()
 
 
+def test_export_into_a_folder_whose_name_is_not_utf8(harness, tmp_path):
+    """A folder name that is not UTF-8 (bytes Python holds as lone surrogates) crashed `guide
+    --export` with SIGSEGV inside OpenCV's imwrite: the pictures are now encoded in memory and
+    written by Python, and the folder is named with U+FFFD for its odd bytes."""
+    from helpers import ROOT
+
+    p = PRESETS["1080x2400"]
+    vp = harness.add(Phone(p, apps.create("numbermatch", p, seed=3)))
+    folder = os.fsencode(tmp_path) + b"/steps-\xff\xfe"
+    run = subprocess.run([sys.executable, "-m", "assistant", "guide", "--serial", vp.serial, "--export",
+                          os.fsdecode(folder)], cwd=ROOT, env=harness.env, capture_output=True, timeout=300)
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    names = [os.fsdecode(name) for name in os.listdir(folder)]
+    assert "index.html" in names
+    pictures = sorted(name for name in names if name.endswith(".png"))
+    with open(os.path.join(folder, os.fsencode(pictures[0])), "rb") as file:
+        first = cv2.imdecode(np.frombuffer(file.read(), np.uint8), cv2.IMREAD_COLOR)
+    assert len(pictures) >= 3 and first.shape[1] == 1080  # (the phone's width, a caption above)
+    assert f"to {tmp_path}/steps-\ufffd\ufffd: open ".encode() in run.stdout
+    vp.stop()
+
+
 def page_parts(path) -> dict:
     """An exported page's title, caption (h1), picture and links, as a browser finds them."""
     from html.parser import HTMLParser

@@ -70,21 +70,22 @@ def test_shell_channel_sees_the_security_exception_and_stays_in_step(harness):
     link.close()
 
 
-def test_a_dropped_shell_falls_back_to_exec_with_one_line(harness, capsys):
+def test_a_dropped_shell_is_started_again_with_one_line(harness, capsys):
+    """The channel chosen at connect is started again once when it breaks (a phone that
+    restarted under it killed it); one that breaks again before a send went through gives way
+    to the next (test_a_channel_breaking_mid_play_gives_way_to_the_next)."""
     vp = harness.add(standin_phone())
     link = devices.connect(vp.serial, client=harness.client, channel="shell")
     link.tap(10, 500)
     capsys.readouterr()
     close_streams(vp)
     time.sleep(0.3)  # (the adb server passes the close on)
-    link.taps([(20, 600), (30, 700)])  # never sent on the dropped shell: sent again on exec
+    link.taps([(20, 600), (30, 700)])  # never sent on the dropped shell: sent again on a new one
     link.tap(40, 800)
-    err = capsys.readouterr().err
-    assert link.channel.name == "exec"
-    assert err.count("\n") == 1 and "the shell channel" in err and "going on with exec" in err
+    err = capsys.readouterr().err  # (the chosen channel is started again once: a phone restarted under it)
+    assert link.channel.name == "shell"
     assert "Traceback" not in err
     assert taps(vp) == [(10, 500), (20, 600), (30, 700), (40, 800)]
-    assert "broke" in link.channel_why
 
 
 def test_tapsolve_devices_verbose_says_each_phones_channel(harness):

@@ -89,7 +89,7 @@ def test_several_phones_need_a_serial_and_are_listed(harness):
 
 def test_unauthorized_and_offline_phones_say_what_to_do(harness):
     locked = harness.add(standin_phone(), mode="unauthorized")
-    with pytest.raises(server.PhoneNotReady, match="unauthorized.*Allow USB debugging.*security settings"):
+    with pytest.raises(server.PhoneNotReady, match="unauthorized.*Allow debugging.*Wireless debugging must be paired"):
         device.connect(client=harness.client)
     silent = harness.add(standin_phone(), mode="silent")
     # a network phone has no cable to unplug: it is dropped and connected again
@@ -103,10 +103,85 @@ def test_unauthorized_and_offline_phones_say_what_to_do(harness):
     row = next(line for line in lines if line.startswith(good.serial))
     assert row.split()[1:] == ["device", "Galaxy", "S21", "Ultra", "1440x3200"]
     row = lines.index(next(line for line in lines if line.startswith(locked.serial)))
-    assert lines[row].split()[1] == "unauthorized" and "Allow USB debugging" in lines[row + 1]
+    assert lines[row].split()[1] == "unauthorized" and "Allow debugging" in lines[row + 1]
     row = lines.index(next(line for line in lines if line.startswith(silent.serial)))
     assert lines[row].split()[1] == "offline" and f"tapsolve disconnect {silent.serial}" in lines[row + 1]
     assert "--serial" in lines[-1]
+
+
+def test_connect_and_devices_give_one_advice_for_an_unauthorized_phone(harness):
+    """`connect` said "pair it first" where `devices` said "accept the prompt": a network phone
+    may need either (an emulator's prompt, a Wireless debugging phone's pairing), and both say so."""
+    from phonesim.adb import AdbServer
+
+    locked = AdbServer(standin_phone(), mode="unauthorized").start()
+    try:
+        connect = tapsolve("connect", locked.serial, port=harness.adb_port)
+        devices = tapsolve("devices", port=harness.adb_port)
+    finally:
+        locked.stop()
+    assert connect.returncode == 1 and devices.returncode == 0
+    said = devices.stdout.splitlines()[2].removeprefix("  -> ")
+    assert said.startswith('accept the "Allow debugging?" prompt') and "tapsolve pair" in said
+    assert connect.stderr.strip().endswith(f": {said}"), (connect.stderr, said)
+
+
+def test_a_failed_connect_or_scan_leaves_no_offline_entry(harness, monkeypatch):
+    """adb keeps an address it was asked to connect, offline, retrying it for ever (packages/
+    modules/adb transport.cpp, the reconnect handler): a connect or --scan that failed left
+    one behind in `devices`; now what tapsolve connected and did not answer is dropped."""
+    from phonesim.adb import AdbServer
+
+    silent = AdbServer(standin_phone(), mode="silent").start()  # a phone that accepts and never answers
+    try:
+        run = tapsolve("connect", silent.serial, port=harness.adb_port)
+        assert run.returncode == 1 and "Traceback" not in run.stderr
+        assert harness.state(silent.serial) is None, harness.client.list()
+        monkeypatch.setenv(device.SCAN_PORTS_ENV, str(silent.port))
+        assert device.scan(harness.client) == []
+        assert harness.state(silent.serial) is None, harness.client.list()
+    finally:
+        silent.stop()
+
+
+def test_devices_names_the_phone_play_uses_beside_an_offline_leftover(harness):
+    """With a ready phone and a network phone gone offline, `play` uses the ready one, while
+    `devices` told the user to choose one with --serial: both now say the same."""
+    gone = harness.add(standin_phone(), mode="silent")
+    good = harness.add(standin_phone("1440x3200"))
+    run = tapsolve("devices", port=harness.adb_port)
+    assert run.returncode == 0 and run.stdout.splitlines()[-1] == (
+        f"2 phones: without --serial tapsolve uses {good.serial}, the one ready phone")
+    assert device.connect(client=harness.client).serial == good.serial
+    gone.stop()
+
+
+def test_a_phone_restarting_under_scrcpy_gets_scrcpy_again(harness):
+    """A tap through scrcpy on a phone that went away breaks the channel (down to exec), and the
+    phone that came back was played by exec to the end: it gets the channel chosen again."""
+    import threading
+    import time
+
+    from assistant.link import Link
+
+    vp = harness.add(standin_phone())
+    phone = device.connect(vp.serial, client=harness.client, channel="scrcpy")
+    said = []
+    link = Link(phone, say=said.append, reconnect_timeout=20)
+    link.capture()
+    assert phone.channel.name == "scrcpy"
+    vp.stop()
+    threading.Timer(1.0, vp.restart).start()
+    link.tap(3, 4)  # (lost as it is sent: waited for, not sent again)
+    assert link.reconnects == 1 and phone.channel.name == "scrcpy", phone.channel_why
+    link.capture()
+    link.tap(5, 6)
+    deadline = time.monotonic() + 20  # (scrcpy's touches are injected as the server reads them)
+    while (5, 6) not in vp.phone.app.taps and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert phone.channel.name == "scrcpy" and (5, 6) in vp.phone.app.taps
+    phone.close()
+    vp.stop()
 
 
 def test_a_stopped_phone_is_lost_not_hung(harness):
@@ -151,10 +226,14 @@ def test_a_phone_lost_during_a_screenshot_is_lost_not_garbage(harness):
 
 
 def test_adb_server_not_reachable():
+    """A server asked for by address that does not answer: said, and none started (one is
+    started only on this computer's own name: test_reliability)."""
+    import os
+
     port = free_port()
     with pytest.raises(server.AdbServerUnreachable, match=f"cannot reach the adb server at 127.0.0.1:{port}"):
         server.adb_client(port=port)
-    result = tapsolve("devices", port=port)
+    result = tapsolve("devices", port=port, env=dict(os.environ, ANDROID_ADB_SERVER_HOST="127.0.0.2"))
     assert result.returncode == 1 and "cannot reach the adb server" in result.stderr
     assert "Traceback" not in result.stderr
 

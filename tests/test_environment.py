@@ -92,6 +92,42 @@ def test_a_read_only_install_without_home_solves(tmp_path):
     assert (tmp_path / f"tapsolve-{os.getuid()}" / "numba").is_dir()  # kept for the next run
 
 
+def test_warm_with_nowhere_to_keep_its_tables_says_so_and_fails(tmp_path):
+    """It built the tables, said "ready" for each game and exited 0 having kept nothing."""
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "tmp" / f"tapsolve-{os.getuid()}").write_text("")  # (no private temporary folder either)
+    run = tapsolve("warm", env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "a-file" / "cache"),
+                                    TMPDIR=str(tmp_path / "tmp")), timeout=600)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip().splitlines() == [
+        f"tapsolve: error: could not keep the solvers for later runs: cannot write {tmp_path}/a-file/cache/tapsolve "
+        "(Not a directory); set XDG_CACHE_HOME to a folder you can write and run `tapsolve warm` again"]
+    assert "Flip 9: ready" not in run.stdout
+
+
+def test_a_read_only_cache_that_holds_the_tables_is_used_not_built_again(tmp_path):
+    """A cache folder that cannot be written (mounted read-only here, in a mount namespace of
+    the test's own) but holds the tables was passed over for the private temporary folder,
+    where they were built again."""
+    cache_home, temp = tmp_path / "cache", tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache_home), TMPDIR=str(temp))
+    assert tapsolve("solve", "flip9", "315927486", env=env).returncode == 0  # the table, kept
+    table = next((cache_home / "tapsolve").glob("flip9-distances-*.npy"))
+    script = tmp_path / "ro.sh"
+    script.write_text(f'mount --bind -o ro {cache_home} {cache_home} || exit 99\nexec "$@"\n')
+    if not shutil.which("unshare") or subprocess.run(["unshare", "-m", "sh", str(script), "true"],
+                                                     capture_output=True).returncode != 0:
+        pytest.skip("no mount namespace here to make the cache read-only")
+    run = subprocess.run(["unshare", "-m", "sh", str(script), sys.executable, "-m", "assistant", "solve", "flip9",
+                          "315927486"], cwd=ROOT, env=dict(env, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0 and "6 swaps (optimal)" in run.stdout, run.stderr
+    assert not list(temp.glob(f"tapsolve-{os.getuid()}/{table.name}"))  # read where it was, not built again
+    assert table.is_file()
+
+
 # -- adb that cannot start -----------------------------------------------------------------------------
 
 def test_adb_failure_reads_adbs_fatal_line():

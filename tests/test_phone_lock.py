@@ -23,17 +23,21 @@ def runtime(tmp_path, monkeypatch):
     return folder / "tapsolve"
 
 
-def holder(serial: str) -> subprocess.Popen:
-    """Another process holding the phone's lock, as a play would, until it is stopped."""
+def holder(serial: str, env=None) -> subprocess.Popen:
+    """Another process holding the phone's lock until it is stopped: by the serial alone, or
+    (given the adb server's ``env``) as a play holds it, by what the phone says it is."""
+    take = (f"lock.keep(Device(adb_client(), {serial!r}))" if env else f"lock.PhoneLock({serial!r}).acquire()")
     code = textwrap.dedent(f"""
         import sys, time
-        from assistant.phone.lock import PhoneLock
-        PhoneLock({serial!r}).acquire()
+        from assistant.phone import lock
+        from assistant.phone.device import Device
+        from assistant.phone.server import adb_client
+        {take}
         print("held", flush=True)
         time.sleep(600)
     """)
     process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True,
-                               env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                               env=dict(env or os.environ, PYTHONPATH=str(ROOT)))
     assert process.stdout.readline() == "held\n"
     return process
 
@@ -44,7 +48,8 @@ def test_a_held_phone_is_refused_with_the_holders_pid_until_it_is_killed(runtime
     try:
         with pytest.raises(lock.PhoneInUse) as refused:
             lock.PhoneLock(serial).acquire()
-        assert str(refused.value).startswith(f"the phone {serial} is in use by another tapsolve (pid {other.pid}): ")
+        assert str(refused.value).startswith(
+            f"the phone {serial} is in use by another tapsolve (pid {other.pid}: `python -c ...`): ")
         assert f"kill {other.pid}" in str(refused.value)
         assert lock.PhoneLock("emulator-5554").acquire()  # another phone is free
     finally:
@@ -52,7 +57,7 @@ def test_a_held_phone_is_refused_with_the_holders_pid_until_it_is_killed(runtime
         other.wait(timeout=10)
     mine = lock.PhoneLock(serial)
     assert mine.acquire()
-    assert (runtime / lock.file_name(serial)).read_text() == f"{os.getpid()}\n"
+    assert (runtime / lock.file_name(serial)).read_text().startswith(f"{os.getpid()}\n{serial}\n")
     mine.release()
     assert not (runtime / lock.file_name(serial)).exists()
 
@@ -92,7 +97,7 @@ def test_two_plays_on_one_phone(harness, runtime, tmp_path):
                PYTHONUNBUFFERED="1")
     args = ["play", "--serial", vp.serial, "--game", "numbermatch", "--objective", "fast"]
 
-    other = holder(vp.serial)  # first a holder that never taps: the refused play's taps are all there are
+    other = holder(vp.serial, env)  # first a holder that never taps: the refused play's taps are all there are
     try:
         run = tapsolve(*args, env=env)
     finally:
@@ -100,7 +105,7 @@ def test_two_plays_on_one_phone(harness, runtime, tmp_path):
         other.wait(timeout=10)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert run.stderr.strip().splitlines() == [
-        f"tapsolve: error: the phone {vp.serial} is in use by another tapsolve (pid {other.pid}): wait for it "
+        f"tapsolve: error: the phone {vp.serial} is in use by another tapsolve (pid {other.pid}: `python -c ...`): wait for it "
         f"to end, or stop it (Ctrl-C where it runs, or `kill {other.pid}`), then run again"]
     assert phone.taps_done == 0 and not phone.tap_log
 
@@ -112,7 +117,7 @@ def test_two_plays_on_one_phone(harness, runtime, tmp_path):
                 break
         second = tapsolve(*args, env=env)
         assert second.returncode == 1, second.stderr
-        assert f"is in use by another tapsolve (pid {first.pid})" in second.stderr
+        assert f"is in use by another tapsolve (pid {first.pid}: `tapsolve {' '.join(args)}`)" in second.stderr
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
     finally:
@@ -122,4 +127,41 @@ def test_two_plays_on_one_phone(harness, runtime, tmp_path):
     assert third.returncode == 0, third.stderr
     assert "done: " in third.stdout and "in use" not in third.stderr
     assert phone.app.truth()["screen"] == "stage_complete" and vp.wrong_taps == 0
+    vp.stop()
+
+
+def test_one_phone_under_two_serials_is_one_phone(harness, runtime, tmp_path):
+    """One phone reached as 127.0.0.1:P and localhost:P (as LDPlayer is as emulator-5554 and
+    127.0.0.1:5555: adb makes a transport per serial text, packages/modules/adb
+    transport_local.cpp connect_device) is locked by what it says it is (its ro.serialno and
+    the kernel's boot id, phonesim.phone.Phone.boot_id): a second play under the other serial is
+    refused in one line naming the first's command, and taps nothing."""
+    from phonesim import apps
+    from phonesim.phone import PRESETS, Faults, Phone
+
+    preset = PRESETS["1080x2400"]
+    phone = Phone(preset, apps.create("numbermatch", preset, seed=3), Faults(tap_latency=0.05))
+    vp = harness.add(phone)
+    other = harness.alias(vp, "localhost")
+    env = dict(harness.env, XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_RUNTIME_DIR=str(runtime.parent),
+               PYTHONUNBUFFERED="1")
+    args = ["play", "--game", "numbermatch", "--objective", "fast"]
+    first = subprocess.Popen([sys.executable, "-m", "assistant", *args, "--serial", vp.serial], cwd=ROOT, env=env,
+                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for line in first.stdout:  # under way once a move has landed
+            if "[1/" in line:
+                break
+        first.send_signal(signal.SIGSTOP)  # (holding the phone, tapping no more: the second's taps are all)
+        taps = phone.taps_done
+        second = tapsolve(*args, "--serial", other, env=env)
+        assert second.returncode == 1 and phone.taps_done == taps, second.stdout + second.stderr
+        assert second.stderr.strip().splitlines() == [
+            f"tapsolve: error: the phone {other} is in use by another tapsolve (pid {first.pid}: `tapsolve "
+            f"{' '.join(args)} --serial {vp.serial}`, on the same phone as {vp.serial}): wait for it to end, or "
+            f"stop it (Ctrl-C where it runs, or `kill {first.pid}`), then run again"]
+    finally:
+        first.kill()
+        first.wait(timeout=10)
+    harness.client.disconnect(other)
     vp.stop()

@@ -227,10 +227,11 @@ def test_the_phone_lock_holds_and_a_killed_holder_lets_go_on_windows(tmp_path):
         said = first.stdout.readline().split()
         assert said[:1] == ["held"], first.stderr.read() if first.poll() is not None else said
         path = folders("windows", tmp_path)[0] / "locks" / "phone-127.0.0.1%3A5555.lock"
-        assert said[1] == str(path) and path.read_text() == f"{first.pid}\n"
+        assert said[1] == str(path) and path.read_text().startswith(f"{first.pid}\n{serial}\n")
         second = run_as("windows", serial, env=env, code=HOLD, timeout=60)
         assert second.returncode == 1 and second.stdout.startswith(
-            f"refused the phone {serial} is in use by another tapsolve (pid {first.pid}): "), second.stdout + second.stderr
+            f"refused the phone {serial} is in use by another tapsolve (pid {first.pid}: `python -c ...`): "), \
+            second.stdout + second.stderr
     finally:
         first.send_signal(signal.SIGKILL)  # no handler runs: only the system lets go
         first.wait(timeout=10)

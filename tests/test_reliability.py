@@ -473,13 +473,14 @@ def sweep_cases(tmp: Path):
         ("bench",), ("bench", "numbermatch", "--boards", "0"), ("bench", "numbermatch", "--size", "1"),
         ("bench", "numbermatch", "--adds", "1000"), ("bench", "numbermatch", "--budget", "-1"),
         ("bench", "numbermatch", "--seed", "x"), ("nonsense",),
-        ("connect",), ("connect", "192.168.1.20"), ("connect", "host:99999"), ("disconnect", "x:y"),
+        ("connect",), ("connect", "host:99999"), ("disconnect", "x:y"),
         ("pair", "192.168.1.20:37000"), ("pair", "192.168.1.20:37000", "12a456"),
     ]
     device = [
         ("read", "--serial", "emulator-5554"), ("calibrate",), ("play", "--dry-run"), ("play",),
         ("guide", "--export", str(tmp / "steps")), ("devices",), ("devices", "--scan"),
-        ("connect", "127.0.0.1:5555"), ("disconnect",), ("pair", "127.0.0.1:37000", "123456"),
+        ("connect", "127.0.0.1:5555"), ("connect", "192.168.1.20"), ("disconnect",),
+        ("pair", "127.0.0.1:37000", "123456"),
     ]
     return [(argv, 2) for argv in bad] + [(argv, 1) for argv in device]
 
@@ -496,10 +497,12 @@ SWEEP = sweep_cases(Path("TMP"))  # for the ids; each test makes its cases in it
 @pytest.mark.parametrize("index", range(len(SWEEP)), ids=[" ".join(a[:4]).replace(str(SHOTS), "SHOTS") for a, _ in SWEEP])
 def test_bad_input_sweep(index, tmp_path, monkeypatch, capsys):
     """No traceback, one line on stderr, exit 2 for bad input and 1 for a failed device (here:
-    no adb server where ANDROID_ADB_SERVER_PORT points)."""
+    no adb server where ANDROID_ADB_SERVER_HOST and _PORT point, a host that is not this
+    computer's own name, where tapsolve starts none)."""
     from phonesim.harness import free_port
 
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(free_port()))
+    monkeypatch.setenv("ANDROID_ADB_SERVER_HOST", "127.0.0.2")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     make_sweep_files(tmp_path)
     argv, expected = sweep_cases(tmp_path)[index]
@@ -507,6 +510,39 @@ def test_bad_input_sweep(index, tmp_path, monkeypatch, capsys):
     assert code == expected, (code, err)
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("tapsolve") and "Traceback" not in err
+
+
+def test_an_export_folder_that_cannot_be_written_is_said_before_the_phone_is_looked_for(tmp_path, capsys, monkeypatch):
+    """A folder that exists but takes no new file (/sys: not even root may create one there; a
+    read-only folder or file system likewise) was found out only at the first picture, after
+    the phone was read: now it is the one line, naming the folder, before any phone is looked for
+    (here there is no adb server at all)."""
+    from phonesim.harness import free_port
+
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(free_port()))
+    code, out, err = run_main(["guide", "--export", "/sys", "--serial", "127.0.0.1:5555"], capsys)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["tapsolve: error: cannot write the export to /sys: Permission denied; "
+                                        "give a folder you can write"]
+
+
+def test_an_adb_server_port_where_none_runs_gets_one_as_adb_does(tmp_path):
+    """ANDROID_ADB_SERVER_PORT set and no server there: adb starts one on that port (adb
+    client/adb_client.cpp, adb_connect -> launch_server); tapsolve said it could not reach it."""
+    import re
+    import signal
+
+    from phonesim.harness import _reachable, free_port
+
+    port = free_port()
+    run = tapsolve("devices", port=port, env=dict(os.environ, ADB_LIBUSB="0", ADB_MDNS_AUTO_CONNECT="0"))
+    started = re.search(rf"started an adb server on port {port} \(process (\d+);", run.stderr)
+    try:
+        assert started, run.stderr
+        assert _reachable(port) and "no phone found" in run.stderr and "Traceback" not in run.stderr
+    finally:
+        if started:
+            os.kill(int(started[1]), signal.SIGTERM)  # the test's to stop, by its process id
 
 
 def test_play_goes_on_when_profiles_cannot_be_stored(harness, tmp_path, monkeypatch):

@@ -195,6 +195,22 @@ def load_image(path) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
 
 
+def save_png(path, image_rgb: np.ndarray, compression: int | None = None) -> None:
+    """Write RGB pixels as a PNG file: encoded in memory, written by Python's own file API.
+    (OpenCV's ``imwrite`` takes the path as UTF-8 text: a folder whose name is not UTF-8, which
+    Python holds as lone surrogates, crashes it with SIGSEGV.) TapsolveError naming the file when
+    it cannot be written."""
+    params = [cv2.IMWRITE_PNG_COMPRESSION, compression] if compression is not None else []
+    ok, data = cv2.imencode(".png", cv2.cvtColor(image_rgb, cv2.COLOR_RGB2BGR), params)
+    if not ok:
+        raise TapsolveError(f"cannot encode the picture for {shown(path)}")
+    try:
+        with open(path, "wb") as file:
+            file.write(data.tobytes())
+    except OSError as exc:
+        raise TapsolveError(f"cannot write {shown(path)}: {exc.strerror or exc}") from None
+
+
 def check_image(image) -> np.ndarray:
     """``image`` as a contiguous H x W x 3 uint8 RGB array, or a clear error."""
     if not isinstance(image, np.ndarray):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import socket
-import sys
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -16,9 +16,10 @@ from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.screen import DEFAULT_DISPLAY, CaptureFailed, Screen, viewport
 from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
                                     PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
-                                    disconnect, is_local, is_network, list_phones, lost_advice, pair,
+                                    disconnect, forget_failed, is_local, is_network, list_phones, lost_advice, pair,
                                     reachable, start_server)
 from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
+from solver import notes
 from solver.errors import TapsolveError
 
 if TYPE_CHECKING:
@@ -45,6 +46,11 @@ def _read_to_end(sock: socket.socket, expect: int = 0) -> bytes | bytearray:
 class Device:
     """A phone in state "device": shell commands, taps and swipes, and its Screen."""
 
+    # the channel chosen at connect and its fallbacks (a phone that comes back gets it again), and
+    # the chosen one started again since the last send that went through (once: see fall_back)
+    _chosen: tuple[str, list[str]] | None = None
+    _retried: str | None = None
+
     def __init__(self, client: adbutils.AdbClient, serial: str):
         # never adbutils' own client: its connections start servers that print into our output
         self.client = client if isinstance(client, Client) else Client(client.host, client.port)
@@ -52,6 +58,7 @@ class Device:
         self.screen = Screen(self)
         self._model: str | None = None
         self._sdk: int | None = None
+        self._identity: str | None = None
         self.channel: Channel = Channel(self)  # chosen at connect (use_channel)
         self.channel_why = f"channel exec: {self.channel.why}"  # one line, for -v
         self._fallbacks: list[str] = []  # the channels to go on with when this one breaks
@@ -124,7 +131,7 @@ class Device:
         while True:
             state = self.state()
             if state == "device":
-                self._model = self._input_size = self._sdk = None
+                self._model = self._input_size = self._sdk = self._identity = None
                 self.screen.size = None  # (set again by the next capture)
                 self._reopen_channel()
                 return
@@ -168,6 +175,26 @@ class Device:
         if self._model is None:
             self._model = self.shell("getprop ro.product.model").strip() or "unknown model"
         return self._model
+
+    @property
+    def identity(self) -> str:
+        """What the phone says it is, the same under each serial it is reached by (127.0.0.1:P and
+        localhost:P; LDPlayer's emulator-5554 and 127.0.0.1:5555): its ``ro.serialno`` and the
+        kernel's boot id, a random UUID each boot (Linux drivers/char/random.c, proc_do_uuid;
+        read over adb as Volvo's one_update does, adb_interface.py get_boot_id). The serial number
+        alone does not do: the Android emulator's images all say the same one (EMULATOR...), as
+        many cheap phones say 0123456789ABCDEF. A phone that does not give its boot id is named
+        by the serial it was reached by, as before; one that does not answer, by what it said
+        last (the lock it names is held already)."""
+        if self._identity is None:
+            try:
+                text = self.shell(f"getprop ro.serialno; cat {BOOT_ID}").replace("\r", "")
+            except TapsolveError:
+                return self.serial
+            serialno, _, boot = text.partition("\n")
+            boot = boot.strip()
+            self._identity = f"{serialno.strip()}@{boot}" if BOOT_ID_FORM.fullmatch(boot) else self.serial
+        return self._identity
 
     @property
     def input_command(self) -> str:
@@ -248,6 +275,7 @@ class Device:
         while True:
             try:
                 action(self.channel)
+                self._retried = None
                 break
             except (ChannelUnavailable, ConnectionError) as exc:
                 self.fall_back(exc)
@@ -259,11 +287,23 @@ class Device:
         """Choose the fastest channel that starts (or ``force``'s), each passed over said in one line."""
         self.close()
         self.channel, self._fallbacks, self.channel_why = choice.choose(self, force, note)
+        self._chosen = self.channel.name, list(self._fallbacks)
 
     def fall_back(self, exc: Exception) -> None:
-        """The channel broke (``exc``): the next one chosen at connect takes over, said in one line."""
+        """The channel broke (``exc``): the one chosen at connect is started again once (the phone
+        may have restarted under it, killing its server: a phone gone raises PhoneLost here, and
+        the channel comes back with it, ``_reopen_channel``), else the next one takes over; said
+        in one line."""
         broken = self.channel.name
         self.close()
+        if self._chosen and broken == self._chosen[0] and self._retried != broken:
+            self._retried = broken
+            try:
+                self.channel = choice.open_channel(self, broken)
+                note(f"the {broken} channel to {self.serial} broke ({exc}): started it again")
+                return
+            except ChannelUnavailable:
+                pass
         while True:
             name = self._fallbacks.pop(0) if self._fallbacks else "exec"
             try:
@@ -275,15 +315,23 @@ class Device:
         note(f"the {broken} channel to {self.serial} broke ({exc}): going on with {name}")
 
     def _reopen_channel(self) -> None:
-        """The channel's connection died with the phone's: open the same kind again (the one
-        chosen at connect, not the next slower), or fall back from it in one line."""
-        if not self.channel.kept_open:
+        """The channel's connection died with the phone's: open the one chosen at connect again
+        (not the slower one it fell back to as the phone left: a phone that restarts under scrcpy
+        gets scrcpy again), or fall back from it in one line."""
+        name, fallbacks = self._chosen or (self.channel.name, self._fallbacks)
+        before = self.channel.name
+        if not self.channel.kept_open and before == name:
             return  # a connection per command: nothing to open again
         self.close()
         try:
-            self.channel = choice.open_channel(self, self.channel.name)
+            self.channel = choice.open_channel(self, name)
         except ChannelUnavailable as exc:
             self.fall_back(exc)
+            return
+        self._fallbacks = list(fallbacks)
+        if name != before:
+            self.channel_why = f"channel {name}: {self.channel.why} (again, once the phone came back)"
+            note(f"{self.serial} is back: going on with the {name} channel again")
 
     def close(self) -> None:
         """Stop the channel (what it started on the phone, too)."""
@@ -297,6 +345,8 @@ class Device:
 
 
 EXEC_SDK = 21  # adbd's `exec:` service came with Android 5.0 (API 21)
+BOOT_ID = "/proc/sys/kernel/random/boot_id"  # the kernel's id of this boot (a UUID), readable by all
+BOOT_ID_FORM = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def _reason(exc: Exception) -> str:
@@ -308,11 +358,12 @@ CONNECT_WAIT = 10.0  # seconds a phone just connected over the network may take 
 
 
 def note(message: str) -> None:
-    """A line for the person, on stderr: what tapsolve did on its own (in the run's log too)."""
+    """A line for the person, on stderr (the logger's, from the Python API): what tapsolve did on
+    its own (in the run's log too)."""
     from assistant import runlog
 
     runlog.line(message, said=True)
-    print(f"tapsolve: {message}", file=sys.stderr, flush=True)
+    notes.note(message)
 
 
 class Landscape(TapsolveError):
@@ -338,11 +389,15 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
     phones = list_phones(device.client)
     if serial and is_network(serial) and all(p.serial != serial for p in phones):
         note(f"{serial} is not connected yet: connecting to it")
-        connect_address(device.client, serial)
+        listed = {p.serial for p in phones}
         try:
+            connect_address(device.client, serial)
             device.reconnect(timeout=CONNECT_WAIT)
+        except NoPhone:
+            forget_failed(device.client, serial, listed)
+            raise
         except PhoneLost:
-            pass  # listed but not ready (unauthorized...): choose says what to do
+            forget_failed(device.client, serial, listed)  # (an offline one: choose says it is not listed)
         phones = list_phones(device.client)
     phone = choose(phones, serial)
     if not serial and len(phones) > 1:
@@ -400,13 +455,15 @@ def scan(client: adbutils.AdbClient, ports=None) -> list[str]:
         try:
             connect_address(client, address)
         except NoPhone as exc:
+            forget_failed(client, address, listed)
             note(str(exc))
             continue
-        found.append(address)
         try:
             Device(client, address).reconnect(timeout=CONNECT_WAIT)  # until it lists as ready
         except PhoneLost:
-            pass  # listed in another state: the table says what to do
+            forget_failed(client, address, listed)  # an offline one is dropped; another state is listed
+        if any(p.serial == address for p in list_phones(client)):
+            found.append(address)
     return found
 
 
@@ -448,19 +505,30 @@ def run_devices(args) -> int:
             finally:
                 device.close()
     if len(phones) > 1:
-        print(f"{len(phones)} phones: choose one with --serial SERIAL")
+        try:  # (what play does without --serial: a single ready phone beside network leftovers is used)
+            chosen = choose(phones, None).serial
+        except TapsolveError:
+            chosen = None
+        print(f"{len(phones)} phones: without --serial tapsolve uses {chosen}, the one ready phone" if chosen else
+              f"{len(phones)} phones: choose one with --serial SERIAL")
     return 0
 
 
 def run_connect(args) -> int:
     """`tapsolve connect HOST:PORT`: a phone on Wi-Fi or an emulator, added to the adb server."""
     client = adb_client()
-    print(connect_address(client, args.address))
+    listed = {p.serial for p in list_phones(client)}
+    try:
+        print(connect_address(client, args.address))
+    except NoPhone:
+        forget_failed(client, args.address, listed)
+        raise
     device = Device(client, args.address)
     try:
         device.reconnect(timeout=CONNECT_WAIT)
     except PhoneLost:
         state = device.state() or "not listed"
+        forget_failed(client, args.address, listed)
         raise PhoneNotReady(f"{args.address} is {state}: {advice(state, args.address)}") from None
     print(f"{args.address}: ready ({device.model}); play on it with --serial {args.address}")
     return 0

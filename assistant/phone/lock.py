@@ -1,15 +1,21 @@
 """One tapsolve touching a phone at a time: a lock per phone that the system lets go of when its
-holder ends, however it ends (a file lock on a file in a per-user folder: ``solver.platforms``)."""
+holder ends, however it ends (a file lock on a file in a per-user folder: ``solver.platforms``).
+
+The lock is named after what the phone says it is (``Device.identity``), not the serial it was
+reached by: one phone has several (127.0.0.1:P and localhost:P; LDPlayer's emulator-5554 and
+127.0.0.1:5555), and two plays on it under two names would tap it at once."""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
-from solver import platforms
+from solver import notes, platforms
 from solver.cache import cache_dir, private_temp
 from solver.errors import TapsolveError
 
@@ -49,12 +55,30 @@ def file_name(serial: str) -> str:
     return "phone-" + re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m[0]):02X}", serial) + ".lock"
 
 
-class PhoneLock:
-    """The lock of the phone ``serial``: ``acquire`` or PhoneInUse; ``release`` (or the process's
-    end) lets go. Held at most once per process (``hold``)."""
+def this_command() -> str:
+    """This process's command line as the person typed it (`tapsolve play --serial X`, or the
+    Python program that called the API), for the refusal of another that wants the phone."""
+    program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+    if program == "-c":
+        return "python -c ..."
+    if program in ("__main__.py", "tapsolve", "tapsolve.exe"):  # (`python -m assistant`, the entry point)
+        program = "tapsolve"
+    return " ".join(shlex.quote(word) for word in [program, *sys.argv[1:]])
 
-    def __init__(self, serial: str):
+
+# bytes of the lock file's text (pid, serial, command) kept: below the byte Windows locks
+# (platforms.LOCK_AT), which a refused tapsolve could not read
+TEXT_MAX = platforms.LOCK_AT - 1
+
+
+class PhoneLock:
+    """The lock of the phone ``serial`` (named by ``key``, what the phone says it is; the serial
+    when not given): ``acquire`` or PhoneInUse; ``release`` (or the process's end) lets go. Held
+    at most once per process (``hold``)."""
+
+    def __init__(self, serial: str, key: str | None = None):
         self.serial = serial
+        self.key = key or serial
         self.path: Path | None = None
         self._fd: int | None = None
 
@@ -66,7 +90,7 @@ class PhoneLock:
             if not _usable(folder):
                 reasons.append(str(folder))
                 continue
-            path = folder / file_name(self.serial)
+            path = folder / file_name(self.key)
             try:
                 fd = self._take(path)
             except OSError as exc:
@@ -74,12 +98,13 @@ class PhoneLock:
                 continue
             self.path, self._fd = path, fd
             return True
-        print(f"tapsolve: cannot keep the phone's lock (nowhere to write it: {'; '.join(reasons)}): "
-              "another tapsolve could tap on this phone at the same time", file=sys.stderr, flush=True)
+        notes.note(f"cannot keep the phone's lock (nowhere to write it: {'; '.join(reasons)}): "
+                   "another tapsolve could tap on this phone at the same time", logging.WARNING)
         return False
 
     def _take(self, path: Path) -> int:
-        """Lock the file at path and write our pid in it; PhoneInUse when another process has it."""
+        """Lock the file at path and write in it our pid, the serial we reached the phone by and
+        our command; PhoneInUse (naming the holder's) when another process has it."""
         while True:
             fd = platforms.open_lock_file(path)
             try:
@@ -88,11 +113,16 @@ class PhoneLock:
                 os.close(fd)
                 raise
             if not taken:
-                holder = _read_pid(fd)
+                holder, serial, command = _read_holder(fd)
                 os.close(fd)
+                what = f"pid {holder or 'unknown'}"
+                if command:
+                    what += f": `{command}`"
+                if serial and serial != self.serial:
+                    what += f", on the same phone as {serial}"
                 # (`kill` is PowerShell's too: Stop-Process)
                 raise PhoneInUse(
-                    f"the phone {self.serial} is in use by another tapsolve (pid {holder or 'unknown'}): "
+                    f"the phone {self.serial} is in use by another tapsolve ({what}): "
                     f"wait for it to end, or stop it (Ctrl-C where it runs{f', or `kill {holder}`' if holder else ''}), "
                     "then run again")
             # the holder before us removes the file as it lets go: a lock on a file no longer
@@ -104,7 +134,8 @@ class PhoneLock:
             if same:
                 os.ftruncate(fd, 0)
                 os.lseek(fd, 0, os.SEEK_SET)
-                os.write(fd, f"{os.getpid()}\n".encode())
+                text = f"{os.getpid()}\n{self.serial}\n{this_command()}".encode("utf-8", "replace")
+                os.write(fd, text[:TEXT_MAX] + b"\n")
                 return fd
             os.close(fd)
 
@@ -115,38 +146,66 @@ class PhoneLock:
         self._fd = None
 
 
-def _read_pid(fd: int) -> int | None:
+def _read_holder(fd: int) -> tuple[int | None, str, str]:
+    """The holder's pid (None when unreadable), the serial it reached the phone by and its
+    command ("" when it did not write them: an older tapsolve)."""
     try:
         os.lseek(fd, 0, os.SEEK_SET)
-        text = os.read(fd, 32).decode("ascii", "replace").strip()
+        lines = os.read(fd, TEXT_MAX + 1).decode("utf-8", "replace").split("\n")
     except OSError:
-        return None
-    return int(text) if text.isdigit() and text.isascii() else None
+        return None, "", ""
+    pid, serial, command = (lines + ["", "", ""])[:3]
+    pid = pid.strip()
+    return (int(pid) if pid.isdigit() and pid.isascii() else None), serial.strip(), command.strip()
 
 
-_held: dict[str, PhoneLock] = {}  # serial -> this process's lock (a file lock conflicts with itself across opens)
+_held: dict[str, PhoneLock] = {}  # key -> this process's lock (a file lock conflicts with itself across opens)
+
+
+def _names(phone) -> tuple[str, str]:
+    """(serial, key) of a phone given as an ``assistant.phone.device.Device`` (its key what it
+    says it is: ``identity``) or as a serial (its key the serial itself)."""
+    from assistant.phone.device import Device
+
+    if isinstance(phone, str):
+        return phone, phone
+    serial = phone.serial
+    identity = phone.identity if isinstance(phone, Device) else serial  # (a stand-in device: its serial)
+    return serial, identity if serial else ""
 
 
 @contextlib.contextmanager
-def hold(serial: str):
+def hold(phone):
     """Hold the phone's lock for the block (already held by this process: kept as it is; a
-    phone without a serial is not one the adb server lists: nothing to hold)."""
-    if not serial or serial in _held:
+    phone without a serial is not one the adb server lists: nothing to hold). ``phone``: a
+    Device, or a serial."""
+    serial, key = _names(phone)
+    if not key or key in _held:
         yield
         return
-    lock = PhoneLock(serial)
+    lock = PhoneLock(serial, key)
     lock.acquire()
-    _held[serial] = lock  # (one that could not be written is not tried, nor said, again)
+    _held[key] = lock  # (one that could not be written is not tried, nor said, again)
     try:
         yield
     finally:
-        _held.pop(serial, None)
+        _held.pop(key, None)
         lock.release()
 
 
-def keep(serial: str) -> None:
-    """Hold the phone's lock from now until this process ends (the guide, on its first touch)."""
-    if serial and serial not in _held:
-        lock = PhoneLock(serial)
+def keep(phone) -> None:
+    """Hold the phone's lock from now until this process ends (the guide, on its first touch).
+    A phone that came back after a restart says it is another (a new boot): its lock is taken too."""
+    serial, key = _names(phone)
+    if key and key not in _held:
+        lock = PhoneLock(serial, key)
         lock.acquire()
-        _held[serial] = lock
+        _held[key] = lock
+
+
+def let_go(phone) -> None:
+    """Let go of the phone's lock held by ``keep`` (a Python API's phone closed)."""
+    serial, key = _names(phone)
+    lock = _held.pop(key, None)
+    if lock is not None:
+        lock.release()

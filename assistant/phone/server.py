@@ -19,7 +19,7 @@ import time
 import types
 from dataclasses import dataclass
 
-from solver import platforms
+from solver import notes, platforms
 from solver.errors import TapsolveError
 from solver.files import is_digits
 
@@ -110,6 +110,14 @@ def is_network(serial: str | None) -> bool:
 
 
 def advice(state: str, serial: str | None = None) -> str:
+    if state == "unauthorized" and is_network(serial):
+        # over the network the prompt shows on an emulator or a phone on `adb tcpip`; a phone on
+        # Wireless debugging (Android 11+) asks to be paired instead: `tapsolve connect` and
+        # `tapsolve devices` both give this line (connect_address)
+        return (f'accept the "Allow debugging?" prompt on the phone or emulator if it shows one (tick "Always '
+                'allow"); a phone on Wireless debugging must be paired first: `tapsolve pair HOST:PORT CODE` with '
+                'what its "Pair device with pairing code" dialog shows, then `tapsolve connect '
+                f'{serial}`')
     if state == "offline" and is_network(serial):
         # no cable to unplug: the server keeps retrying a network phone that is gone
         return (f"drop it with `tapsolve disconnect {serial}`, then `tapsolve connect {serial}` "
@@ -132,6 +140,8 @@ def _server_address(host: str | None, port: int | None) -> tuple[str, int]:
         text = os.environ.get("ANDROID_ADB_SERVER_PORT")
         try:
             port = int(text) if text else DEFAULT_PORT
+            if not 0 < port < 65536:
+                raise ValueError(port)
         except ValueError:
             raise AdbServerUnreachable(
                 f"ANDROID_ADB_SERVER_PORT={text!r} is not a port number: fix or unset it") from None
@@ -224,13 +234,17 @@ def start_server(port: int) -> bool:
     from adbutils._utils import adb_path
 
     try:
+        adb = adb_path()
+    except adbutils.AdbError:
+        return False  # (no adb beside adbutils: adb_client says to reinstall)
+    try:
         # its log, kept for the reason should it stop at its start (a nameless file: nothing is left)
         log = tempfile.TemporaryFile()
     except OSError:
         log = None
     try:
         # apart from the terminal: a Ctrl-C in it, or tapsolve's exit, leaves it running
-        process = subprocess.Popen([adb_path(), "-P", str(port), "server", "nodaemon"],
+        process = subprocess.Popen([adb, "-P", str(port), "server", "nodaemon"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=log or subprocess.DEVNULL, **platforms.apart())
     except OSError:
@@ -248,8 +262,8 @@ def start_server(port: int) -> bool:
     if log is not None:
         log.close()  # the server keeps its own descriptor
     _started[port] = process
-    print(f"tapsolve: started an adb server on port {port} (process {process.pid}; none was "
-          "running); it keeps running after tapsolve, as adb's own does", file=sys.stderr, flush=True)
+    notes.note(f"started an adb server on port {port} (process {process.pid}; none was running); it keeps "
+               "running after tapsolve, as adb's own does")
     return True
 
 
@@ -277,20 +291,21 @@ def adb_client(host: str | None = None, port: int | None = None,
                start: bool | None = None) -> Client:
     """A client of the adb server (ANDROID_ADB_SERVER_HOST/PORT, default 127.0.0.1:5037).
 
-    Like the adb command, start the default local server when none runs (``start`` defaults
-    to: no host, port or ANDROID_ADB_SERVER_PORT given), say so, and leave it running; a server
-    we cannot reach gives AdbServerUnreachable. The client never starts one by itself.
-    """
+    Like the adb command, start a local server where none runs (``start`` defaults to: no host
+    or port given by the caller, and the server's host, ANDROID_ADB_SERVER_HOST, this computer),
+    on ANDROID_ADB_SERVER_PORT's port when it is set, as adb starts its server on the port it
+    was told (adb client/adb_client.cpp, adb_connect: a local server that does not answer is
+    launched, launch_server, on the port of __adb_server_socket_spec), say so, and leave it
+    running; a server we cannot reach gives AdbServerUnreachable. The client never starts one by
+    itself."""
     if start is None:
-        start = host is None and port is None and not os.environ.get("ANDROID_ADB_SERVER_PORT") \
-            and not os.environ.get("ANDROID_ADB_SERVER_HOST")
+        start = host is None and port is None and is_local(os.environ.get("ANDROID_ADB_SERVER_HOST") or DEFAULT_HOST)
     host, port = _server_address(host, port)
     if not reachable(host, port) and not (start and start_server(port)):
         raise AdbServerUnreachable(
             f"cannot reach the adb server at {host}:{port}" + (
                 " and could not start one: reinstall tapsolve (its adb comes with adbutils)" if start else
-                ": start that server, or unset ANDROID_ADB_SERVER_HOST and ANDROID_ADB_SERVER_PORT "
-                "and tapsolve starts one on its own"))
+                ": start that server, or unset ANDROID_ADB_SERVER_HOST and tapsolve starts one on this computer"))
     return Client(host, port)
 
 
@@ -355,7 +370,11 @@ CONNECT_TIMEOUT = 10.0  # seconds the server may take to reach a network phone
 # what an adb server answers (FAIL) a host request it does not know, as one older than a service
 # does (packages/modules/adb sockets.cpp, smart_socket_enqueue: SendFail "unknown host service")
 UNKNOWN_SERVICE = "unknown host service"
-PAIR_TIMEOUT = 60.0  # seconds the pairing exchange may take
+# seconds the pairing exchange may take: adb's pairing client gives the phone 10 s to accept
+# (packages/modules/adb client/pairing/pairing_client.cpp, StartConnection: ``const int timeout =
+# 10;  // seconds``), and the exchange itself is a few small messages; a port that accepts and then
+# says nothing is not waited on longer than that
+PAIR_TIMEOUT = 15.0
 
 
 def connect_address(client: adbutils.AdbClient, address: str, timeout: float = CONNECT_TIMEOUT) -> str:
@@ -371,10 +390,23 @@ def connect_address(client: adbutils.AdbClient, address: str, timeout: float = C
     if reply.startswith(("connected to", "already connected to")):
         return reply
     if "authenticate" in reply:
-        raise NoPhone(f"{address} refused this computer ({reply}): pair it first (Wireless debugging > "
-                      "Pair device with pairing code, then `tapsolve pair HOST:PORT CODE`)")
+        raise NoPhone(f"{address} is unauthorized ({reply}): {advice('unauthorized', address)}")
     raise NoPhone(f"cannot connect to {address}: {reply}; check the address (the phone's Wireless "
                   "debugging screen, or the emulator's adb port) and that the phone or emulator is on")
+
+
+def forget_failed(client: adbutils.AdbClient, address: str, listed: set[str]) -> None:
+    """After a connect to ``address`` that failed: drop the entry it left in the server's list
+    when it is offline (adb keeps retrying a network address it was asked to connect, and lists
+    it offline: packages/modules/adb transport.cpp, the reconnect handler) and was not there
+    before (``listed``: the serials listed before). An unauthorized one stays: its prompt waits."""
+    if address in listed:
+        return
+    try:
+        if any(p.serial == address and p.state == "offline" for p in list_phones(client)):
+            client.disconnect(address)
+    except (TapsolveError, adbutils.AdbError, OSError):
+        pass  # (a server gone meanwhile: nothing left to drop)
 
 
 def disconnect(client: adbutils.AdbClient, address: str | None = None) -> str:
