@@ -111,10 +111,10 @@ def add_fault_options(parser, tap_latency: float) -> None:
     parser.add_argument("--refuse-input", action="store_true",
                         help="the phone refuses injected taps, as Xiaomi's MIUI does until \"USB "
                              "debugging (Security settings)\" is on")
-    parser.add_argument("--ignore-taps-while-animating", nargs="?", const="all", default="",
-                        choices=("all", "fade", "collapse", "add"), metavar="ANIMATION",
-                        help="the game ignores taps while it animates: all its animations (no value), or "
-                             "only fade, collapse or add")
+    parser.add_argument("--ignore-taps-while-animating", nargs="?", const="both", default="",
+                        choices=("both", "fade", "collapse"), metavar="ANIMATION",
+                        help="the game ignores taps while a move animates: a pair's fade and its rows' "
+                             "collapse (no value), or only fade or collapse")
     parser.add_argument("--dialog-dismiss", default="Not now", metavar="LABEL",
                         help='the dialog\'s second button, that only closes it (default "Not now"; "" for none)')
 

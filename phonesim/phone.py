@@ -155,8 +155,8 @@ class Faults:
     dialog_dismiss: str = "Not now"  # the dialog's second button, that only closes it ("": none)
     # injected input refused, as on Xiaomi's MIUI until "USB debugging (Security settings)" is on
     refuse_input: bool = False
-    # a game that ignores every tap while it animates, as some do (issue 40): "" (none), one of the
-    # app's animations by name ("fade", "collapse", "add", ...) or "all"
+    # a game that ignores every tap while a move animates, as some do (issue 40): "" (none),
+    # "fade" (a pair crossed out), "collapse" (its emptied rows going) or "both"
     ignore_taps_while: str = ""
 
 
@@ -437,7 +437,7 @@ class Phone:
                 return
             ignoring = self.faults.ignore_taps_while
             motion = self.app.motion() if ignoring else None
-            if motion is not None and ignoring in ("all", motion):
+            if motion in ("fade", "collapse") and ignoring in ("both", motion):
                 self._log(x, y, "ignored")  # (the game took the tap and did nothing with it)
                 return
             self._log(x, y, self.app.landed(x, y))

@@ -474,6 +474,7 @@ def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harn
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # this test's profiles only
     table = {"touching": 2, "gap": 3, "row": 15}          # the rules say 1, 4 and 10
     vp, phone, loop = start(harness, seed=5, points=table)
+    loop.session.keep = True  # (what play teaches the profile is stored, as the command line's play does)
     assert autoplay.play(loop, say=loop.said.append) == 0
     assert truth(phone)["screen"] == "stage_complete"
     game = loop.game
@@ -495,7 +496,8 @@ def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harn
     phone.app.new_game()
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
-    again = Loop(Session(link), game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
+    again = Loop(Session(link, keep=True), game="numbermatch", objective="fast", budget=1.0, say=said.append,
+                 wait_unknown=5)
     assert autoplay.play(again, say=said.append) == 0
     assert again.game.rules.point_table == {**POINTS, **table}
     assert not any("learned" in line for line in said[:-1]) and again.tally.replans == 0

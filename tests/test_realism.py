@@ -538,17 +538,19 @@ def test_a_fading_pair_is_told_from_a_highlight_a_still_cell_and_a_frame_too_soo
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("channel", [None, "scrcpy"])
-def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_animation(harness, tmp_path,
-                                                                                      monkeypatch, channel):
+@pytest.mark.parametrize("channel, ignoring", [(None, ""), ("scrcpy", ""), ("scrcpy", "both")])
+def test_autoplay_judges_pairs_on_early_frames_and_taps_no_cell_while_it_moves(harness, tmp_path, monkeypatch,
+                                                                              channel, ignoring):
     """A phone that answers at once with animations of 0.6 s: a pair that takes no row is judged
-    on one frame early in its fade, and the next touch waits so that it lands after the fade
-    (give or take its eased tail: past 90 % of its time the picture is within 2.5 % of its end,
-    and two frames there look alike, so that is when it is learned still). On scrcpy the touch
-    waits less past that time (its touches and frames are timed to milliseconds) and still lands
-    after the fade."""
+    on one frame early in its fade, and the next move's taps go at once when none of its cells
+    is moving (pipelined: the game takes a tap on a cell that is not itself moving), else after
+    the fade (give or take its eased tail: past 90 % of its time the picture is within 2.5 % of
+    its end). No tap ever lands on a cell that moves. A game that ignores every tap while it
+    animates (phonesim's --ignore-taps-while-animating) is found out in the first moves sent so,
+    and every later move waits for the last one's animation; it loses nothing but those taps."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel)
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel,
+                            faults=Faults(seed=3, ignore_taps_while=ignoring))
     app = phone.app
     app.animate(LONG)
     landed_during = []
@@ -558,17 +560,25 @@ def test_autoplay_judges_pairs_on_early_frames_and_no_touch_lands_inside_an_anim
         now = app.clock()
         m = app._moving(now)
         gone = (now - m["t0"]) / (m["fade"] + m["collapse"] + m["write"]) if m else 1.0
-        landed_during.append((app.motion(now), round(gone, 2)))
+        landed_during.append((app.motion(now), round(gone, 2), app.landed(x, y), loop.link.overlap))
         tap(x, y)
 
     app.tap = tap_noting_motion
     assert autoplay.play(loop, say=loop.said.append) == 0
     assert loop.link.clock.early_judged >= 3
-    # a pair's second tap lands as the first one's highlight grows (one shell call); every other
-    # tap after the last move's animation, but for its tail
-    inside = [(motion, gone) for motion, gone in landed_during if motion not in (None, "select") and gone < 0.9]
-    assert not inside, landed_during
-    assert loop.tally.replans == 0 and loop.tally.repeats == 0 and vp.wrong_taps == 0
+    assert not [t for t in landed_during if t[2] == "animating"], landed_during  # never a cell that moves
+    assert loop.tally.replans == 0 and vp.wrong_taps == 0
+    if not ignoring:
+        assert loop.link.overlapped >= 3 and loop.tally.repeats == 0  # pipelined, and every one landed
+    else:
+        assert not loop.link.overlap and loop.link.overlapped == autoplay.OVERLAP_LOSSES
+        assert loop.said.count("this game ignores taps while it animates: each move now waits for the "
+                               "last one's") == 1
+        # once found out, a pair's second tap lands as the first one's highlight grows (one
+        # call); every other tap after the last move's animation, but for its tail
+        late = [(motion, gone) for motion, gone, _, overlap in landed_during
+                if not overlap and motion not in (None, "select") and gone < 0.9]
+        assert not late, landed_during
     vp.stop()
 
 
