@@ -18,10 +18,11 @@ def open_loop(args, say=print):
     from assistant.link import Link
     from assistant.loop import Loop
     from assistant.phone.device import connect
-    from assistant.session import Session
+    from assistant.session import CaptureChoice, Session
 
-    # what a read teaches the profile is stored for the next game
-    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel), say=say)
+    # what a read teaches the profile is stored for the next game; so is the capture chosen
+    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel, say=say,
+                        kept=CaptureChoice), say=say)
     return Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=args.budget, say=say,
                 dismiss=not vars(args).get("no_dismiss"))
 
@@ -37,7 +38,8 @@ def run_guide(args) -> int:
         return guide.export(open_loop(args), args.export)
     if args.no_window:  # (the steps on stdout, what is in front of the game on stderr)
         return guide.run_text(open_loop(args, say=lambda line: print(line, file=sys.stderr)))
-    return guide.run_window(open_loop(args), tap_on_click=args.tap_on_click)
+    # (the window opens at once: the phone is connected to behind it)
+    return guide.run_window(lambda: open_loop(args), tap_on_click=args.tap_on_click)
 
 
 def run_play(args) -> int:

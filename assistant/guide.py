@@ -25,6 +25,7 @@ WINDOW = "tapsolve guide"
 WINDOW_SIZE = (560, 680)
 TEXT_SCALE = 1.0
 NO_PICTURE = (800, 360, 3)  # a phone-shaped blank picture shown before the first capture
+CONNECTING = "connecting to the phone..."  # the window's first words, shown before the phone answers
 # ms the window waits for a key between two pictures: a 60 Hz video feed is shown at up to
 # 1000 / (this + the drawing) frames a second, well above the 15 aimed at
 MIRROR_WAIT_MS = 10
@@ -147,9 +148,14 @@ class View:
     panel: np.ndarray | None = None  # the window without its picture
 
 
-def make_view(loop: Loop, paused: bool, keys: str, size=WINDOW_SIZE) -> View:
+def make_view(loop: Loop | None, paused: bool, keys: str, size=WINDOW_SIZE) -> View:
     """The window's parts for the phone as last read: drawn once per read, so that each live
-    frame costs only a resize and a masked copy (``Mirror.compose``)."""
+    frame costs only a resize and a masked copy (``Mirror.compose``). No loop yet: the phone is
+    being connected to (the window shows at once, before it)."""
+    if loop is None:
+        image = np.full(NO_PICTURE, overlay.PANEL, np.uint8)
+        panel, place = overlay.window_panel([CONNECTING, "", keys], size, TEXT_SCALE, image.shape[:2])
+        return View([CONNECTING, "", keys], image, place=place, panel=panel)
     image = loop.image if loop.image is not None and loop.reading is not None else picture(loop, 0)
     drawn = picture(loop, 0)
     lines = header(loop, 0, paused, keys)
@@ -193,12 +199,15 @@ class Mirror:
     and a read, up to a second each) while the window thread shows the newest video frame with
     the move drawn over it, and turns a click on the picture into a tap (``tap_on_click``)."""
 
-    def __init__(self, loop: Loop, poll: float = 0.3, say=print, tap_on_click: bool = False):
-        self.loop, self.poll, self.say, self.tap_on_click = loop, poll, say, tap_on_click
+    def __init__(self, loop, poll: float = 0.3, say=print, tap_on_click: bool = False):
+        # loop: the Loop, or what makes it (connects to the phone: the reader thread's first step)
+        self.loop = loop if isinstance(loop, Loop) else None
+        self.make = None if self.loop is not None else loop
+        self.poll, self.say, self.tap_on_click = poll, say, tap_on_click
         self.keys = KEYS + ("   click: tap the phone there" if tap_on_click else "")
         self.lock = threading.Lock()  # held while the reader thread changes the loop
         self.paused, self.offset, self.note = False, 0, None
-        self.view = make_view(loop, False, self.keys)
+        self.view = make_view(self.loop, False, self.keys)
         self.clicks: list[tuple[int, int]] = []  # screenshot points clicked, tapped by the reader thread
         self.stop = threading.Event()
         self.error: BaseException | None = None
@@ -210,12 +219,14 @@ class Mirror:
         """(BGR frame, monotonic time) newest from the phone's video channel, or None."""
         # (a stream that ended, the phone gone or the server dead: None, and the last read is
         # shown; the reader thread's next capture hands over to the next channel, in one line)
-        return self.loop.session.live_frame()
+        return self.loop.session.live_frame() if self.loop is not None else None
 
     def read_forever(self) -> None:
         """The reader thread: follow the player every ``poll`` s, tap what was clicked."""
         last = float("-inf")
         try:
+            if self.loop is None:
+                self.loop = self.make()
             while not self.stop.is_set():
                 while self.clicks:
                     x, y = self.clicks.pop(0)
@@ -272,17 +283,18 @@ class Mirror:
             self.clicks.append(point)
 
 
-def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None = None,
+def run_window(loop, poll: float = 0.3, say=print, max_seconds: float | None = None,
                tap_on_click: bool = False) -> int:
     """The guide window, opened at once on whatever the phone shows, until q, the window is
-    closed, Ctrl-C, or max_seconds pass; it never times out waiting for a board."""
+    closed, Ctrl-C, or max_seconds pass; it never times out waiting for a board. ``loop``: the
+    Loop, or what makes it (called behind the open window: connecting takes seconds)."""
     if not has_display():
         raise TapsolveError("no display for the guide window: run it on a desktop, or use --no-window or "
                             "--export DIR")
     mirror = Mirror(loop, poll, say, tap_on_click)
     open_window()
     cv2.setMouseCallback(WINDOW, mirror.click)
-    show(mirror.next_picture())  # at once, before the phone is first looked at ("looking at the phone...")
+    show(mirror.next_picture())  # at once, before the phone is reached ("connecting to the phone...")
     cv2.waitKey(1)
     reader = threading.Thread(target=mirror.read_forever, daemon=True)
     reader.start()
@@ -296,6 +308,11 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
             key = cv2.waitKey(MIRROR_WAIT_MS) & 0xFF
             if key == ord("q") or cv2.getWindowProperty(WINDOW, cv2.WND_PROP_VISIBLE) < 1:
                 break
+            if max_seconds is not None and time.monotonic() - started > max_seconds:
+                break
+            loop = mirror.loop
+            if loop is None:  # (still connecting: no step to page through yet)
+                continue
             if key == ord(" "):
                 mirror.paused = not mirror.paused
                 with mirror.lock:
@@ -305,8 +322,6 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
             elif key == ord("p") and mirror.offset > 0:
                 mirror.offset -= 1
                 mirror._last_at = None
-            if max_seconds is not None and time.monotonic() - started > max_seconds:
-                break
     except KeyboardInterrupt:
         pass
     finally:
@@ -316,7 +331,7 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
         cv2.waitKey(1)
     if mirror.error is not None and not isinstance(mirror.error, KeyboardInterrupt):
         raise mirror.error
-    say(closing_line(loop))
+    say(closing_line(mirror.loop) if mirror.loop is not None else "guide closed before the phone answered")
     return 0
 
 
