@@ -58,9 +58,10 @@ def step_header(loop: Loop, offset: int = 0) -> list[str]:
     total = len(plan.moves) if plan else 0
     k = loop.step + offset
     position = planned_position(loop, k) if offset else loop.position
-    if offset == 0 and (loop.reading.screen not in ("board", "stage_complete") or loop.game is None):
-        first = loop.door().waiting(loop.door().front)  # what the phone says is in front, not a stale move
-    elif loop.game.finished(loop.position, loop.reading):
+    if offset == 0 and (loop.reading.screen != "board" or loop.game is None):
+        # what is in front (a stage's end, a dialog, an ad...), never a stale move or count
+        return [loop.door().waiting(loop.door().front, loop.reading), ""]
+    if loop.game.finished(loop.position, loop.reading):
         first = loop.game.won_header()
     elif plan is None or k >= total:
         first = "No move planned"
@@ -114,10 +115,10 @@ def follow(loop: Loop) -> str | None:
     seen makes the first plan: the guide starts on whatever the phone shows and waits for it."""
     shown_before = loop.reading.screen if loop.reading is not None else None
     reading = loop.look()
-    if reading.screen == "stage_complete":
+    if reading.screen == "stage_complete":  # (said by the header: press Continue)
         return None
     if reading.screen != "board":  # the phone says what is in front (the door says it once)
-        loop.door().tend(None, first=shown_before == "board")
+        loop.door().tend(reading, first=shown_before != reading.screen)
         return None
     if not reading.sure:  # nothing is planned or judged on a guess
         return f"cannot read {reading.describe_unsure()} for sure: close anything over the board"
@@ -344,7 +345,8 @@ def run_text(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None
             message = follow(loop)
             if message:
                 say(message)
-            if loop.reading is not None and loop.reading.screen in ("board", "stage_complete") and loop.game:
+            # (what else is in front the door says, on stderr)
+            if loop.reading is not None and loop.reading.screen in ("board", "stage_complete"):
                 line = " - ".join(part for part in step_header(loop) if part)
                 if line != last:
                     say(line)

@@ -35,6 +35,11 @@ def run_read(args) -> int:
         reading = session.read(image, model, args.game, note=note)
     if args.json:
         print_json(args, reading.to_json())
+    elif reading.screen != "board":  # what is in front, and what to do, as play and the guide say it
+        from assistant.in_front import RUN_AGAIN, InFront
+        from solver.games import entry
+
+        print(f"{entry(reading.game).title}: {InFront.of(reading).line(then=RUN_AGAIN)}")
     else:
         print(reading.text())
     return 0
@@ -50,8 +55,9 @@ def run_calibrate(args) -> int:
     reading = session.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile
     if p is None:
-        raise TapsolveError(f"no board on the screen to calibrate from (it shows {reading.screen}): "
-                            "open a board and run again")
+        from assistant.in_front import RUN_AGAIN, InFront
+
+        raise TapsolveError(f"no board on the screen to calibrate from: {InFront.of(reading).line(then=RUN_AGAIN)}")
     if not session.trusted(reading):  # (a profile learned under a dialog or an ad misreads the clear board)
         raise TapsolveError(f"the board is not read for sure ({reading.describe_unsure()}): close what covers it "
                             "and run again")

@@ -558,6 +558,7 @@ class NumberMatchReader(Reader):
     CELL_BENCHMARK = True
     read_board = staticmethod(read_numbermatch)
     read_other_screen = staticmethod(read_message_screen)
+    OWN_BUTTONS = frozenset(SCREENS)
     check_geometry = staticmethod(check_geometry)
     check_points = staticmethod(points_from)  # a BoardError (a ValueError) names a bad kind or value
 

@@ -18,7 +18,7 @@ class Reading:
     """One screenshot read. Coordinates are in the image's own pixels (taps use them)."""
 
     game: str  # a game's name in solver.games
-    screen: str  # "board", "stage_complete", "game_over", "unknown"
+    screen: str  # "board", "stage_complete", "game_over", "ad", "dialog" (``buttons``: its own), "unknown"
     board: object | None = None  # solver.numbermatch.Board of the visible cells
     state: object | None = None  # solver.flip9.State
     first_row: int = 0  # board row shown at the top of the grid
