@@ -188,7 +188,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     continue
                 lost_in_a_row, landed, refusals = 0, True, 0
                 if outcome == "done":  # moves done / planned, the move, and where the game stands
-                    status(f"  [{loop.step}/{len(loop.plan.moves)}] {said} - {loop.game.status(loop.position)}")
+                    stands = loop.game.status(loop.position)
+                    status(f"  [{loop.step}/{len(loop.plan.moves)}] {said}" + (f" - {stands}" if stands else ""))
         except Stopped:
             pass
         except TapsolveError:

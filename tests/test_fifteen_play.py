@@ -2,6 +2,7 @@
 and with tiles that glide, the guide following a player who slides another tile, and
 `tapsolve demo --game fifteen`."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -99,7 +100,9 @@ def test_demo_plays_fifteen_in_the_terminal():
                          timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1].startswith("done: ")
-    assert "tiles home" in run.stdout
+    # each slide said as it is made, counted up: no count of tiles home that goes down on the way
+    assert re.search(r"^  \[1/\d+\] slide \d+ (up|down|left|right)$", run.stdout, re.MULTILINE)
+    assert "tiles home" not in run.stdout
 
 
 def colour_pixels(image_rgb, colour) -> np.ndarray:

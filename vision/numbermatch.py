@@ -53,6 +53,9 @@ class NumberMatchReading(Reading):
     def cell_words(self, i: int) -> str:
         return f"row {i // COLUMNS + 1} column {i % COLUMNS + 1}"
 
+    def cell_row(self, i: int) -> int:
+        return i // COLUMNS + 1
+
     def first_index(self) -> int:
         return self.first_row * COLUMNS
 
