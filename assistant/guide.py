@@ -15,7 +15,7 @@ import numpy as np
 from assistant import display, overlay
 from assistant.loop import Loop
 from assistant.options import GUIDE_KEYS as KEYS
-from solver import platforms
+from solver import platforms, words
 from solver.errors import InputError, TapsolveError
 
 WINDOW = "tapsolve guide"
@@ -377,36 +377,40 @@ def export_folder(folder: str | Path) -> Path:
 
 
 def export(loop: Loop, folder: str | Path, say=print) -> int:
-    """Write the whole plan as step pictures, each on a page of its own that names its move and
-    links to the previous and next (index.html the first: the phone now, with the first move)."""
+    """Write the plan as one page per step, each naming its move above its picture and linking
+    to the previous and next (index.html the first: the phone's screen now, its move drawn on
+    it; the others the plan's drawings), then a last page with the board the plan leaves."""
     folder = export_folder(folder)
     reading = loop.start()
     if reading.screen != "board" or loop.plan is None:
         raise TapsolveError("no board on the phone to plan for")
     loop.show(loop.next_move)
     game, moves = loop.game, loop.plan.moves
-    pages = len(moves) + 2  # the phone now, each step, the end
-    now = step_header(loop)
-    write_page(folder, 0, pages, picture(loop, 0), "On the phone now: " + now[0][:1].lower() + now[0][1:], now[1])
+    pages = len(moves) + 1  # each step, then the end
     position = loop.position
-    for k, move in enumerate(moves, 1):
-        write_page(folder, k, pages, game.diagram(position, move),
-                   f"Step {k}/{len(moves)}: {game.describe(position, move)}", game.progress(position))
+    for k, move in enumerate(moves):
+        image = picture(loop, 0) if k == 0 else game.diagram(position, move)
+        write_page(folder, k, pages, image, game.describe(position, move), game.progress(position),
+                   f"step {k + 1} of {len(moves)}")
         position = game.after(position, move)
     end = f"Done: {game.won_word}" if loop.plan.status == "solved" else "The end of the plan"
-    write_page(folder, pages - 1, pages, game.diagram(position, None), end, game.progress(position))
-    say(f"wrote {pages} step pages to {folder}: open {folder / 'index.html'} in a browser")
+    write_page(folder, pages - 1, pages, game.diagram(position, None), end, game.progress(position), "the end")
+    say(f"wrote {words.count(len(moves), 'steps')} and the end to {folder}: open {folder / 'index.html'} in a browser")
     return 0
 
 
 def page_name(k: int) -> str:
-    return "index.html" if k == 0 else f"step-{k:03d}.html"
+    return "index.html" if k == 0 else f"step-{k + 1:03d}.html"
 
 
-def write_page(folder: Path, k: int, pages: int, image: np.ndarray, title: str, progress: str) -> None:
-    """Step ``k``'s picture (captioned: it may be shared alone) and its page."""
-    save_png(folder / f"step-{k:03d}.png", overlay.caption(image, [title, progress]))
-    (folder / page_name(k)).write_text(page_html(k, pages, title, progress))
+def picture_name(k: int) -> str:
+    return f"step-{k + 1:03d}.png"
+
+
+def write_page(folder: Path, k: int, pages: int, image: np.ndarray, title: str, progress: str, counter: str) -> None:
+    """Page ``k``'s picture (the page says its move: the picture carries no words of its own) and the page."""
+    save_png(folder / picture_name(k), image)
+    (folder / page_name(k)).write_text(page_html(k, pages, title, progress, counter))
 
 
 def save_png(path: Path, image_rgb: np.ndarray) -> None:
@@ -426,23 +430,23 @@ main{flex:1;min-height:0;display:flex;align-items:flex-start;justify-content:cen
 img{max-width:100%;max-height:100%;object-fit:contain}"""
 
 
-def page_html(k: int, pages: int, title: str, progress: str) -> str:
+def page_html(k: int, pages: int, title: str, progress: str, counter: str) -> str:
     """One exported step's page: its move in words above the picture scaled to fit the screen,
-    links to the previous and next step (the arrow keys follow them)."""
-    def link(j: int, words: str, key: str) -> str:
+    links to the previous and next step (the arrow keys follow them) around its one counter."""
+    def link(j: int, label: str, key: str) -> str:
         target = f' href="{page_name(j)}"' if 0 <= j < pages else ""
-        return f'<a id="{key}"{target}>{words}</a>'
+        return f'<a id="{key}"{target}>{label}</a>'
 
     t = html.escape(title)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{t} - tapsolve plan</title>
+<title>{html.escape(counter.capitalize())}: {t} - tapsolve plan</title>
 <style>{PAGE_STYLE}</style>
 </head><body>
 <header><h1>{t}</h1><p>{html.escape(progress)}</p>
-<nav>{link(k - 1, "&larr; previous", "ArrowLeft")}<span>{k + 1} of {pages}</span>{link(k + 1, "next &rarr;", "ArrowRight")}</nav></header>
-<main><img src="step-{k:03d}.png" alt="{t}"></main>
+<nav>{link(k - 1, "&larr; previous", "ArrowLeft")}<span>{html.escape(counter)}</span>{link(k + 1, "next &rarr;", "ArrowRight")}</nav></header>
+<main><img src="{picture_name(k)}" alt="{t}"></main>
 <script>
 document.addEventListener("keydown", e => {{
   const a = document.getElementById(e.key);
