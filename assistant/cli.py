@@ -286,6 +286,30 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def format_help(self) -> str:
+        """argparse's help with what the command does first, then its usage and options."""
+        formatter = self._get_formatter()
+        formatter.add_text(self.description)
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
+        for group in self._action_groups:
+            formatter.start_section(group.title)
+            formatter.add_text(group.description)
+            formatter.add_arguments(group._group_actions)
+            formatter.end_section()
+        formatter.add_text(self.epilog)
+        return formatter.format_help()
+
+
+def describe_commands(parser: argparse.ArgumentParser) -> None:
+    """Each subcommand's --help starts with what it does: the line the command list gives it."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            said = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, sub in action.choices.items():
+                if sub.description is None and said.get(name):
+                    sub.description = said[name][:1].upper() + said[name][1:] + "."
+                describe_commands(sub)
+
 
 def version() -> str:
     """The installed tapsolve's version (pyproject's), or "unknown" for a copy run uninstalled."""
@@ -355,6 +379,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     bench.register(commands, Parser)
     from assistant.read import add_commands as add_read_commands
     add_read_commands(commands)  # read, calibrate
+    describe_commands(parser)
     return parser
 
 
