@@ -41,3 +41,17 @@ def test_the_readme_names_only_files_the_repository_holds():
     named = {n for n in named if not n.startswith(("http", "www.")) and "." in n.rsplit("/", 1)[-1] or n.startswith("scripts/")}
     absent = sorted(n for n in named if not (ROOT / n).exists() and not list(ROOT.glob(f"**/{n}")))
     assert absent == []
+
+
+def test_calibrate_and_solve_flip9_print_words_and_say_the_model_a_screenshot_is_filed_under(tmp_path):
+    import os
+
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path))
+    out = tapsolve("calibrate", "--image", str(ROOT / "fixtures/1080x2400/light/flip9_cards_fresh.png"), env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        'calibrated Flip 9 on image (1080x2400, light theme): learned the digits 1–9 of the cards',
+        f'profile stored in {tmp_path}/tapsolve/profiles/image_1080x2400_flip9_light.json under the model name '
+        '"image" (give --model to file it under the phone\'s)']
+    out = tapsolve("solve", "flip9", "315927486", "--must", "2")
+    assert out.stdout.splitlines()[0] == "Cards 315927486, must swap 2" and "[" not in out.stdout

@@ -408,7 +408,7 @@ def test_read_and_calibrate_from_a_phone(tmp_path):
         env = dict(harness.env, XDG_CONFIG_HOME=str(tmp_path))
         out = tapsolve("calibrate", "--serial", vp.serial, env=env)
         assert out.returncode == 0, out.stderr
-        assert "calibrated Pixel 7 1080x2400 numbermatch (dark theme)" in out.stdout
+        assert "calibrated Number Match on Pixel 7 (1080x2400, dark theme): learned the digits " in out.stdout
         assert (tmp_path / "tapsolve/profiles/pixel-7_1080x2400_numbermatch_dark.json").exists()
         out = tapsolve("read", "--serial", vp.serial, "--json", env=env)
         assert out.returncode == 0, out.stderr
