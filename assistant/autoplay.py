@@ -59,12 +59,14 @@ class StopAfterMove:
     def __init__(self):
         self.asked = False
         self.moving = False
+        self.signalled = False  # a Ctrl-C came (not a stop the window asked for)
 
     def __enter__(self):
         self._old = signal.signal(signal.SIGINT, self._ask)
         return self
 
     def _ask(self, *_):
+        self.signalled = True
         if self.asked or not self.moving:  # (a wait for the screen or a scroll: no move half made)
             self.asked = True
             raise Stopped
@@ -72,7 +74,9 @@ class StopAfterMove:
         print("\nstopping after this move (Ctrl-C again to stop now)", file=sys.stderr)
 
     def __exit__(self, *exc):
-        signal.signal(signal.SIGINT, self._old)
+        # a run stopping ends quietly: another Ctrl-C (`timeout` forwards one beside the
+        # terminal's) while the summary is said and the profile stored is let pass
+        signal.signal(signal.SIGINT, signal.SIG_IGN if self.signalled else self._old)
 
 
 def dry_run(loop: Loop, say=print) -> int:

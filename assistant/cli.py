@@ -429,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
         drop_output()
         return 0
     except KeyboardInterrupt:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # (stopping: a second Ctrl-C changes nothing, says nothing)
         tell("tapsolve: stopped")
         return 130
     finally:
