@@ -8,7 +8,7 @@ The screen read (``vision.Reading.screen``) names what the picture shows; the ph
 an ad SDK's activity, another app, the lock screen, a screen off.
 
 >>> from vision import Reading
->>> InFront.of(Reading("numbermatch", "dialog", buttons={"rate_now": (1, 1), "not_now": (2, 2)})).line()
+>>> InFront.of(Reading("", "dialog", buttons={"rate_now": (1, 1), "not_now": (2, 2)})).line()
 'a dialog of the game is in front ("Rate now", "Not now"): close it with "Not now" on the phone and I will go on'
 """
 
