@@ -20,8 +20,9 @@ def open_loop(args, say=print):
     from assistant.phone.device import connect
     from assistant.session import CaptureChoice, Session
 
-    # what a read teaches the profile is stored for the next game; so is the capture chosen
-    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel, say=say,
+    # what a read teaches the profile is stored for the next game; so is the capture chosen.
+    # (which phone, by which channel: on stderr, beside the run's own lines)
+    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel, say=tell,
                         kept=CaptureChoice), say=say)
     return Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=args.budget, say=say,
                 dismiss=not vars(args).get("no_dismiss"))

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from assistant.games import kind
 from assistant.phone.front import AD, APP, GAME, LOCKED, OFF, UNKNOWN, Front
+from solver import games as registry
 
 BOARD, STAGE_COMPLETE, GAME_OVER, DIALOG = "board", "stage_complete", "game_over", "dialog"
 # the only buttons play presses on a dialog of the game: each closes it without buying, rating
@@ -35,6 +37,7 @@ class InFront:
     kind: str
     buttons: tuple = ()  # ((label, (x, y)), ...)
     front: Front | None = None
+    won: str = ""  # a stage's end of a game with no next stage: its word for a won board ("solved")
 
     @classmethod
     def of(cls, reading, front: Front | None = None) -> "InFront":
@@ -46,7 +49,9 @@ class InFront:
             return cls(front.kind, (), front)
         if screen in (BOARD, STAGE_COMPLETE, GAME_OVER, DIALOG):
             buttons = tuple((label.replace("_", " "), centre) for label, centre in reading.buttons.items())
-            return cls(screen, buttons, front)
+            game = kind(reading.game) if reading.game in registry.NAMES else None
+            won = game.won_word if game is not None and not game.more_stages else ""
+            return cls(screen, buttons, front, won)
         return cls(AD if screen == AD else UNKNOWN, (), front)
 
     @property
@@ -60,6 +65,8 @@ class InFront:
         player's part), or, with ``act`` (play), what tapsolve does about it; ``dry``: what play
         would do (`play --dry-run`)."""
         kind, front = self.kind, self.front
+        if kind == STAGE_COMPLETE and self.won:  # (the game is over, won: no next stage)
+            return f"{self.won.capitalize()}!" if then == GO_ON and not dry else f"{self.won}: no move left to play"
         if kind == STAGE_COMPLETE and dry:
             return "stage complete: play presses Continue and plays the next stage (a dry run taps nothing)"
         if kind == STAGE_COMPLETE:
