@@ -35,7 +35,8 @@ def run_read(args) -> int:
         reading = session.read(image, model, args.game, note=note)
     if args.json:
         print_json(args, reading.to_json())
-    elif reading.screen != "board":  # what is in front, and what to do, as play and the guide say it
+    elif reading.screen != "board" and reading.board is None and reading.state is None:
+        # what is in front, and what to do, as play and the guide say it (a won board is printed)
         from assistant.in_front import RUN_AGAIN, InFront
         from solver.games import entry
 
