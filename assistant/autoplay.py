@@ -9,6 +9,7 @@ import time
 from solver.errors import TapsolveError
 from solver import words
 from assistant.games import BoardChanged
+from assistant.in_front import DIALOG, STAGE_COMPLETE, InFront
 from assistant.link import PhoneCameBack
 from assistant.loop import Loop
 from assistant.phone import lock
@@ -104,12 +105,14 @@ class StopAfterMove:
     def __init__(self):
         self.asked = False
         self.moving = False
+        self.signalled = False  # a Ctrl-C came (not a stop the window asked for)
 
     def __enter__(self):
         self._old = signal.signal(signal.SIGINT, self._ask)
         return self
 
     def _ask(self, *_):
+        self.signalled = True
         if self.asked or not self.moving:  # (a wait for the screen or a scroll: no move half made)
             self.asked = True
             raise Stopped
@@ -117,11 +120,17 @@ class StopAfterMove:
         print("\nstopping after this move (Ctrl-C again to stop now)", file=sys.stderr)
 
     def __exit__(self, *exc):
-        signal.signal(signal.SIGINT, self._old)
+        # a run stopping ends quietly: another Ctrl-C (`timeout` forwards one beside the
+        # terminal's) while the summary is said and the profile stored is let pass
+        signal.signal(signal.SIGINT, signal.SIG_IGN if self.signalled else self._old)
 
 
 def dry_run(loop: Loop, say=print) -> int:
-    """Print the taps of the whole plan without sending any."""
+    """Print the taps of the whole plan without sending any (on a stage's end: what play does there)."""
+    reading = loop.look()
+    if reading.screen in (STAGE_COMPLETE, DIALOG):  # (what play does there: nothing is tapped)
+        say(InFront.of(reading).line(dry=True))
+        return 0
     reading = loop.start()
     if reading.screen != "board":
         raise TapsolveError("no board on screen to plan for")
@@ -147,7 +156,11 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
     # one tapsolve taps a phone at a time: a second play refuses here, before any tap
     with lock.hold(link.device), StopAfterMove() as stop:
         try:
-            loop.start()
+            reading = loop.start()
+            if next_stage(loop, reading):  # (run on a stage's end: the person wants the next stage played)
+                say(InFront.of(reading).line(act=True))
+                link.tap(*reading.buttons["continue"])
+                loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0
             pace = Pace(say)
             overlaps = {"landed": 0, "lost": 0}  # pipelined moves, by how their taps fared
@@ -178,6 +191,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                 move = loop.next_move
                 if move is None:
                     raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")
+                said = loop.game.describe(loop.position, move)  # (the move in words, as the board stands before it)
                 try:
                     loop.show(move, select=True)
                     if loop.came_back():  # (lost during a scroll's capture: never a tap planned before)
@@ -237,8 +251,9 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                         raise TapsolveError(lost_taps(lost_in_a_row, tally.moves, landed))
                     continue
                 lost_in_a_row, landed, refusals = 0, True, 0
-                if outcome == "done":  # moves done / planned, and where the game stands
-                    status(f"  [{loop.step}/{len(loop.plan.moves)}] {loop.game.status(loop.position)}")
+                if outcome == "done":  # moves done / planned, the move, and where the game stands
+                    stands = loop.game.status(loop.position)
+                    status(f"  [{loop.step}/{len(loop.plan.moves)}] {said}" + (f" - {stands}" if stands else ""))
         except Stopped:
             pass
         except TapsolveError:
@@ -249,6 +264,12 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
         return 130
     say(("stopped: " if stop.asked else "done: ") + tally.summary(loop.game) + loop.game.summary())
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
+
+
+def next_stage(loop: Loop, reading) -> bool:
+    """Whether the screen play starts on is a stage's end with the next stage a Continue away."""
+    return (loop.game is not None and loop.game.more_stages and reading.screen == "stage_complete"
+            and "continue" in reading.buttons)
 
 
 def lost_taps(count: int, moves: int, landed: bool) -> str:

@@ -262,13 +262,16 @@ def play(args) -> int:
     print(f"channel {figures['channel']}: wall {wall:.1f} s, "
           + (f"{figures['seconds_per_move']:.2f} s a move; " if moves else "")
           + f"floor {floor:.1f} s (animations {animations:.1f} s + the channel's own "
-          f"{figures['phone_floor_s']:.1f} s), wall / floor {figures['wall_per_floor']}"
+          f"{figures['phone_floor_s']:.1f} s), "
+          + (f"wall / floor {figures['wall_per_floor']}" if figures["wall_per_floor"] is not None
+             else "no wall / floor (nothing the phone charged: no move made)")
           + (f"; the server's start at connect, before the clock: {start:.1f} s" if start else ""))
     print(f"{count(moves, 'moves')}, {count(figures['taps'], 'taps')}, "
           f"{count(figures['swipes'], 'swipes')}, {count(figures['captures'], 'captures')}, "
-          f"{count(figures['wrong_taps'], 'wrong taps')}; {figures['moves_per_min']} moves a minute; "
-          f"{count(figures['pipelined'], 'moves')} pipelined (sent while the last one animated), against a floor "
-          f"of the channel's own {figures['phone_floor_s']:.1f} s")
+          f"{count(figures['wrong_taps'], 'wrong taps')}"
+          + (f"; {figures['moves_per_min']} moves a minute" if figures["moves_per_min"] is not None else "")
+          + f"; {count(figures['pipelined'], 'moves')} pipelined (sent while the last one animated), against a "
+          f"floor of the channel's own {figures['phone_floor_s']:.1f} s")
     print("per move, seconds: " + ", ".join(f"{key} {value / max(1, moves):.3f}"
                                               for key, value in figures["breakdown_s"].items()))
     return code

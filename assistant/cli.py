@@ -20,12 +20,14 @@ def open_loop(args, say=print):
     from assistant.link import Link
     from assistant.loop import Loop
     from assistant.phone.device import connect
-    from assistant.session import Session
+    from assistant.session import CaptureChoice, Session
 
     recorder = record.for_run(args)  # (every line said is logged and recorded too)
     say = recorder.saying(say)
-    link = Link(record.connected(recorder, connect(args.serial, channel=args.channel)), say=say, recorder=recorder)
-    # what a read teaches the profile is stored for the next game
+    # what a read teaches the profile is stored for the next game; so is the capture chosen.
+    # (which phone, by which channel: on stderr, beside the run's own lines)
+    device = connect(args.serial, channel=args.channel, say=recorder.saying(tell), kept=CaptureChoice)
+    link = Link(record.connected(recorder, device), say=say, recorder=recorder)
     return Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=args.budget, say=say,
                 dismiss=not vars(args).get("no_dismiss"))
 
@@ -41,7 +43,8 @@ def run_guide(args) -> int:
         return guide.export(open_loop(args), args.export)
     if args.no_window:  # (the steps on stdout, what is in front of the game on stderr)
         return guide.run_text(open_loop(args, say=lambda line: print(line, file=sys.stderr)))
-    return guide.run_window(open_loop(args), tap_on_click=args.tap_on_click)
+    # (the window opens at once: the phone is connected to behind it)
+    return guide.run_window(lambda: open_loop(args), tap_on_click=args.tap_on_click)
 
 
 def run_play(args) -> int:
@@ -301,6 +304,30 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def format_help(self) -> str:
+        """argparse's help with what the command does first, then its usage and options."""
+        formatter = self._get_formatter()
+        formatter.add_text(self.description)
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
+        for group in self._action_groups:
+            formatter.start_section(group.title)
+            formatter.add_text(group.description)
+            formatter.add_arguments(group._group_actions)
+            formatter.end_section()
+        formatter.add_text(self.epilog)
+        return formatter.format_help()
+
+
+def describe_commands(parser: argparse.ArgumentParser) -> None:
+    """Each subcommand's --help starts with what it does: the line the command list gives it."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            said = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, sub in action.choices.items():
+                if sub.description is None and said.get(name):
+                    sub.description = said[name][:1].upper() + said[name][1:] + "."
+                describe_commands(sub)
+
 
 def version() -> str:
     """The installed tapsolve's version (pyproject's), or "unknown" for a copy run uninstalled."""
@@ -374,6 +401,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from assistant import replay, report
     replay.add_command(commands)
     report.add_command(commands)
+    describe_commands(parser)
     return parser
 
 
@@ -429,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
         drop_output()
         return 0
     except KeyboardInterrupt:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # (stopping: a second Ctrl-C changes nothing, says nothing)
         kept = ended(args, "stopped (Ctrl-C)")
         tell("tapsolve: stopped" + (f" ({kept})" if kept else ""))
         return 130

@@ -104,10 +104,11 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
             vp = harness.add(phone)
         except HarnessError as exc:  # (the server answered at start, then exited)
             raise server_failed(exc) from None
-        say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
-            f"on a private adb server at port {harness.adb_port}")
-        device = record.connected(recorder, connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")))
-        link = Link(device, say=say, recorder=recorder)
+        say(f"a virtual phone on a private adb server at port {harness.adb_port}")
+        # (the phone and its channel named once, as `play` names them; no capture choice kept:
+        # a virtual phone's model is a real one's name)
+        device = connect(vp.serial, client=harness.client, say=say, channel=vars(args).get("channel"))
+        link = Link(record.connected(recorder, device), say=say, recorder=recorder)
         loop = Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
         phone.clear_log()  # connecting timed both capture methods: not part of the run

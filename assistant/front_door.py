@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import time
 
+from assistant.in_front import DIALOG, InFront
 from assistant.phone.front import AD, APP, GAME, LOCKED, OFF, UNKNOWN, ask
 from solver.errors import TapsolveError
-from vision.screens import pill_buttons
 
 ASK_EVERY = 2.0  # seconds between two questions to the phone while the board is away (never per move)
 BACK_EVERY = 3.0  # seconds between two BACKs on an ad: one before its countdown ends does nothing
 MAX_BACKS = 20  # BACKs on one ad before play gives up: 60 s, past the longest countdowns (30 s)
 MAX_RETURNS = 3  # times another app is left for the game before play gives up
-# the only buttons play taps on an in-game dialog: each closes it without buying, rating or watching
-DISMISS_WORDS = ("not now", "later", "no thanks", "close", "continue")
 ADS_HINT = "airplane mode or Wi-Fi off usually stops these ads (the game plays offline)"
 
 
@@ -30,14 +28,15 @@ class FrontDoor:
         self.asked_at = self.backed_at = float("-inf")
         self.backs = self.returns = 0
         self.hinted = False
-        self.labels = None  # the buttons of the dialog last named
+        self.labels = None  # the dialog last named
         self.game_package = self.packages[0] if len(self.packages) == 1 else ""
 
-    def tend(self, image, first: bool = False, named: bool = False):
+    def tend(self, reading, first: bool = False, named: bool = False):
         """Ask the phone what is in front (on the ``first`` look of a pause, then at most every
-        ASK_EVERY s: None between) and, with ``act``, get past it: a dialog of the game on
-        ``image`` (the screen read) only through a dismiss button. A TapsolveError when the
-        bounded tries run out. ``named``: the pause was said already (a board not read for sure)."""
+        ASK_EVERY s: None between) and, with ``act``, get past it: a dialog of the game the
+        ``reading`` shows (None: no screen read) only through a dismiss button. A TapsolveError
+        when the bounded tries run out. ``named``: the pause was said already (a board not read
+        for sure)."""
         now = time.monotonic()
         if first:
             self.front = self.labels = None  # (each pause says what is in front once)
@@ -56,35 +55,27 @@ class FrontDoor:
             self._ad(front, new, now)
         elif front.kind == APP and self.act:
             self._leave(front)
-        elif front.kind == GAME and self.act and self._dialog(image):
-            pass
+        elif reading is not None and reading.screen == DIALOG and front.kind in (GAME, UNKNOWN):
+            self._dialog(InFront.of(reading, front))
         elif new and not (named and front.kind in (GAME, UNKNOWN)):  # (a board not read for sure: said)
-            self.say(self.waiting(front))
+            self.say(self.waiting(front, reading))
         return front
 
-    def _dialog(self, image) -> bool:
-        """Close the game's dialog through a button read for sure as a dismiss word, else say what
-        is on screen (once) and wait for the player; False when ``image`` shows no button."""
-        found = pill_buttons(image) if image is not None else ()
-        buttons = {name.replace("_", " "): centre for name, centre in found}
-        word = next((word for word in DISMISS_WORDS if word in buttons), None)
-        if word is not None:
-            self.say(f'closing a dialog of the game with its "{word}" button')
-            self.link.tap(*buttons[word])
-        elif buttons and tuple(buttons) != self.labels:
-            self.labels = tuple(buttons)
-            self.say(f"the game shows {' and '.join(map(repr, buttons))}, none of the buttons I close dialogs with "
-                     f"({', '.join(DISMISS_WORDS)}): close it on the phone and I will go on")
-        return bool(buttons)
+    def _dialog(self, shown: InFront) -> None:
+        """Say the game's dialog (once) and, with ``act``, close it through a button read for
+        sure as a dismiss word; else wait for the player."""
+        dismiss = shown.dismiss if self.act else None
+        if dismiss is not None:
+            self.say(shown.line(act=True))
+            self.link.tap(*dismiss[1])
+        elif shown.buttons != self.labels:
+            self.say(shown.line())
+        self.labels = shown.buttons
 
-    def waiting(self, front) -> str:
-        """The line for what is in front (None: not asked yet) while the player is waited for."""
-        return {AD: "an ad is showing: close it on the phone and I will go on",
-                APP: f"{front} is in front of the game: bring the game back on the phone and I will go on",
-                LOCKED: "the phone is locked: unlock it and I will go on",
-                OFF: "the phone's screen is off: turn it on and unlock it, and I will go on",
-                }.get(front.kind if front else "", "paused: the phone shows something that is not a board "
-                                                   "(a dialog?); close it on the phone and I will go on")
+    def waiting(self, front, reading=None) -> str:
+        """The line for what is in front (``front`` None: not asked yet; ``reading``: the screen
+        read, if any) while the player is waited for."""
+        return InFront.of(reading, front).line()
 
     def _ad(self, front, new: bool, now: float) -> None:
         if new:
@@ -113,6 +104,8 @@ class FrontDoor:
     def timed_out(self, seconds: float) -> str:
         """The line play ends with when the board stayed away ``seconds``."""
         kind = self.front.kind if self.front else ""
+        if self.labels and kind in (GAME, UNKNOWN):
+            return f"a dialog of the game stayed in front for {seconds:g} s: close it on the phone and run again"
         if kind in (LOCKED, OFF):
             state = "locked" if kind == LOCKED else "off"
             return f"the phone stayed {state} for {seconds:g} s: unlock it and run again"

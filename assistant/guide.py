@@ -16,7 +16,7 @@ import numpy as np
 from assistant import display, overlay
 from assistant.loop import Loop
 from assistant.options import GUIDE_KEYS as KEYS
-from solver import platforms
+from solver import platforms, words
 from solver.errors import InputError, TapsolveError
 from solver.files import shown
 from vision.image import save_png
@@ -28,6 +28,7 @@ WINDOW = "tapsolve guide"
 WINDOW_SIZE = (560, 680)
 TEXT_SCALE = 1.0
 NO_PICTURE = (800, 360, 3)  # a phone-shaped blank picture shown before the first capture
+CONNECTING = "connecting to the phone..."  # the window's first words, shown before the phone answers
 # ms the window waits for a key between two pictures: a 60 Hz video feed is shown at up to
 # 1000 / (this + the drawing) frames a second, well above the 15 aimed at
 MIRROR_WAIT_MS = 10
@@ -60,9 +61,10 @@ def step_header(loop: Loop, offset: int = 0) -> list[str]:
     total = len(plan.moves) if plan else 0
     k = loop.step + offset
     position = planned_position(loop, k) if offset else loop.position
-    if offset == 0 and (loop.reading.screen not in ("board", "stage_complete") or loop.game is None):
-        first = loop.door().waiting(loop.door().front)  # what the phone says is in front, not a stale move
-    elif loop.game.finished(loop.position, loop.reading):
+    if offset == 0 and (loop.reading.screen != "board" or loop.game is None):
+        # what is in front (a stage's end, a dialog, an ad...), never a stale move or count
+        return [loop.door().waiting(loop.door().front, loop.reading), ""]
+    if loop.game.finished(loop.position, loop.reading):
         first = loop.game.won_header()
     elif plan is None or k >= total:
         first = "No move planned"
@@ -116,10 +118,10 @@ def follow(loop: Loop) -> str | None:
     seen makes the first plan: the guide starts on whatever the phone shows and waits for it."""
     shown_before = loop.reading.screen if loop.reading is not None else None
     reading = loop.look()
-    if reading.screen == "stage_complete":
+    if reading.screen == "stage_complete":  # (said by the header: press Continue)
         return None
     if reading.screen != "board":  # the phone says what is in front (the door says it once)
-        loop.door().tend(None, first=shown_before == "board")
+        loop.door().tend(reading, first=shown_before != reading.screen)
         return None
     if not reading.sure:  # nothing is planned or judged on a guess
         return f"cannot read {reading.describe_unsure()} for sure: close anything over the board"
@@ -150,9 +152,14 @@ class View:
     panel: np.ndarray | None = None  # the window without its picture
 
 
-def make_view(loop: Loop, paused: bool, keys: str, size=WINDOW_SIZE) -> View:
+def make_view(loop: Loop | None, paused: bool, keys: str, size=WINDOW_SIZE) -> View:
     """The window's parts for the phone as last read: drawn once per read, so that each live
-    frame costs only a resize and a masked copy (``Mirror.compose``)."""
+    frame costs only a resize and a masked copy (``Mirror.compose``). No loop yet: the phone is
+    being connected to (the window shows at once, before it)."""
+    if loop is None:
+        image = np.full(NO_PICTURE, overlay.PANEL, np.uint8)
+        panel, place = overlay.window_panel([CONNECTING, "", keys], size, TEXT_SCALE, image.shape[:2])
+        return View([CONNECTING, "", keys], image, place=place, panel=panel)
     image = loop.image if loop.image is not None and loop.reading is not None else picture(loop, 0)
     drawn = picture(loop, 0)
     lines = header(loop, 0, paused, keys)
@@ -196,12 +203,15 @@ class Mirror:
     and a read, up to a second each) while the window thread shows the newest video frame with
     the move drawn over it, and turns a click on the picture into a tap (``tap_on_click``)."""
 
-    def __init__(self, loop: Loop, poll: float = 0.3, say=print, tap_on_click: bool = False):
-        self.loop, self.poll, self.say, self.tap_on_click = loop, poll, say, tap_on_click
+    def __init__(self, loop, poll: float = 0.3, say=print, tap_on_click: bool = False):
+        # loop: the Loop, or what makes it (connects to the phone: the reader thread's first step)
+        self.loop = loop if isinstance(loop, Loop) else None
+        self.make = None if self.loop is not None else loop
+        self.poll, self.say, self.tap_on_click = poll, say, tap_on_click
         self.keys = KEYS + ("   click: tap the phone there" if tap_on_click else "")
         self.lock = threading.Lock()  # held while the reader thread changes the loop
         self.paused, self.offset, self.note = False, 0, None
-        self.view = make_view(loop, False, self.keys)
+        self.view = make_view(self.loop, False, self.keys)
         self.clicks: list[tuple[int, int]] = []  # screenshot points clicked, tapped by the reader thread
         self.stop = threading.Event()
         self.error: BaseException | None = None
@@ -213,12 +223,14 @@ class Mirror:
         """(BGR frame, monotonic time) newest from the phone's video channel, or None."""
         # (a stream that ended, the phone gone or the server dead: None, and the last read is
         # shown; the reader thread's next capture hands over to the next channel, in one line)
-        return self.loop.session.live_frame()
+        return self.loop.session.live_frame() if self.loop is not None else None
 
     def read_forever(self) -> None:
         """The reader thread: follow the player every ``poll`` s, tap what was clicked."""
         last = float("-inf")
         try:
+            if self.loop is None:
+                self.loop = self.make()
             while not self.stop.is_set():
                 while self.clicks:
                     x, y = self.clicks.pop(0)
@@ -275,17 +287,18 @@ class Mirror:
             self.clicks.append(point)
 
 
-def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None = None,
+def run_window(loop, poll: float = 0.3, say=print, max_seconds: float | None = None,
                tap_on_click: bool = False) -> int:
     """The guide window, opened at once on whatever the phone shows, until q, the window is
-    closed, Ctrl-C, or max_seconds pass; it never times out waiting for a board."""
+    closed, Ctrl-C, or max_seconds pass; it never times out waiting for a board. ``loop``: the
+    Loop, or what makes it (called behind the open window: connecting takes seconds)."""
     if not has_display():
         raise TapsolveError("no display for the guide window: run it on a desktop, or use --no-window or "
                             "--export DIR")
     mirror = Mirror(loop, poll, say, tap_on_click)
     open_window()
     cv2.setMouseCallback(WINDOW, mirror.click)
-    show(mirror.next_picture())  # at once, before the phone is first looked at ("looking at the phone...")
+    show(mirror.next_picture())  # at once, before the phone is reached ("connecting to the phone...")
     cv2.waitKey(1)
     reader = threading.Thread(target=mirror.read_forever, daemon=True)
     reader.start()
@@ -299,6 +312,11 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
             key = cv2.waitKey(MIRROR_WAIT_MS) & 0xFF
             if key == ord("q") or cv2.getWindowProperty(WINDOW, cv2.WND_PROP_VISIBLE) < 1:
                 break
+            if max_seconds is not None and time.monotonic() - started > max_seconds:
+                break
+            loop = mirror.loop
+            if loop is None:  # (still connecting: no step to page through yet)
+                continue
             if key == ord(" "):
                 mirror.paused = not mirror.paused
                 with mirror.lock:
@@ -308,8 +326,6 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
             elif key == ord("p") and mirror.offset > 0:
                 mirror.offset -= 1
                 mirror._last_at = None
-            if max_seconds is not None and time.monotonic() - started > max_seconds:
-                break
     except KeyboardInterrupt:
         pass
     finally:
@@ -319,7 +335,7 @@ def run_window(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | No
         cv2.waitKey(1)
     if mirror.error is not None and not isinstance(mirror.error, KeyboardInterrupt):
         raise mirror.error
-    say(closing_line(loop))
+    say(closing_line(mirror.loop) if mirror.loop is not None else "guide closed before the phone answered")
     return 0
 
 
@@ -332,7 +348,8 @@ def run_text(loop: Loop, poll: float = 0.3, say=print, max_seconds: float | None
             message = follow(loop)
             if message:
                 say(message)
-            if loop.reading is not None and loop.reading.screen in ("board", "stage_complete") and loop.game:
+            # (what else is in front the door says, on stderr)
+            if loop.reading is not None and loop.reading.screen in ("board", "stage_complete"):
                 line = " - ".join(part for part in step_header(loop) if part)
                 if line != last:
                     say(line)
@@ -368,37 +385,42 @@ def export_folder(folder: str | Path) -> Path:
 
 
 def export(loop: Loop, folder: str | Path, say=print) -> int:
-    """Write the whole plan as step pictures, each on a page of its own that names its move and
-    links to the previous and next (index.html the first: the phone now, with the first move)."""
+    """Write the plan as one page per step, each naming its move above its picture and linking
+    to the previous and next (index.html the first: the phone's screen now, its move drawn on
+    it; the others the plan's drawings), then a last page with the board the plan leaves."""
     folder = export_folder(folder)
     reading = loop.start()
     if reading.screen != "board" or loop.plan is None:
         raise TapsolveError("no board on the phone to plan for")
     loop.show(loop.next_move)
     game, moves = loop.game, loop.plan.moves
-    pages = len(moves) + 2  # the phone now, each step, the end
-    now = step_header(loop)
-    write_page(folder, 0, pages, picture(loop, 0), "On the phone now: " + now[0][:1].lower() + now[0][1:], now[1])
+    pages = len(moves) + 1  # each step, then the end
     position = loop.position
-    for k, move in enumerate(moves, 1):
-        write_page(folder, k, pages, game.diagram(position, move),
-                   f"Step {k}/{len(moves)}: {game.describe(position, move)}", game.progress(position))
+    for k, move in enumerate(moves):
+        image = picture(loop, 0) if k == 0 else game.diagram(position, move)
+        write_page(folder, k, pages, image, game.describe(position, move), game.progress(position),
+                   f"step {k + 1} of {len(moves)}")
         position = game.after(position, move)
     end = f"Done: {game.won_word}" if loop.plan.status == "solved" else "The end of the plan"
-    write_page(folder, pages - 1, pages, game.diagram(position, None), end, game.progress(position))
-    say(f"wrote {pages} step pages to {shown(folder)}: open {shown(folder / 'index.html')} in a browser")
+    write_page(folder, pages - 1, pages, game.diagram(position, None), end, game.progress(position), "the end")
+    say(f"wrote {words.count(len(moves), 'steps')} and the end to {shown(folder)}: open {shown(folder / 'index.html')} "
+        "in a browser")
     return 0
 
 
 def page_name(k: int) -> str:
-    return "index.html" if k == 0 else f"step-{k:03d}.html"
+    return "index.html" if k == 0 else f"step-{k + 1:03d}.html"
 
 
-def write_page(folder: Path, k: int, pages: int, image: np.ndarray, title: str, progress: str) -> None:
-    """Step ``k``'s picture (captioned: it may be shared alone) and its page."""
-    save_png(folder / f"step-{k:03d}.png", overlay.caption(image, [title, progress]))
+def picture_name(k: int) -> str:
+    return f"step-{k + 1:03d}.png"
+
+
+def write_page(folder: Path, k: int, pages: int, image: np.ndarray, title: str, progress: str, counter: str) -> None:
+    """Page ``k``'s picture (the page says its move: the picture carries no words of its own) and the page."""
+    save_png(folder / picture_name(k), image)
     try:
-        (folder / page_name(k)).write_text(page_html(k, pages, title, progress), encoding="utf-8")
+        (folder / page_name(k)).write_text(page_html(k, pages, title, progress, counter), encoding="utf-8")
     except OSError as exc:
         raise TapsolveError(f"cannot write {shown(folder / page_name(k))}: {exc.strerror or exc}") from None
 
@@ -415,23 +437,23 @@ main{flex:1;min-height:0;display:flex;align-items:flex-start;justify-content:cen
 img{max-width:100%;max-height:100%;object-fit:contain}"""
 
 
-def page_html(k: int, pages: int, title: str, progress: str) -> str:
+def page_html(k: int, pages: int, title: str, progress: str, counter: str) -> str:
     """One exported step's page: its move in words above the picture scaled to fit the screen,
-    links to the previous and next step (the arrow keys follow them)."""
-    def link(j: int, words: str, key: str) -> str:
+    links to the previous and next step (the arrow keys follow them) around its one counter."""
+    def link(j: int, label: str, key: str) -> str:
         target = f' href="{page_name(j)}"' if 0 <= j < pages else ""
-        return f'<a id="{key}"{target}>{words}</a>'
+        return f'<a id="{key}"{target}>{label}</a>'
 
     t = html.escape(title)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{t} - tapsolve plan</title>
+<title>{html.escape(counter.capitalize())}: {t} - tapsolve plan</title>
 <style>{PAGE_STYLE}</style>
 </head><body>
 <header><h1>{t}</h1><p>{html.escape(progress)}</p>
-<nav>{link(k - 1, "&larr; previous", "ArrowLeft")}<span>{k + 1} of {pages}</span>{link(k + 1, "next &rarr;", "ArrowRight")}</nav></header>
-<main><img src="step-{k:03d}.png" alt="{t}"></main>
+<nav>{link(k - 1, "&larr; previous", "ArrowLeft")}<span>{html.escape(counter)}</span>{link(k + 1, "next &rarr;", "ArrowRight")}</nav></header>
+<main><img src="{picture_name(k)}" alt="{t}"></main>
 <script>
 document.addEventListener("keydown", e => {{
   const a = document.getElementById(e.key);

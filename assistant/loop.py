@@ -158,10 +158,8 @@ class Loop:
                 self.say(f"paused: I cannot read {unsure} for sure; close anything over the board and "
                          "I will go on")
             door = self.door()  # the phone says what is in front, and play gets past it
-            # (an unreadable screen leaves no capture of its own: a dialog on it is left to the player)
             try:
-                front = door.tend(self.image if reading.screen == "board" else None, first=not told,
-                                  named=bool(unsure))
+                front = door.tend(reading, first=not told, named=bool(unsure))
             except PhoneCameBack:
                 front = None  # (the phone came back under the door: what is in front is looked at again)
             if front is not None and front.kind in (AD, APP) and door.act:

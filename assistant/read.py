@@ -35,6 +35,12 @@ def run_read(args) -> int:
         reading = session.read(image, model, args.game, note=note)
     if args.json:
         print_json(args, reading.to_json())
+    elif reading.screen != "board" and reading.board is None and reading.state is None:
+        # what is in front, and what to do, as play and the guide say it (a won board is printed)
+        from assistant.in_front import RUN_AGAIN, InFront
+        from solver.games import entry
+
+        print(f"{entry(reading.game).title}: {InFront.of(reading).line(then=RUN_AGAIN)}")
     else:
         print(reading.text())
     return 0
@@ -50,8 +56,9 @@ def run_calibrate(args) -> int:
     reading = session.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile
     if p is None:
-        raise TapsolveError(f"no board on the screen to calibrate from (it shows {reading.screen}): "
-                            "open a board and run again")
+        from assistant.in_front import RUN_AGAIN, InFront
+
+        raise TapsolveError(f"no board on the screen to calibrate from: {InFront.of(reading).line(then=RUN_AGAIN)}")
     if not session.trusted(reading):  # (a profile learned under a dialog or an ad misreads the clear board)
         raise TapsolveError(f"the board is not read for sure ({reading.describe_unsure()}): close what covers it "
                             "and run again")
@@ -61,10 +68,35 @@ def run_calibrate(args) -> int:
                             f"{platforms.CONFIG_SETTING} to a folder you can write")
     for line in notes:
         note(line)
-    fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))
-    print(f"calibrated {model} {p.width}x{p.height} {p.game} ({p.theme} theme): glyphs {fonts or 'none'}")
-    print(f"profile stored in {path}")
+    from solver.games import entry
+    from solver.words import listing
+
+    fonts = listing([f"{digit_runs(v.known())} of the {FONT_WORDS.get(k, k + 's')}"
+                     for k, v in sorted(p.fonts.items()) if len(v)])
+    print(f"calibrated {entry(p.game).title} on {model} ({p.width}x{p.height}, {p.theme} theme): "
+          + (f"learned the digits {fonts}" if fonts else "no digits to learn"))
+    named = f' under the model name "{model}" (give --model to file it under the phone\'s)' \
+        if args.image is not None and not args.model else ""
+    print(f"profile stored in {path}{named}")
     return 0
+
+
+# what the glyph templates' fonts are, in the games' words (vision's readers name them)
+FONT_WORDS = {"cell": "cells", "badge": "adds badge", "score": "score", "stage": "stage", "card": "cards",
+              "tile": "tiles"}
+
+
+def digit_runs(digits: str) -> str:
+    """Digits as runs: "1–9", "5", "0–3 and 7"."""
+    values, runs = sorted(int(d) for d in digits), []
+    for v in values:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    from solver.words import listing
+
+    return listing(f"{a}–{b}" if b > a + 1 else f"{a} and {b}" if b == a + 1 else str(a) for a, b in runs)
 
 
 def add_commands(commands) -> None:

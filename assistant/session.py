@@ -302,3 +302,16 @@ class Session:
     def live_frame(self):
         """(BGR frame, monotonic time) newest from the phone's video, for the guide's mirror; None without one."""
         return self.link.live_frame()
+
+
+class CaptureChoice:
+    """Which screencap a phone model captures faster (``assistant.phone.device.connect``'s
+    ``kept``): timed on the first start, kept in the store so that later starts skip it."""
+
+    @staticmethod
+    def recall(model: str) -> dict | None:
+        return store.load_capture(model)
+
+    @staticmethod
+    def keep(model: str, size, method: str) -> None:
+        store.save_capture(model, size, method)

@@ -200,8 +200,9 @@ PERTURBATIONS = {
 def classify(case: Case, perturbation: str, reading) -> str:
     """exact / unsure / misread for a reading (a ReadError counts as unsure: refused)."""
     if reading.screen != "board" or reading.game != case.game:
-        # another game or a screen between boards claimed for sure is wrong; "unknown" refuses
-        return "unsure" if reading.screen == "unknown" else "misread"
+        # another game or a screen between boards claimed for sure is wrong; "unknown" refuses,
+        # and so does "dialog" (something over the screen: no cell under it read)
+        return "unsure" if reading.screen in ("unknown", "dialog") else "misread"
     return reader(case.game).trust_outcome(case, perturbation, reading)
 
 

@@ -94,3 +94,34 @@ def save(profile: Profile, path: Path, note: Callable[[str], None] | None = None
         return False
     profile.changed = profile.counted = False
     return True
+
+
+# -- a phone's capture choice: which screencap (PNG or raw) was the faster, kept so that later
+# starts on the phone skip the timing (seconds on a real phone)
+
+MAX_CAPTURE_BYTES = 4096  # a few words: a file far larger is not one
+
+
+def capture_path(model: str) -> Path:
+    """Where the capture choice of this device model is stored (beside its reading profiles)."""
+    return profiles_folder() / f"{_slug(model)}.capture.json"
+
+
+def load_capture(model: str) -> dict | None:
+    """The stored capture choice, ``{"size": [w, h], "method": name}``; None when there is none or
+    it cannot be used (it is only a shortcut: the methods are timed again and it is stored anew)."""
+    try:
+        data = parse_json(read_bytes(capture_path(model), MAX_CAPTURE_BYTES, "a stored capture choice"), "the JSON")
+    except (InputError, TapsolveError):
+        return None
+    size = data.get("size") if isinstance(data, dict) else None
+    if (not isinstance(size, list) or len(size) != 2 or not all(type(v) is int and v > 0 for v in size)
+            or not isinstance(data.get("method"), str)):
+        return None
+    return {"size": size, "method": data["method"]}
+
+
+def save_capture(model: str, size: tuple[int, int], method: str) -> bool:
+    """Store the capture choice of a device model at a screen size; False when it cannot be written."""
+    data = {"size": [int(size[0]), int(size[1])], "method": method}
+    return keep(capture_path(model), lambda tmp: tmp.write_text(json.dumps(data))) is None

@@ -51,6 +51,7 @@ if (-not (Test-Path .venv\Scripts\python.exe)) {
     if ($LASTEXITCODE -ne 0) { throw "py $version -m venv .venv failed" }
 }
 $extra = if ($Test) { "[test]" } else { "" }
+Write-Host "installing tapsolve's Python packages into .venv (numpy, OpenCV, numba...: a minute or so)..."
 .venv\Scripts\python -m pip install -q --disable-pip-version-check -e ".$extra"
 if ($LASTEXITCODE -ne 0) { throw "pip could not install tapsolve into .venv" }
 # compile the solvers and build their tables now (a minute or two), not in the first game

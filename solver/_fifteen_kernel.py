@@ -74,7 +74,7 @@ def _mark_seen(key, start, holder, seen, nbr, count, region, inside):
         seen[bit >> 3] |= np.uint8(1 << (bit & 7))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # (the build's progress bar redraws beside it)
 def build_pattern_table(tiles):
     """The 4x4 pattern database of a group of tiles (at most 6): table[sum cell_i << 4i] is the
     fewest moves of these tiles that bring them home, whatever the others do.

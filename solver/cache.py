@@ -10,6 +10,7 @@ import os
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -150,30 +151,62 @@ def load_arrays(path: Path, max_bytes: int) -> dict[str, np.ndarray]:
     return out
 
 
+TICK = 0.5  # seconds between two redraws of a build's bar on a terminal while one long step runs
+SPINNER = "|/-\\"  # turned a quarter at each redraw: the build is alive
+
+
 class Progress:
-    """A build's progress on stderr (stdout may be JSON): "tapsolve: building X [####....] 1/3",
-    redrawn in place on a terminal, a line a step otherwise. ``weights``: each step's share."""
+    """A build's progress on stderr (stdout may be JSON): "tapsolve: building X [####/...] 50%",
+    redrawn in place on a terminal, a line a step otherwise. ``weights``: each step's share. On a
+    terminal the line is redrawn every TICK s meanwhile, the mark at the bar's head turning, so
+    that a step of half a minute never looks stuck."""
 
     WIDTH = 20  # with its words, the line fits an 80-column terminal (a wrapped line is not redrawn in place)
 
     def __init__(self, what: str, weights: list[float]):
         self.what, self.weights, self.done = what, weights, 0
         self.tty, self.last = sys.stderr.isatty(), None
+        self.turns = 0
+        self.lock = threading.Lock()
+        self.finished = threading.Event()
         self.show()
+        if self.tty and self.done < len(self.weights):
+            threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:
+        while not self.finished.wait(TICK):
+            self.show()
 
     def step(self) -> None:
         self.done += 1
         self.show()
 
+    def close(self) -> None:
+        """Stop redrawing (a build that ended early: its error follows on a line of its own)."""
+        if not self.finished.is_set():
+            self.finished.set()
+            if self.tty:
+                print(file=sys.stderr, flush=True)
+
     def show(self) -> None:
-        share = sum(self.weights[:self.done]) / sum(self.weights)
-        filled = round(self.WIDTH * share)
-        line = f"tapsolve: {self.what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {share:.0%}"
-        if notes.logging_only():  # (a Python API call: its start and end, logged)
-            if self.done in (0, len(self.weights)):
-                notes.log.info(line.removeprefix("tapsolve: "))
-        elif self.tty:
-            print(f"\r{line}", end="\n" if self.done == len(self.weights) else "", file=sys.stderr, flush=True)
-        elif line != self.last:  # a log gets a line a change
-            print(line, file=sys.stderr, flush=True)
-        self.last = line
+        with self.lock:
+            if self.finished.is_set():
+                return
+            share = sum(self.weights[:self.done]) / sum(self.weights)
+            filled = round(self.WIDTH * share)
+            line = f"tapsolve: {self.what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {share:.0%}"
+            ended = self.done == len(self.weights)
+            if notes.logging_only():  # (a Python API call: its start and end, logged)
+                if self.done == 0 or ended:
+                    notes.log.info(line.removeprefix("tapsolve: "))
+            elif self.tty:
+                if not ended:  # (the mark at the bar's head turns at each redraw: the build is alive)
+                    self.turns += 1
+                    head = SPINNER[self.turns % len(SPINNER)]
+                    line = f"tapsolve: {self.what} [{'#' * filled}{head}{'.' * (self.WIDTH - filled - 1)}] {share:.0%}"
+                print(f"\r{line}", end="\n" if ended else "", file=sys.stderr, flush=True)
+            elif line != self.last:  # a log gets a line a change
+                print(line, file=sys.stderr, flush=True)
+            self.last = line
+            if ended:
+                self.finished.set()

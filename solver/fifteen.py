@@ -274,9 +274,12 @@ def build_tables() -> np.ndarray:
     kernel.build_pattern_table(np.array([1], np.int64))  # compiled (and said) before the bar starts
     progress = Progress("building the 15-puzzle's tables (once)", [16 ** len(g) for g in GROUPS])
     tables = []
-    for g in GROUPS:
-        tables.append(kernel.build_pattern_table(np.array(g, np.int64)))
-        progress.step()
+    try:
+        for g in GROUPS:
+            tables.append(kernel.build_pattern_table(np.array(g, np.int64)))
+            progress.step()
+    finally:
+        progress.close()
     return np.concatenate(tables)
 
 

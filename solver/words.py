@@ -10,3 +10,9 @@ def count(n, plural: str) -> str:
         return f"{n} {plural}"
     cut = 2 if plural.endswith(("sses", "xes", "shes", "ches")) else 1
     return f"{n} {plural[:-cut]}"
+
+
+def listing(items) -> str:
+    """Items in a sentence: "a", "a and b", "a, b and c" ("" for none)."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)

@@ -433,3 +433,33 @@ def test_an_emulator_sized_screen_is_read_and_played(harness):
                 objective="fast", budget=1.0, say=said.append)
     assert autoplay.play(loop, say=said.append) == 0
     assert phone.app.truth()["screen"] == "stage_complete" and phone.wrong_taps == 0
+
+
+def test_the_capture_choice_is_kept_so_a_later_start_skips_the_timing_and_says_what_it_does(harness, tmp_path,
+                                                                                          monkeypatch):
+    from assistant.session import CaptureChoice
+    from calibration import store
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp = harness.add(standin_phone())
+    said = []
+    first = device.connect(vp.serial, client=harness.client, say=said.append, kept=CaptureChoice)
+    assert said[0] == f"connecting to Pixel 7 ({vp.serial})..."  # at once, before the seconds of timing
+    assert said[1].startswith("timing its screenshots, PNG against raw")
+    assert said[-1].startswith(f"Pixel 7 ({vp.serial}), 1080x2400: taps by the ") and len(said) == 3
+    assert store.load_capture("Pixel 7") == {"size": [1080, 2400], "method": first.screen.method}
+    first.close()
+    said.clear()
+    grabs = len(vp.phone.capture_log)
+    later = device.connect(vp.serial, client=harness.client, say=said.append, kept=CaptureChoice)
+    assert len(vp.phone.capture_log) - grabs == 1  # one screenshot, by the kept method: it works, at this size
+    assert later.screen.kept and later.screen.timings == {} and later.screen.method == first.screen.method
+    assert len(said) == 2 and not any("timing" in line for line in said)  # no timing said, none done
+    assert "the faster when timed on an earlier run" in later.screen.describe()
+    later.close()
+    # a choice of another screen size is timed again (and kept anew)
+    assert store.save_capture("Pixel 7", (720, 1600), "png")
+    again = device.connect(vp.serial, client=harness.client, kept=CaptureChoice)
+    assert not again.screen.kept and set(again.screen.timings) == {"png", "raw"}
+    assert store.load_capture("Pixel 7")["size"] == [1080, 2400]
+    again.close()

@@ -157,3 +157,18 @@ def test_a_click_on_the_picture_taps_the_phone_there_only_when_asked(harness, on
     mirror.stop.set()
     reader.join()
     assert [(t.x, t.y) for t in phone.tap_log] == [(sx, sy)]
+
+
+def test_the_window_shows_at_once_and_the_phone_is_connected_to_behind_it(no_window):
+    from solver.errors import TapsolveError
+
+    shown_when_connecting = []
+
+    def connect_to_the_phone():  # (a phone that takes seconds, then is not there)
+        shown_when_connecting.append(len(no_window))
+        raise TapsolveError("no phone is connected")
+
+    with pytest.raises(TapsolveError, match="no phone is connected"):
+        guide.run_window(connect_to_the_phone, max_seconds=30)
+    assert shown_when_connecting == [1]  # the window's first frame came before the phone was asked
+    assert guide.make_view(None, False, guide.KEYS).lines[0] == "connecting to the phone..."

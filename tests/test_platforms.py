@@ -152,7 +152,8 @@ for words in commands(cli.build_parser()):
             code = cli.main([*words, "--help"])
         except SystemExit as exc:
             code = exc.code
-    helps[" ".join(words)] = (code, out.getvalue().startswith("usage: tapsolve " + " ".join(words)))
+    # (what the command does first, then its usage)
+    helps[" ".join(words)] = (code, out.getvalue().find("usage: tapsolve " + " ".join(words)) > 0)
 print(json.dumps({"imported": imported, "helps": helps, "display": display.problem(), "cache": str(cache.cache_dir()),
                   "profiles": str(store.profiles_folder()), "install": tesseract.INSTALL}))
 """ % (PACKAGES,)

@@ -43,10 +43,15 @@ def claims_nothing_wrong(reading, truth):
             assert value == want["cells"][k], k
 
 
-def test_a_dialog_over_the_board_makes_the_covered_cells_and_the_screen_unsure():
+def test_a_dialog_over_the_board_makes_the_covered_cells_and_the_screen_unsure(monkeypatch):
     image, truth = fixture("1080x2400/light/numbermatch_after_adds.png")
     top = truth["cells"]["9"][1] / image.shape[0]  # the card's top at the second row
-    reading = vision.read(Dialog(1080, 2400, top=top).draw(image))
+    covered = Dialog(1080, 2400, top=top).draw(image)
+    named = vision.read(covered)  # its button read: the dialog is named, no cell under it claimed
+    assert (named.screen, named.board, list(named.buttons)) == ("dialog", None, ["rate_now"])
+    assert "board" not in named.to_json()
+    monkeypatch.setattr(vision, "over_the_board", lambda *a: None)  # a card whose buttons do not read:
+    reading = vision.read(covered)  # the board reader itself says what it covers
     assert not reading.sure and "screen" in reading.unsure_why
     assert {9, 10, 17, 18} <= set(reading.unsure)
     assert reading.unsure_why["9"] == "covered"

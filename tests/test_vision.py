@@ -408,7 +408,7 @@ def test_read_and_calibrate_from_a_phone(tmp_path):
         env = dict(harness.env, XDG_CONFIG_HOME=str(tmp_path))
         out = tapsolve("calibrate", "--serial", vp.serial, env=env)
         assert out.returncode == 0, out.stderr
-        assert "calibrated Pixel 7 1080x2400 numbermatch (dark theme)" in out.stdout
+        assert "calibrated Number Match on Pixel 7 (1080x2400, dark theme): learned the digits " in out.stdout
         assert (tmp_path / "tapsolve/profiles/pixel-7_1080x2400_numbermatch_dark.json").exists()
         out = tapsolve("read", "--serial", vp.serial, "--json", env=env)
         assert out.returncode == 0, out.stderr
@@ -443,11 +443,24 @@ def test_a_tiny_screenshot_reads_no_cell_wrong_and_says_its_one_reason_once():
     assert unsure.count(reading.unsure_why[str(reading.unsure[0])]) == 1
 
 
+def test_a_long_list_of_unsure_cells_is_said_as_the_rows_they_are_in():
+    from vision.numbermatch import NumberMatchReading
+
+    reading = NumberMatchReading("numbermatch", "board", cells={i: (0, 0) for i in range(63)})
+    for i in range(9, 36):
+        reading.doubt(i, "covered")
+    for i in (37, 38, 39, 40, 41, 42, 43, 60):
+        reading.doubt(i, "the digit did not read")
+    words = reading.describe_unsure()
+    assert words == "27 cells in rows 2–4 (covered), 8 cells in rows 5 and 7 (the digit did not read)"
+    assert reading.text().splitlines()[-1] == "unsure: " + words  # (`read` too: never dozens of cells)
+
+
 def test_each_reason_is_said_once_for_the_cells_it_holds_for():
     from vision.reading import Reading
 
     reading = Reading("numbermatch", "board", cells={i: (0, 0) for i in range(9)})
     for cell, why in ((0, "covered"), (1, "covered"), (2, "covered"), (7, "blurred"), ("adds_left", "no badge")):
         reading.doubt(cell, why)
-    assert reading.describe_unsure(cells=2) == "cell 0, cell 1, 1 more (covered), 1 cell (blurred), the adds left (no badge)"
+    assert reading.describe_unsure(cells=2) == "3 cells (covered), 1 cell (blurred), the adds left (no badge)"
     assert reading.describe_unsure() == "cell 0, cell 1, cell 2 (covered), cell 7 (blurred), the adds left (no badge)"

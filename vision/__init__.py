@@ -17,6 +17,7 @@ from vision.image import (ImageInputError, LandmarkError, ReadError, background,
 from vision.profile import Profile
 from vision.reader import reader
 from vision.reading import CAUGHT_MOVING, Reading
+from vision.screens import dialog_buttons
 
 __all__ = ["read", "Reading", "CAUGHT_MOVING", "ReadError", "ReaderFailure", "ImageInputError", "Profile", "load_image"]
 
@@ -31,6 +32,15 @@ def board_distance(image: np.ndarray, bg, profile: Profile | None) -> np.ndarray
         dist[y0:y1] = distance(image[y0:y1], bg)
         return dist
     return distance(image, bg)
+
+
+def over_the_board(image: np.ndarray, bg, game: str) -> Reading | None:
+    """A dialog over the screen (its labelled buttons are none of the game's own screens'): a
+    reading of screen "dialog" with those buttons, else None."""
+    buttons = dialog_buttons(image, frozenset().union(*(reader(g).OWN_BUTTONS for g in registry.NAMES)))
+    if not buttons:
+        return None
+    return Reading(game, "dialog", buttons=buttons, theme=theme(bg))
 
 
 class ReaderFailure(ReadError):
@@ -92,12 +102,19 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
             reading.learned = reading.profile
             if draft is not None and reading.profile is draft:
                 reading.profile = profiles[g]
+            if not reading.sure and CAUGHT_MOVING not in reading.unsure_why:
+                # (a board not read for sure may be under a dialog: its cells are not read on a guess)
+                reading = over_the_board(image, bg, g) or reading
             reading.seconds = time.perf_counter() - t0
             return reading
         except ReadError as exc:
             errors.append(exc)
             if rows_known is not None:
                 dist = distance(image, bg)  # the next game needs the whole screen
+    covered = over_the_board(image, bg, order[0])
+    if covered is not None:
+        covered.seconds = time.perf_counter() - t0
+        return covered
     for g in order:  # a screen between boards (a stage's end, an ad), for a game that has them
         try:
             reading = reader(g).read_other_screen(image, bg)

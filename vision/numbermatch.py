@@ -53,6 +53,9 @@ class NumberMatchReading(Reading):
     def cell_words(self, i: int) -> str:
         return f"row {i // COLUMNS + 1} column {i % COLUMNS + 1}"
 
+    def cell_row(self, i: int) -> int:
+        return i // COLUMNS + 1
+
     def first_index(self) -> int:
         return self.first_row * COLUMNS
 
@@ -558,6 +561,7 @@ class NumberMatchReader(Reader):
     CELL_BENCHMARK = True
     read_board = staticmethod(read_numbermatch)
     read_other_screen = staticmethod(read_message_screen)
+    OWN_BUTTONS = frozenset(SCREENS)
     check_geometry = staticmethod(check_geometry)
     check_points = staticmethod(points_from)  # a BoardError (a ValueError) names a bad kind or value
 

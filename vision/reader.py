@@ -19,6 +19,9 @@ class Reader:
     # cell hooks below); False: the reader has a benchmark of its own
     CELL_BENCHMARK = False
     FONTS: frozenset[str] | set[str] = frozenset()  # the glyph templates it learns (a profile holds no others)
+    # the labels of the buttons on the game's own screens between boards (vision.screens'
+    # names): any other labelled button on its screen is a dialog's
+    OWN_BUTTONS: frozenset[str] = frozenset()
 
     def read_board(self, image: np.ndarray, bg, dist: np.ndarray, profile, use_tesseract: bool = True,
                    first_row: int = 0):

@@ -18,7 +18,7 @@ class Reading:
     """One screenshot read. Coordinates are in the image's own pixels (taps use them)."""
 
     game: str  # a game's name in solver.games
-    screen: str  # "board", "stage_complete", "game_over", "unknown"
+    screen: str  # "board", "stage_complete", "game_over", "ad", "dialog" (``buttons``: its own), "unknown"
     board: object | None = None  # solver.numbermatch.Board of the visible cells
     state: object | None = None  # solver.flip9.State
     first_row: int = 0  # board row shown at the top of the grid
@@ -78,11 +78,17 @@ class Reading:
         """The board index of the first cell on screen (0 unless the game scrolls its board)."""
         return 0
 
+    def cell_row(self, i: int) -> int | None:
+        """The row (from 1) a person finds cell ``i`` in, for a long list said as rows; None: the
+        game's cells are not found by rows (they are counted)."""
+        return None
+
     def describe_unsure(self, cells: int | None = None) -> str:
         """What was not read for sure, in words, each reason said once for the cells it holds for:
         "row 2 column 3, row 2 column 4 (covered), the adds left (...)"; at most ``cells`` cells
-        named (LISTED by default), the rest counted ("all 35 cells" when every cell on screen shares one
-        reason)."""
+        named (LISTED by default): a reason that holds for more is said by its count and the rows
+        they are in ("27 cells in rows 2–4 (covered)"), "all 35 cells" when every cell on
+        screen shares one reason."""
         cells = self.LISTED if cells is None else cells
         by_why: dict[str, list[int]] = {}
         for i in self.unsure:
@@ -90,14 +96,14 @@ class Reading:
         out, room = [], cells
         for why, group in by_why.items():
             if len(group) > 1 and len(group) == len(self.cells) == len(self.unsure):
-                words = [f"all {len(group)} {self.CELL}s"]
+                words = f"all {len(group)} {self.CELL}s"
+            elif len(group) <= room:
+                words = ", ".join(self.cell_words(i) for i in group)
             else:
-                words = [self.cell_words(i) for i in group[:room]]
-                if len(group) > room:
-                    n = len(group) - room
-                    words.append(f"{n} more" if words else f"{n} {self.CELL}{'s' * (n != 1)}")
+                rows = sorted({row for row in map(self.cell_row, group) if row is not None})
+                words = f"{len(group)} {self.CELL}{'s' * (len(group) != 1)}" + (f" in {spans(rows)}" if rows else "")
             room = max(0, room - len(group))
-            out.append(", ".join(words) + (f" ({why})" if why else ""))
+            out.append(words + (f" ({why})" if why else ""))
         out += [f"{self.PART_WORDS.get(k, 'the ' + k.replace('_', ' '))} ({self.unsure_why[k]})"
                 for k in self.parts_unsure]
         return ", ".join(out)
@@ -142,5 +148,18 @@ class Reading:
         if self.refused():
             lines.append(self.refused())
         if not self.sure:
-            lines.append("unsure: " + self.describe_unsure(cells=len(self.unsure)))
+            lines.append("unsure: " + self.describe_unsure())
         return "\n".join(lines)
+
+
+def spans(rows: list[int]) -> str:
+    """Sorted row numbers as runs: "row 3", "rows 2–4", "rows 2–4 and 7"."""
+    runs, start = [], None
+    for k, row in enumerate(rows):
+        if start is None:
+            start = row
+        if k + 1 == len(rows) or rows[k + 1] != row + 1:
+            runs.append(f"{start}–{row}" if row != start else str(row))
+            start = None
+    single = len(rows) == 1
+    return ("row " if single else "rows ") + (", ".join(runs[:-1]) + " and " + runs[-1] if len(runs) > 1 else runs[0])

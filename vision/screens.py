@@ -1,6 +1,8 @@
-"""Buttons on the screens between boards: labelled pills (continue, new game) and an ad's close button."""
+"""Buttons on the screens between boards: labelled pills (continue, new game), a dialog's, and an ad's close button."""
 
 from __future__ import annotations
+
+import hashlib
 
 import cv2
 import numpy as np
@@ -10,8 +12,26 @@ from vision.shapes import fill_holes
 from vision.text import read_text, saturation
 
 
+_last_pills: tuple[bytes, list] = (b"", [])  # the last screen's pills: one screen is asked about twice
+
+
 def pill_buttons(image: np.ndarray) -> list[tuple[str, tuple[int, int]]]:
     """Wide coloured buttons with a label: (label as a name, centre)."""
+    global _last_pills
+    key = hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest() + bytes(str(image.shape), "ascii")
+    if _last_pills[0] != key:
+        _last_pills = key, _pills(image)
+    return list(_last_pills[1])
+
+
+def dialog_buttons(image: np.ndarray, own) -> dict[str, tuple[int, int]]:
+    """The buttons of a dialog over the screen (a "Rate us!" card): the labelled pills but the
+    game's ``own`` (the labels of its screens between boards); empty when there is none."""
+    pills = [(name, centre) for name, centre in pill_buttons(image) if name not in own]
+    return dict(pills)
+
+
+def _pills(image: np.ndarray) -> list[tuple[str, tuple[int, int]]]:
     H, W = image.shape[:2]
     mask = (saturation(image) > 60).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)

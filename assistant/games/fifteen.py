@@ -56,8 +56,13 @@ class Fifteen(Game):
         return board.describe(move)
 
     def progress(self, board) -> str:
+        # (the fewest slides move tiles out of place to bring others in: a count of tiles in
+        # place goes down as often as up, so it is said as the board now, not as progress)
         home = sum(t == k + 1 for k, t in enumerate(board.tiles))
-        return f"{home}/{len(board.tiles) - 1} tiles home"
+        return f"now {home} of {len(board.tiles) - 1} tiles in place (some leave it on the way)"
+
+    def status(self, board) -> str:
+        return ""  # (play's count of slides done, [k/n], is the progress)
 
     def where(self, cell: int, reading) -> str:
         n = reading.rows_visible

@@ -126,7 +126,7 @@ def solve_flip9(args) -> int:
     if args.json:
         print_json(args, out)
         return 0
-    print(f"Cards {list(state.cards)}" + (f", must swap {state.must}" if state.must else ""))
+    print(f"Cards {state.format()}" + (f", must swap {state.must}" if state.must else ""))
     swaps = [move["swap"] for move in out["moves"]]
     for step, (a, b) in enumerate(swaps, 1):
         state.push((a, b))

@@ -379,9 +379,13 @@ def check_portrait(device: Device) -> None:
 
 
 def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = None,
-            log: Callable[[str], None] | None = None, channel: str | None = None) -> Device:
+            log: Callable[[str], None] | None = None, channel: str | None = None,
+            say: Callable[[str], None] | None = None, kept=None) -> Device:
     """The phone to play on, its capture method chosen by timing and its channel the fastest
-    that starts (``channel``: that one only); one-line errors otherwise.
+    that starts (``channel``: that one only); one-line errors otherwise. ``say``: the lines a
+    person waits on (which phone, the timing, the channel), the first at once; ``kept``: where
+    the capture choice is kept between runs (``recall(model)``, ``keep(model, size, method)``:
+    assistant.session.CaptureChoice), so that only the first start on a phone times it.
 
     A network serial (HOST:PORT) the adb server does not list is connected first, as
     `scrcpy --tcpip` and uiautomator2 do."""
@@ -405,8 +409,12 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
         note(f"using {phone.serial}, the one ready phone (offline: {', '.join(offline)}; `tapsolve "
              f"disconnect {offline[0] if len(offline) == 1 else 'HOST:PORT'}` drops it)")
     device.serial = phone.serial
+    if say:
+        say(f"connecting to {device.model} ({phone.serial})...")
     try:
-        device.screen.choose()
+        device.screen.choose(kept=kept.recall(device.model) if kept else None, say=say)
+        if kept and not device.screen.kept:
+            kept.keep(device.model, device.screen.size, device.screen.method)
         failed = None
     except CaptureFailed as exc:
         failed = exc  # a channel's video may show the screen: the channel is chosen all the same
@@ -420,6 +428,9 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
         device.capture()  # the screen's size, from the video
         check_portrait(device)
     atexit.register(device.close)  # a server the channel started on the phone is stopped on the way out
+    if say:
+        say(f"{device.model} ({phone.serial}), {device.size[0]}x{device.size[1]}: taps by the "
+            f"{device.channel.name} channel, screenshots by {device.screen.NAMES.get(device.screen.method, 'video')}")
     if log:
         log(f"phone {phone.serial}: {device.model}, {device.size[0]}x{device.size[1]}; "
             f"{device.screen.describe()}")

@@ -191,6 +191,7 @@ class Screen:
         self.display: Display | None = None  # the game's display, on a phone with several
         # the screencap's size in each orientation (portrait True): a video frame is read at it
         self.sizes: dict[bool, tuple[int, int]] = {}
+        self.kept = False  # the method is an earlier run's choice, not timed now
 
     def command(self, method: str) -> str:
         """The screencap line of a method, naming the game's display on a phone with several."""
@@ -223,12 +224,27 @@ class Screen:
         self.sizes[self.size[1] > self.size[0]] = self.size
         return image
 
-    def choose(self, tries: int = 3) -> None:
+    def choose(self, tries: int = 3, kept: dict | None = None, say=None) -> None:
         """Time each method (median of tries after one warm-up) and keep the fastest that works;
-        CaptureFailed (``method`` None) when none does: a channel's video may still show the screen."""
+        CaptureFailed (``method`` None) when none does: a channel's video may still show the screen.
+        ``kept``: the choice an earlier timing made on this phone model (``{"size", "method"}``):
+        taken without timing when one capture by it works and is of that size. ``say``: told
+        before the timing, which takes seconds on a real phone."""
         self.timings.clear()
         self.failures.clear()
+        self.kept = False
         self.find_display()
+        if kept is not None and kept.get("method") in self.METHODS:
+            try:
+                self.grab(kept["method"])
+            except CaptureFailed:
+                pass
+            else:
+                if list(self.size) == list(kept["size"]):
+                    self.method, self.kept = kept["method"], True
+                    return
+        if say:
+            say("timing its screenshots, PNG against raw (once for this phone: kept for later runs)...")
         for method in self.METHODS:
             try:
                 self.grab(method)
@@ -253,7 +269,8 @@ class Screen:
                            if m != self.method)
         failed = ", ".join(f"{self.NAMES[m]} failed" for m in self.failures)
         timing = self.timings.get(self.method)
-        text = f"capture by {self.NAMES[self.method]}" + (f" ({timing * 1000:.0f} ms)" if timing else "")
+        text = f"capture by {self.NAMES[self.method]}" + (f" ({timing * 1000:.0f} ms)" if timing else
+                                                          " (the faster when timed on an earlier run)" if self.kept else "")
         if self.display:
             text += f" of display {self.display.capture_id} (of {self.display.count})"
         extra = "; ".join(x for x in (others, failed) if x)

@@ -22,6 +22,9 @@ MAX_BOARD = 4096  # the longest board solve accepts
 # seconds into the fewest-moves search before the floor on what pairs alone leave is taken (a
 # few ms; most boards are settled sooner by a line at the floor the counts give)
 PAIRS_FLOOR_AFTER = 0.005
+# seconds the first line of the proved fewest moves may take to find again (``first_of_its_length``):
+# past them, the line the race found stands (another run may show another as short)
+CANONICAL_SECONDS = 0.3
 
 
 def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solution:
@@ -40,6 +43,8 @@ def solve(board: Board, objective: str = "fast", budget: float = 1.0) -> Solutio
     solution = fewest_adds(kernel, start, t0 + budget)
     if objective == "fast" and solution.status == "solved" and solution.adds_optimal:
         solution = fewest_moves(kernel, start, solution, t0 + budget)
+        if solution.moves_optimal:
+            solution = first_of_its_length(kernel, start, solution)
     if objective == "score" and solution.status == "solved":
         solution = most_points(kernel, start, solution, t0 + budget)
     solution.nodes = kernel.nodes
@@ -140,6 +145,21 @@ def fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float)
     finally:
         racer.stop()
     return Solution(start, "solved", best, adds_optimal=True)
+
+
+def first_of_its_length(kernel: Kernel, start: Board, found: Solution) -> Solution:
+    """One plan for one board: of the lines as short as the proved fewest moves (which of them
+    the race found first is the clock's choice), the first in the pass's own order, found by a
+    depth-first pass with no random tie-breaks whose bound lets no line longer through. Its
+    tables only cut positions proved not to clear within the bound, which hold no such line, so
+    what they hold (each run's own) never changes which line comes first. Within
+    CANONICAL_SECONDS (it walks towards a line known to exist, the tables warm), else the line found."""
+    K = kernel.K
+    kernel.reset(found.adds_used, K.MOVES, bound=add_cost(start, len(found.moves) - found.adds_used))
+    if kernel.run(time.perf_counter() + CANONICAL_SECONDS) != K.FOUND:
+        return found
+    line = kernel.line()
+    return replace(found, moves=line) if len(line) == len(found.moves) else found
 
 
 def most_points(kernel: Kernel, start: Board, found: Solution, deadline: float) -> Solution:
