@@ -53,7 +53,8 @@ class Link:
         self._moving: list[tuple[tuple[int, int, int, int], float]] = []
         self.overlap = True
         self.overlapped = 0  # touches sent while an animation played elsewhere on the screen
-        self.last_overlapped = False  # the last touch was one
+        self.last_overlapped = False  # the last touch was one ...
+        self._overlap_until = 0.0  # ... and when the animations it was sent during end
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
@@ -219,9 +220,10 @@ class Link:
         image, times = self.settler.settle(self.ticking, glanced, touched_at,
                                            None if in_full else self.clock.seen_still_by)
         before = self.settler.screen
-        if (touched_at is not None and not in_full and not self.last_overlapped
+        if (touched_at is not None and not in_full and times[0] >= self._overlap_until
                 and (len(times) > 2 or before is not None and not still(before, image, self.ticking))):
-            # (a touch sent while another animation played: its frames show both, not its kind's time)
+            # (a touch sent while another animation played teaches only by frames after it ended:
+            # before, they show both animations, not its kind's time)
             self.clock.learn(times)
         self._settled_touch = touched_at if self.settler.by_time else None
         self.accept(image)
@@ -257,6 +259,7 @@ class Link:
         self.last_overlapped = (self.overlap and points is not None and quiet > now and bool(self._moving)
                                 and not any(x0 <= x < x1 and y0 <= y < y1 for x, y in points
                                             for (x0, y0, x1, y1), _ in self._moving))
+        self._overlap_until = max((ends for _, ends in self._moving), default=0.0) if self.last_overlapped else 0.0
         if self.last_overlapped:
             self.overlapped += 1
         else:

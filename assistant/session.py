@@ -151,8 +151,8 @@ class Session:
     """One phone's reads: the link that captures them, the profile that reads them (None until
     a board is read for sure), and what play teaches that profile."""
 
-    def __init__(self, link, say=print, keep: bool = False):
-        self.link, self.say = link, say
+    def __init__(self, link, say=None, keep: bool = False):
+        self.link, self.say = link, say or link.say  # (what it says: the link's lines' way, unless given)
         # keep: what play teaches the profile is stored for the next game (False: the profile
         # built or loaded by the first read is stored as it was, and play's lessons stay in memory)
         self.keep = keep

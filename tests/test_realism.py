@@ -474,7 +474,7 @@ def test_demo_json_prints_the_run_summary_alone_on_stdout():
     summary = json.loads(result.stdout)  # one JSON document: the progress lines went to stderr
     assert "virtual phone" in result.stderr and "done:" in result.stderr
     assert set(summary) == {"cleared_stages", "moves", "taps", "wrong_taps", "ad_taps", "repeats", "replans",
-                            "swipes", "captures", "score", "wall_s", "phone_floor_s"}
+                            "swipes", "captures", "score", "wall_s", "phone_floor_s", "pipelined"}
     assert summary["cleared_stages"] == 1 and summary["wrong_taps"] == summary["ad_taps"] == 0
     assert summary["taps"] >= 2 * (summary["moves"] - 5) and summary["captures"] >= summary["moves"]
     assert summary["phone_floor_s"] > 0 and summary["score"] > 0

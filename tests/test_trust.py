@@ -369,29 +369,34 @@ def test_flip9_cards_it_cannot_read_are_named_unsure_and_the_rest_read():
 
 
 class ScreensInTurn:
-    """A stand-in for assistant.link.Link: each look returns the next screenshot, read."""
+    """A stand-in phone for assistant.link.Link: each capture the next screenshot (the last one
+    stays), no Screen of its own; asked what is in front, it names nothing."""
+
+    screen = None
+    serial, model = "in-turn", "In Turn"
 
     def __init__(self, images):
-        self.images, self.looks = list(images), 0
+        self.images, self.captures = list(images), 0
 
-    def look(self, game, glance=False):
-        image = self.images[min(self.looks, len(self.images) - 1)]
-        self.looks += 1
-        return image, vision.read(image)
+    def capture(self):
+        image = self.images[min(self.captures, len(self.images) - 1)]
+        self.captures += 1
+        return image
 
     def shell(self, command):
-        return ""  # (asked what is in front: a stand-in phone names nothing)
+        return ""
 
 
 @pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_the_assistant_pauses_on_unsure_flip9_cards_and_goes_on_when_they_read():
+    from assistant.link import Link
     from assistant.loop import Loop
     from assistant.session import Session
 
     image, truth = fixture("1080x2400/light/flip9_cards_midgame.png")
     blotted = blot_cards(image, truth, (2, 5))
     said = []
-    link = ScreensInTurn([blotted] * 4 + [image])
+    link = Link(ScreensInTurn([blotted] * 8 + [image]), say=said.append)  # (a settled look: two equal captures)
     loop = Loop(Session(link), game="flip9", say=said.append, wait_unknown=30)
     reading = loop.look_until_known()
     assert reading.sure and list(reading.state.cards) == truth["state"]["cards"]
