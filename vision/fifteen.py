@@ -12,19 +12,23 @@ once each, and a tile read otherwise is unsure with why.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from solver.fifteen import Board, BoardError
-from vision.digits import read_single_glyphs
+from vision import tesseract
+from vision.digits import drawn_font_read, read_single_glyphs
+from vision.glyphs import PAD, ocr_image
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reader import Reader
 from vision.reading import Reading
 from vision.schema import Wrong, check_int, check_keys, check_numbers
 from vision.shapes import fill_holes, split_glyphs
+from vision.thresholds import STROKE
 
 SIZES = (5, 4, 3)  # tiles a side, the largest tried first (a 3x3 window of a 5x5 board is not alone)
 WORK_WIDTH = 720  # patches are found on the screen shrunk to at most this wide: tiles stay 40+ px
@@ -36,10 +40,12 @@ SAME_SIZE = 0.12  # tiles of one board differ in width and height by at most thi
 ALIGNED = 0.3  # a tile's centre lies within this share of a tile from its row's and column's
 EVEN = 0.12  # a lattice's steps differ by at most this share of their mean
 INK = 40  # a glyph differs from its tile's face by more than this (less: a blank face, the gap)
+REGULAR_STROKE = 0.09  # a regular digit's stroke is about this share of its height (a thin one's: a third)
 GLYPH_MIN = 0.15  # a digit is at least this share of the tile's height ...
 GLYPH_SHARE = 0.5  # ... and of its tallest glyph (smaller ink: a shadow, a speck)
 DIGITS_0_9 = "0123456789"
 FONTS = {"tile"}  # the glyph templates this reader learns (a stored profile holds no others)
+SECOND_READ_MODES = (7, 8)  # tesseract's page modes a doubtful tile's number is read whole in (a line, a word)
 MARGIN = 0.15  # a stored board's box is searched first, grown by this share of its side
 
 
@@ -178,13 +184,27 @@ def glyphs_of(tile: np.ndarray) -> list[np.ndarray]:
     inner = tile[m:h - m, m:w - m]
     ring = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
     ink = distance(inner, np.median(ring, axis=0)).astype(np.float32)
-    top = float(np.percentile(ink[::2, ::2], 99.5))  # the glyph's strong ink, past a stray pixel
+    # the glyph's strong ink, past a stray pixel (every pixel: a thin 1 is a column or two wide)
+    top = float(np.percentile(ink, 99.7))
     if top < INK:
         return []
     ink = np.clip(ink / top, 0, 1)
     glyphs = [g for g in split_glyphs(ink) if g.shape[0] >= GLYPH_MIN * inner.shape[0]]
     tallest = max((g.shape[0] for g in glyphs), default=0)
-    return [g for g in glyphs if g.shape[0] >= GLYPH_SHARE * tallest]
+    return [bolder(g) for g in glyphs if g.shape[0] >= GLYPH_SHARE * tallest]
+
+
+def bolder(glyph: np.ndarray) -> np.ndarray:
+    """A glyph of thin strokes (an app's thin font) thickened to a regular weight: shrunk to
+    tesseract's size its strokes would thin away. A glyph of regular or heavy strokes is kept."""
+    h = glyph.shape[0]
+    solid = (glyph > STROKE).astype(np.uint8)
+    stroke = 2 * float(cv2.distanceTransform(np.pad(solid, 1), cv2.DIST_L2, 3).max())
+    grow = int(round(REGULAR_STROKE * h - stroke))
+    if grow < 1:
+        return glyph
+    padded = np.pad(glyph, grow)
+    return cv2.dilate(padded, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow + 1, grow + 1)))
 
 
 def find_board(image: np.ndarray, box=None) -> tuple[dict[int, Patch], int, list[float], list[float], float, int]:
@@ -244,6 +264,9 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
         read = [next(digits) for _ in cells[c].glyphs]
         values[c] = int("".join(read)) if all(read) and read[0] != "0" else None
     why = unsure_tiles(values, n)
+    if why and use_tesseract:  # a second way: each doubtful tile's number read whole
+        values = second_reads(values, why, {c: cells[c].glyphs for c in why}, n)
+        why = unsure_tiles(values, n)
     centres = {c: (int(round(xs[c % n])), int(round(ys[c // n]))) for c in range(n * n)}
     pitch = float((xs[-1] - xs[0]) / (n - 1))
     board = None
@@ -272,6 +295,44 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     for c, reason in why.items():
         reading.doubt(c, reason)
     return reading
+
+
+def number_image(glyphs: list[np.ndarray]) -> np.ndarray:
+    """A tile's glyphs side by side, black on white, for tesseract to read as one number."""
+    parts = [ocr_image(g) for g in glyphs]
+    space = np.full((parts[0].shape[0], PAD // 2), 255, np.uint8)
+    line = np.hstack([p for g in parts for p in (g, space)][:-1])
+    return cv2.copyMakeBorder(line, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=255)
+
+
+def second_reads(values: dict[int, int | None], why: dict[int, str], glyphs: dict[int, list], n: int) -> dict:
+    """The tiles read glyph by glyph, each doubtful one then read whole, several ways: tesseract
+    in line and word mode (one call each, a page a tile), the digits drawn in phone fonts, and
+    its glyph read. A doubtful tile takes a number two of them agree on that no sure tile has;
+    the last doubtful tile takes the one number still missing if one of them read it so. The
+    board is sure only if every tile is then 1..n*n-1 once (``unsure_tiles``)."""
+    doubtful = sorted(why)
+    images = [number_image(glyphs[c]) for c in doubtful]
+    reads: dict[int, list[int]] = {c: [] if values[c] is None else [values[c]] for c in doubtful}
+    for psm in SECOND_READ_MODES:
+        for c, text in zip(doubtful, tesseract.run(images, tesseract.options(psm, DIGITS_0_9))):
+            if text.strip().isdigit() and text.strip()[0] != "0":
+                reads[c].append(int(text.strip()))
+    for c in doubtful:
+        drawn = drawn_font_read(glyphs[c])
+        if drawn and drawn[0] != "0":
+            reads[c].append(int(drawn))
+    out = dict(values)
+    taken = {v for c, v in values.items() if c not in why}
+    for c in doubtful:
+        ranked = Counter(v for v in reads[c] if 1 <= v < n * n and v not in taken).most_common(2)
+        agreed = ranked and ranked[0][1] >= 2 and (len(ranked) == 1 or ranked[0][1] > ranked[1][1])
+        out[c] = ranked[0][0] if agreed else None
+    left = [c for c in doubtful if out[c] is None]
+    missing = set(range(1, n * n)) - set(out.values())
+    if len(left) == 1 and len(missing) == 1 and missing <= set(reads[left[0]]):
+        out[left[0]] = missing.pop()
+    return out
 
 
 def unsure_tiles(values: dict[int, int | None], n: int) -> dict[int, str]:

@@ -21,6 +21,13 @@ FONT_FILES = {
     ("dejavu", "regular"): "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     ("dejavu", "bold"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
     ("dejavu", "medium"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    # the thin and heavy weights the 15-puzzle's skins draw their digits in
+    ("roboto", "thin"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Thin.ttf",
+    ("roboto", "light"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Light.ttf",
+    ("roboto", "black"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Black.ttf",
+    ("dejavu", "light"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf",
+    ("serif", "regular"): "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    ("serif", "bold"): "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
 }
 
 
