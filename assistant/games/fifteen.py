@@ -14,8 +14,8 @@ TILE = (226, 230, 236)  # RGB: a tile's face on the diagram (the gap stays white
 
 
 class Fifteen(Game):
-    """The sliding puzzle (3x3 to 5x5): a position is a fifteen.Board; a move is the tile slid
-    into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
+    """The sliding puzzle (3x3 to 5x5 on screen): a position is a fifteen.Board; a move is the
+    tile slid into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
 
     name = "fifteen"
     APP_PACKAGES = ("org.phonesim.fifteen",)  # the virtual phone's app (no one real app is known)
@@ -111,7 +111,7 @@ def mark_slide(image: np.ndarray, tile, gap, size: float) -> np.ndarray:
 
 def add_solve_command(games) -> None:
     """Register `tapsolve solve fifteen` on the `solve` command's games."""
-    ff = games.add_parser(Fifteen.name, help="15-puzzle (also 3x3 and 5x5): slide the tiles home in the fewest moves")
+    ff = games.add_parser(Fifteen.name, help="15-puzzle (3x3 to 7x7): slide the tiles home in the fewest moves")
     ff.add_argument("tiles", help='the tiles row by row, 0 or _ the blank: "1 2 3 4, 5 6 7 8, ..., 13 14 _ 15"')
     ff.add_argument("--json", action="store_true", help="print the Solution JSON")
     ff.set_defaults(run=solve_fifteen)
@@ -128,7 +128,7 @@ def solve_fifteen(args) -> int:
 
     board = fifteen.Board.parse(args.tiles)
     solution = fifteen.solve(board)
-    if solution.status != "solved":  # (a 5x5 board: the search's budget ran out before any line)
+    if solution.status != "solved":  # (a board past 4x4: a stage's budget ran out before any line)
         raise TapsolveError(f"no line found within the search's budget ({solution.nodes:,} nodes): slide a few "
                             "tiles home by hand and solve the board again")
     if args.json:
@@ -143,7 +143,8 @@ def solve_fifteen(args) -> int:
     if solution.optimal:
         print(f"{count(len(solution.moves), 'moves')} (optimal)")
     else:
-        print(f"{count(len(solution.moves), 'moves')} (not proved shortest: the search ran out of budget first)")
+        print(f"{count(len(solution.moves), 'moves')} (not proved shortest: solved row by row and column by "
+              "column, the shortest line is too costly to prove on a board this large)")
     return 0
 
 
