@@ -95,7 +95,8 @@ def flat_patches(image: np.ndarray) -> tuple[list[Patch], float]:
     # smoothed first: a JPEG's ringing around digits must not cut a face apart (a 1-pixel line
     # between touching tiles keeps half its contrast)
     smooth = cv2.GaussianBlur(small, (3, 3), 0)
-    edge = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)).max(axis=2)
+    grad = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    edge = cv2.max(cv2.max(grad[..., 0], grad[..., 1]), grad[..., 2])
     n, labels, stats, _ = cv2.connectedComponentsWithStats((edge <= FLAT).astype(np.uint8), connectivity=4)
     sw = small.shape[1]
     found = []
@@ -283,6 +284,8 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
         right = max(p.x + p.w for p in cells.values())
         bottom = max(p.y + p.h for p in cells.values())
         geometry = {"board": [left, top, right - left, bottom - top], "size": n}
+        if "slide" in profile.geometry:  # how the app slides a tile, learned in play: kept
+            geometry["slide"] = profile.geometry["slide"]
         if profile.geometry != geometry or font.counts != profile.font("tile").counts:
             profile.geometry, profile.fonts["tile"], profile.changed = geometry, font, True
     screen = "stage_complete" if board is not None and board.is_won() else "board"
@@ -357,10 +360,13 @@ class FifteenReader(Reader):
     read_board = staticmethod(read_fifteen)
 
     def check_geometry(self, geo: dict, w: int, h: int) -> None:
-        """Where the board was (x, y, w, h on the screen) and its tiles a side."""
+        """Where the board was (x, y, w, h on the screen), its tiles a side, and how the app
+        slides a tile when play learned it ("swipe": assistant.games.fifteen)."""
         if not geo:
             return
-        check_keys("geometry", geo, {"board", "size"}, set())
+        check_keys("geometry", geo, {"board", "size"}, {"slide"})
+        if "slide" in geo and geo["slide"] not in ("tap", "swipe"):
+            raise Wrong(f"geometry.slide {geo['slide']!r} is not tap or swipe")
         x, y, bw, bh = check_numbers("geometry.board", geo["board"], 4, 0, max(w, h))
         if x + bw > w or y + bh > h or bw < 1 or bh < 1:
             raise Wrong(f"geometry.board {geo['board']!r} is not inside the {w}x{h} screen")

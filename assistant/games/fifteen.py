@@ -1,4 +1,5 @@
-"""The 15-puzzle as the assistant plays it: plan the fewest slides, tap the tile, and draw the
+"""The 15-puzzle as the assistant plays it: plan the fewest slides, tap the tile (or swipe it,
+on an app that wants swipes: learned in play and kept in the phone's profile), and draw the
 next tile outlined with an arrow to the gap."""
 
 from __future__ import annotations
@@ -11,6 +12,16 @@ from solver.errors import TapsolveError
 from solver.words import count
 
 TILE = (226, 230, 236)  # RGB: a tile's face on the diagram (the gap stays white)
+# A swipe slides a tile this share of the way from its centre to the gap's, in this many ms: a
+# drag that ends inside the tile's own cell on apps that follow the finger, and a fling on
+# those that take the gesture's direction
+SWIPE_REACH = 0.7
+SWIPE_MS = 150
+# Taps that change nothing in a row before a swipe is tried (a tap may just be lost)
+TAPS_DOUBTED = 2
+# Swipes that change nothing in a row before a stored "swipe" is doubted (the app was updated,
+# or another app plays the game on this phone) and taps are tried again
+SWIPES_DOUBTED = 2
 
 
 class Fifteen(Game):
@@ -22,8 +33,63 @@ class Fifteen(Game):
     moves_word = "slides"
     won_word = "solved"
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # how the app slides a tile: "tap" (most apps), "swipe" (learned: a tap changed nothing
+        # and a swipe made the move), or None (not known yet: taps, a swipe after a tap that
+        # changed nothing)
+        self.slide: str | None = None
+        self.taps_failed = 0  # taps in a row that changed nothing (TAPS_DOUBTED: a swipe is tried)
+        self.swipes_failed = 0  # swipes in a row that changed nothing
+        self.profile = None  # the profile the slide is kept in (the reading's)
+        self.learned_swipe = False  # learned in this run (said in the summary)
+
     def position(self, reading):
+        self.keep_slide(reading.profile)
         return fifteen.Board(reading.board.tiles)
+
+    def keep_slide(self, profile) -> None:
+        """Adopt the way of sliding a profile kept from earlier games, and keep a learned one in it."""
+        if profile is None:
+            return
+        if profile is not self.profile:
+            self.profile = profile
+            if self.slide is None and profile.geometry.get("slide") == "swipe":
+                self.slide = "swipe"
+        if self.slide == "swipe" and profile.geometry.get("slide") != "swipe":
+            from calibration import store
+
+            profile.geometry["slide"], profile.changed = "swipe", True
+            store.remember(profile)  # at once: the run may end before the next read stores it
+
+    def touch(self) -> str:
+        """The touch the next move is made with, "tap" or "swipe" (a question: nothing changes)."""
+        return self.slide or ("swipe" if self.taps_failed >= TAPS_DOUBTED else "tap")
+
+    def learn(self, expected, seen, before=None, move=None, settled: bool = True) -> str | None:
+        """A touch that made the move says how the app slides; touches that changed nothing
+        (``seen`` as ``before``) make the next touch the other kind (TAPS_DOUBTED taps: a tap
+        may also just be lost; SWIPES_DOUBTED swipes doubt a stored "swipe")."""
+        touch = self.touch()
+        if seen.tiles == expected.tiles:
+            self.taps_failed = self.swipes_failed = 0
+            if touch == "swipe" and self.slide != "swipe":
+                self.slide, self.learned_swipe = "swipe", True
+                self.keep_slide(self.profile)
+            elif touch == "tap":
+                self.slide = "tap"
+        elif before is not None and seen.tiles == before.tiles:
+            if touch == "tap" and self.slide != "tap":
+                self.taps_failed += 1
+            elif touch == "swipe":
+                self.swipes_failed += 1
+                self.taps_failed = 0  # taps again, then a swipe again
+                if self.swipes_failed >= SWIPES_DOUBTED:
+                    self.slide = None
+        return None
+
+    def summary(self) -> str:
+        return "; this app slides tiles by swipe (kept for this phone)" if self.learned_swipe else ""
 
     def plan(self, board) -> Plan:
         solution = fifteen.solve(board)
@@ -47,6 +113,15 @@ class Fifteen(Game):
         if move not in tiles:
             raise TapsolveError(f"tile {move} is not on the board on screen")
         return [reading.cells[tiles.index(move)]]
+
+    def swipes(self, move, reading) -> list[tuple[int, int, int, int, int]]:
+        """On an app that slides by swipe: from the tile's centre towards the gap's (x1, y1, x2,
+        y2, ms); else none (the move is tapped)."""
+        if self.touch() != "swipe":
+            return []
+        tiles = reading.board.tiles
+        (x1, y1), (x2, y2) = reading.cells[tiles.index(move)], reading.cells[tiles.index(0)]
+        return [(x1, y1, round(x1 + (x2 - x1) * SWIPE_REACH), round(y1 + (y2 - y1) * SWIPE_REACH), SWIPE_MS)]
 
     def planned_taps(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
         # the frame's cells stay put: the tile is tapped where it will be by then
