@@ -20,8 +20,9 @@ import numpy as np
 
 from solver.fifteen import Board, BoardError
 from vision import tesseract
+from vision.cells import normalise
 from vision.digits import drawn_font_read, read_single_glyphs
-from vision.glyphs import PAD, ocr_image
+from vision.glyphs import PAD, Templates, ocr_image
 from vision.image import ReadError, distance, theme as screen_theme
 from vision.profile import Profile
 from vision.reader import Reader
@@ -258,14 +259,15 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     cells, n, xs, ys, _, gap = found or find_board(image)
     tiled = [c for c in sorted(cells) if c != gap]
     crops = [g for c in tiled for g in cells[c].glyphs]
-    font = profile.font("tile").copy()  # learned into the profile only once the read is sure
+    font = (profile.fonts.get("tile") or Templates()).copy()  # into the profile only once the read is sure
     digits = iter(read_single_glyphs(crops, font, use_tesseract, DIGITS_0_9))
     values: dict[int, int | None] = {}
     for c in tiled:
         read = [next(digits) for _ in cells[c].glyphs]
         values[c] = int("".join(read)) if all(read) and read[0] != "0" else None
     why = unsure_tiles(values, n)
-    if why and use_tesseract:  # a second way: each doubtful tile's number read whole
+    read_whole = sorted(why) if use_tesseract else []
+    if read_whole:  # a second way: each doubtful tile's number read whole
         values = second_reads(values, why, {c: cells[c].glyphs for c in why}, n)
         why = unsure_tiles(values, n)
     centres = {c: (int(round(xs[c % n])), int(round(ys[c // n]))) for c in range(n * n)}
@@ -279,6 +281,11 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
             why = dict.fromkeys(tiled, "the board read cannot be reached by slides")
             notes.append(f"the tiles read cannot be a real board ({exc}): not trusted")
     if board is not None:
+        for c in read_whole:  # the sure board bears out their numbers: their glyphs are learned too
+            digits = str(values[c])
+            if len(digits) == len(cells[c].glyphs):
+                for d, glyph in zip(digits, cells[c].glyphs):
+                    font.add(d, normalise(glyph))
         left = min(p.x for p in cells.values())
         top = min(p.y for p in cells.values())
         right = max(p.x + p.w for p in cells.values())
@@ -286,7 +293,7 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
         geometry = {"board": [left, top, right - left, bottom - top], "size": n}
         if "slide" in profile.geometry:  # how the app slides a tile, learned in play: kept
             geometry["slide"] = profile.geometry["slide"]
-        if profile.geometry != geometry or font.counts != profile.font("tile").counts:
+        if profile.geometry != geometry or font.counts != getattr(profile.fonts.get("tile"), "counts", {}):
             profile.geometry, profile.fonts["tile"], profile.changed = geometry, font, True
     screen = "stage_complete" if board is not None and board.is_won() else "board"
     top = int(min(p.y for p in cells.values()))
