@@ -257,3 +257,27 @@ def test_bench_play_fifteen_clears_a_skin_with_no_wrong_tap():
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout)
     assert summary["cleared_stages"] == 1 and summary["wrong_taps"] == 0 and summary["moves"] > 0
+
+
+def test_a_timer_ticking_before_any_read_does_not_keep_the_first_capture_from_settling():
+    """An app's header timer changes on every capture (a phone whose captures take a second,
+    a timer in tenths: italankin/15Puzzle shows 0:10.0); before a read has said where it is, a
+    small part changing on its own for over a second is left out, and the screen is still."""
+    from assistant.link import Link
+
+    class Ticking:
+        serial = "ticking"
+
+        def __init__(self):
+            self.n = 0
+
+        def capture(self):
+            self.n += 1
+            frame = np.full((2400, 1080, 3), 240, np.uint8)
+            frame[600:1500, 60:1020] = (30, 120, 200)  # the board, still
+            frame[300:360, 800:800 + 20 * (self.n % 7 + 1)] = 0  # the timer's digits, every capture anew
+            return frame
+
+    link = Link(Ticking(), say=lambda _: None)
+    image = link.capture()
+    assert image[700, 500].tolist() == [30, 120, 200] and link.settler.unsettled > 0
