@@ -233,9 +233,21 @@ def test_no_other_games_screen_is_taken_for_a_15_puzzle():
     """Every Number Match and Flip 9 fixture and real screenshot: no 15-puzzle board, sure or not."""
     others = [FIXTURES / e["png"] for e in INDEX if e["game"] != "fifteen"]
     others += sorted((ROOT.parent / "shared" / "realshots").glob("*.jpg"))  # (where CI lays shared/)
+    # a phone that played a 15-puzzle app: its stored board's place is searched first, never alone
+    stored = {}
+    for theme in ("light", "dark"):
+        app = skin_app(next(k for k in range(70_000, 71_000) if (skin_app(k).theme.name == theme)), (1080, 2400))
+        first = vision.read(app.render(), "fifteen")
+        first.learn()
+        stored[theme] = first.profile
     for png in others:
+        image = vision.load_image(png)
         with pytest.raises(ReadError, match="15-puzzle"):
-            vision.read(vision.load_image(png), "fifteen")
+            vision.read(image, "fifteen")
+        profile = stored[vision.image.theme(vision.image.background(image))]
+        if profile.fits(image):
+            with pytest.raises(ReadError, match="15-puzzle"):
+                vision.read(image, "fifteen", profile)
 
 
 def test_a_stored_geometry_is_checked():

@@ -48,6 +48,7 @@ DIGITS_0_9 = "0123456789"
 FONTS = {"tile"}  # the glyph templates this reader learns (a stored profile holds no others)
 SECOND_READ_MODES = (7, 8)  # tesseract's page modes a doubtful tile's number is read whole in (a line, a word)
 MARGIN = 0.15  # a stored board's box is searched first, grown by this share of its side
+SAME_PLACE = 0.05  # a board found there is the stored one when its box's sides are within this share of it
 
 
 @dataclass
@@ -256,6 +257,11 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
             found = find_board(image, (x0, y0, min(W, bx + bw + gx) - x0, min(H, by + bh + gy) - y0))
         except ReadError:
             found = None  # moved, or not there: the whole screen
+        # only the stored board itself: a lattice cut out of something larger (another game's
+        # grid) looks alone in the part searched, and is judged on the whole screen instead
+        if found is not None and (found[1] != profile.geometry.get("size")
+                                  or any(abs(a - b) > SAME_PLACE * bw for a, b in zip(board_box(found[0]), box))):
+            found = None
     cells, n, xs, ys, _, gap = found or find_board(image)
     tiled = [c for c in sorted(cells) if c != gap]
     crops = [g for c in tiled for g in cells[c].glyphs]
@@ -286,11 +292,7 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
             if len(digits) == len(cells[c].glyphs):
                 for d, glyph in zip(digits, cells[c].glyphs):
                     font.add(d, normalise(glyph))
-        left = min(p.x for p in cells.values())
-        top = min(p.y for p in cells.values())
-        right = max(p.x + p.w for p in cells.values())
-        bottom = max(p.y + p.h for p in cells.values())
-        geometry = {"board": [left, top, right - left, bottom - top], "size": n}
+        geometry = {"board": board_box(cells), "size": n}
         if "slide" in profile.geometry:  # how the app slides a tile, learned in play: kept
             geometry["slide"] = profile.geometry["slide"]
         if profile.geometry != geometry or font.counts != getattr(profile.fonts.get("tile"), "counts", {}):
@@ -305,6 +307,13 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
     for c, reason in why.items():
         reading.doubt(c, reason)
     return reading
+
+
+def board_box(cells: dict[int, Patch]) -> list[int]:
+    """The box (x, y, w, h) around a board's patches."""
+    left, top = min(p.x for p in cells.values()), min(p.y for p in cells.values())
+    right, bottom = max(p.x + p.w for p in cells.values()), max(p.y + p.h for p in cells.values())
+    return [left, top, right - left, bottom - top]
 
 
 def number_image(glyphs: list[np.ndarray]) -> np.ndarray:
