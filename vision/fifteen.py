@@ -210,10 +210,10 @@ def bolder(glyph: np.ndarray) -> np.ndarray:
     return cv2.dilate(padded, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow + 1, grow + 1)))
 
 
-def find_board(image: np.ndarray, box=None) -> tuple[dict[int, Patch], int, list[float], list[float], float, int]:
+def find_board(image: np.ndarray, box=None) -> tuple[dict[int, Patch], int, list[float], list[float], int]:
     """The board on screen (in ``box`` = x, y, w, h of the full screen when given): each cell's
-    patch (full-screen pixels, glyphs cut), its size, its columns' and rows' centres, the
-    shrink factor, and the gap's cell; ReadError when none is there."""
+    patch (full-screen pixels, glyphs cut), its size, its columns' and rows' centres, and the
+    gap's cell; ReadError when none is there."""
     x0 = y0 = 0
     if box is not None:
         x0, y0, bw, bh = box
@@ -226,15 +226,14 @@ def find_board(image: np.ndarray, box=None) -> tuple[dict[int, Patch], int, list
             if found is None:
                 continue
             cells, xs, ys = found
-            for p in cells.values():  # to full-screen pixels, with the number's glyphs
-                p.x, p.y, p.w, p.h = (int(round(v * f)) for v in (p.x, p.y, p.w, p.h))
-                p.glyphs = glyphs_of(image[p.y:p.y + p.h, p.x:p.x + p.w])
-                p.x, p.y = p.x + x0, p.y + y0
+            for c, p in cells.items():  # in full-screen pixels, with the number's glyphs
+                x, y, w, h = (int(round(v * f)) for v in (p.x, p.y, p.w, p.h))
+                cells[c] = Patch(x + x0, y + y0, w, h, glyphs_of(image[y:y + h, x:x + w]))
             gaps = [c for c in range(n * n) if c not in cells or not cells[c].glyphs]
             if len(gaps) != 1:
                 reason = f"a {n}x{n} lattice of tiles with {len(gaps)} blank cells, not one gap"
                 break
-            return cells, n, [x * f + x0 for x in xs], [y * f + y0 for y in ys], f, gaps[0]
+            return cells, n, [x * f + x0 for x in xs], [y * f + y0 for y in ys], gaps[0]
     raise ReadError(f"no 15-puzzle board found: {reason}")
 
 
@@ -262,7 +261,7 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
         if found is not None and (found[1] != profile.geometry.get("size")
                                   or any(abs(a - b) > SAME_PLACE * bw for a, b in zip(board_box(found[0]), box))):
             found = None
-    cells, n, xs, ys, _, gap = found or find_board(image)
+    cells, n, xs, ys, gap = found or find_board(image)
     tiled = [c for c in sorted(cells) if c != gap]
     crops = [g for c in tiled for g in cells[c].glyphs]
     font = (profile.fonts.get("tile") or Templates()).copy()  # into the profile only once the read is sure
