@@ -26,12 +26,14 @@ STILL_SPAN = 0.3
 STATUS_BAR_PART = 1 / 20
 BANNER_PART = 1 / 12
 # A part that changes on its own (a game's timer in its header, before a read has said where it
-# is): frames that kept changing for TICKING_AFTER seconds, the last TICKING_FRAMES changes all
-# inside one box of at most TICKING_AREA of the compared screen, are still but for that box (no
-# animation of a game lasts that long, and a video or an ad changes far more of the screen).
+# is): with nothing sent since, frames that kept changing for TICKING_AFTER seconds, the last
+# TICKING_FRAMES changes all inside one box of at most TICKING_AREA of the compared screen, are
+# still but for that box (no animation of a game lasts that long, and a video or an ad changes
+# far more of the screen; after a touch, a move's animation could look so on a loaded computer,
+# and the read's own ticking parts are known by then).
 TICKING_AFTER = 1.0
 TICKING_FRAMES = 3
-TICKING_AREA = 0.03
+TICKING_AREA = 0.06
 
 
 class ScreenNotSettling(TapsolveError):
@@ -118,7 +120,7 @@ class Settler:
         start = times[0]
         boxes = []  # where each pair of frames in a row differed
         while True:
-            if previous is not None and not still(previous, image, ticking):
+            if touched_at is None and previous is not None and not still(previous, image, ticking):
                 boxes.append(changed_box(previous, image))
                 found = ticking_box(boxes, image.shape) if at - start > TICKING_AFTER else None
                 if found is not None:  # a clock ticking where no read has said yet: left out
