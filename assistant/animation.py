@@ -92,8 +92,7 @@ class AnimationClock:
         self._early_doubted: set[str] = set()
         self._animating_until = 0.0
         self._early_verdict: tuple[str, str, float] | None = None
-        self._profile = None  # the profile whose stored animation times were taken ...
-        self._touched_before: dict[str, int] = {}  # ... and its count of earlier games' touches
+        self._touched_before: dict[str, int] = {}  # the touches of earlier games on this phone, per kind
 
     # -- touches -------------------------------------------------------------------------------
     def quiet_from(self, margin: float) -> float:
@@ -154,6 +153,9 @@ class AnimationClock:
         bracket[1] = seen if bracket[1] is None else min(bracket[1], seen)
         if moved is not None:
             bracket[0] = max(bracket[0], min(moved, bracket[1]))
+        # never moving after it was seen still: a time forgotten (``early_result``) keeps the
+        # frame seen moving, and a settle as short as two frames may then see it still sooner
+        bracket[0] = min(bracket[0], bracket[1])
 
     # -- an early frame ----------------------------------------------------------------------
     def early_at(self, capture_s: float, margin: float) -> float | None:
@@ -211,18 +213,16 @@ class AnimationClock:
         else:
             self._early_misses[kind] = self._early_misses.get(kind, 0) + 1
 
-    # -- the profile -------------------------------------------------------------------------
-    def share(self, profile) -> None:
-        """Start from the animation times the profile learned in earlier games (a game animates
-        alike on one phone), and keep in it what this one learns, with the count of touches."""
-        if profile is not self._profile:
-            self._profile = profile
-            self._touched_before = dict(profile.touches)
-            for kind, times in profile.animations.items():
-                self.animation.setdefault(kind, list(times))
+    # -- what the profile keeps ------------------------------------------------------------
+    def start_from(self, animations: dict, touches: dict) -> None:
+        """Start from the animation times and touch counts a profile kept from earlier games on
+        this phone (a game animates alike on one phone)."""
+        self._touched_before = dict(touches)
+        for kind, times in animations.items():
+            self.animation.setdefault(kind, list(times))
+
+    def known(self) -> tuple[dict[str, list], dict[str, int]]:
+        """What a profile keeps, as values: each kind's time learned still by, as
+        [latest seen moving, earliest seen still], and the touches of those kinds on this phone."""
         learned = {kind: list(times) for kind, times in self.animation.items() if times[1] is not None}
-        if learned != profile.animations:
-            profile.animations, profile.changed = learned, True
-        touches = {kind: self.touches_on_phone(kind) for kind in learned}
-        if touches != profile.touches:  # stored with the next thing learned, or at exit
-            profile.touches, profile.counted = touches, True
+        return learned, {kind: self.touches_on_phone(kind) for kind in learned}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 
 from solver.errors import TapsolveError
 from solver import words
@@ -21,6 +22,51 @@ MAX_LOST_TAPS = 24
 # many times is taken as a reading problem first (Loop.reading_is_doubtful); refused as often
 # again after the reading was confirmed, it stops play.
 REFUSALS_BEFORE_RECHECK = 2
+# On a channel whose taps may act after they were sent (scrcpy's), a move whose screen shows
+# nothing of it is watched before its taps go again (a tap sent again behind one still on its way
+# lands twice): the first time for LATE_TAP_FIRST_WAIT, longer than a tap takes on any phone we
+# know of (FIELD.md: `input tap` 0.3-1 s with its Java VM; the slowest phone tried, 7 s); once taps
+# were seen lost for good, for LATE_TAP_WAIT, or twice the latest a tap was seen to land.
+LATE_TAP_FIRST_WAIT = 10.0
+LATE_TAP_WAIT = 1.0
+# Taps seen to act this late or later are a slow phone's: said once, and played at its pace.
+SLOW_TAP = 1.5
+# Moves sent while the last one animated (pipelined: Link.overlap) whose taps were lost this
+# many times, more often than such moves landed: the game ignores taps while it animates, and
+# every move waits for the last one's animation from then on.
+OVERLAP_LOSSES = 2
+
+
+class Pace:
+    """How late this phone's taps may act (a channel that only hands them over), learned in play."""
+
+    def __init__(self, say):
+        self.say = say
+        self.slowest = 0.0  # the latest a tap was seen to act after it was sent, in seconds
+        self.lost = False  # taps were seen lost for good (watched for as long as they may land)
+
+    @property
+    def patience(self) -> float:
+        """How long a move's screen unchanged after its taps is watched before they go again."""
+        if self.slowest:
+            return max(LATE_TAP_WAIT, 2 * self.slowest)
+        return LATE_TAP_WAIT if self.lost else LATE_TAP_FIRST_WAIT
+
+    @property
+    def overlapped_patience(self) -> float:
+        """How long a pipelined move's unchanged screen is watched: a fast phone's game that
+        ignored the taps shows nothing soon; a slow phone's acts on them late, as ``patience``."""
+        return max(LATE_TAP_WAIT, 2 * self.slowest)
+
+    def learn(self, sent: float, landed: float | None) -> None:
+        """A move's taps sent at ``sent`` were seen to act at ``landed`` (None: they never did)."""
+        if landed is None:
+            self.lost = True
+            return
+        late = landed - sent
+        if late >= SLOW_TAP > self.slowest:
+            self.say(f"the phone acts on taps about {late:.0f} s after they are sent: playing at its pace")
+        self.slowest = max(self.slowest, late)
 
 
 class StatusLine:
@@ -82,7 +128,7 @@ def dry_run(loop: Loop, say=print) -> int:
     position = loop.position
     say(f"plan: {words.count(len(loop.plan.moves), 'moves')} ({loop.plan.status})")
     for step, move in enumerate(loop.plan.moves, 1):
-        taps = loop.game.planned_taps(move, position, reading)
+        taps = loop.game.planned_tap_points(move, position, reading)
         say(f"{step:3d}. {loop.game.describe(position, move):40s} taps "
             + " ".join(f"({x},{y}){note}" for (x, y), note in taps))
         position = loop.game.after(position, move)
@@ -103,6 +149,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
         try:
             loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0
+            pace = Pace(say)
+            overlaps = {"landed": 0, "lost": 0}  # pipelined moves, by how their taps fared
             while not stop.asked:
                 if max_moves is not None and tally.moves >= max_moves:
                     say(f"stopped after {words.count(tally.moves, 'moves')}, as asked")
@@ -134,7 +182,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     loop.show(move, select=True)
                     if loop.came_back():  # (lost during a scroll's capture: never a tap planned before)
                         raise PhoneCameBack("the phone came back")
-                    taps = loop.game.taps(move, loop.reading)
+                    taps = loop.game.tap_points(move, loop.reading)
                     swipes = loop.game.swipes(move, loop.reading)  # (an app that wants a swipe)
                     kind = loop.game.animation(loop.position, move)
                     stop.moving = True
@@ -143,13 +191,25 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                             link.swipe(x1, y1, x2, y2, ms)
                     else:
                         link.tap_all(taps, kind=kind)
+                    sent = time.monotonic()
                 except BoardChanged as exc:
                     stop.moving = False
                     say(f"{exc}: reading it again and re-planning")
                     loop.survey_again()
                     lost_in_a_row = 0 if isinstance(exc, PhoneCameBack) else lost_in_a_row
                     continue
+                overlapped = link.last_overlapped
                 outcome = loop.judge(move)
+                if outcome == "same" and link.touches_land_later and not loop.came_back():
+                    # (never sent again too soon: a tap still on its way would land twice)
+                    outcome, late = loop.landed_late(move, pace.overlapped_patience if overlapped else pace.patience)
+                    if not overlapped:  # (a game that ignores taps while it animates says nothing of the phone)
+                        pace.learn(sent, late)
+                if overlapped and link.overlap:
+                    overlaps["lost" if outcome == "same" else "landed"] += 1
+                    if overlaps["lost"] >= OVERLAP_LOSSES and overlaps["lost"] > overlaps["landed"]:
+                        link.overlap = False
+                        say("this game ignores taps while it animates: each move now waits for the last one's")
                 stop.moving = False
                 if loop.came_back():
                     # lost during the move: its taps went to a phone that left, so none is

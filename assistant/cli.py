@@ -6,8 +6,8 @@ import argparse
 import contextlib
 import sys
 
-from assistant.options import (GUIDE_KEYS, add_channel_option, add_fault_options, address, non_negative_int, pairing_code, port,
-                               positive_float, positive_int, stop_on_terminate)
+from assistant.options import (GUIDE_KEYS, add_channel_option, add_fault_options, add_run_options, address, non_negative_int,
+                               pairing_code, port, positive_float, positive_int, stop_on_terminate)
 from solver import games as registry
 from solver.errors import TapsolveError
 
@@ -15,17 +15,17 @@ from solver.errors import TapsolveError
 # -- the phone: guide, play, demo ---------------------------------------------------------------
 
 def open_loop(args, say=print):
-    from functools import partial
-
+    from assistant import record
     from assistant.link import Link
     from assistant.loop import Loop
     from assistant.phone.device import connect
-    from calibration import store
+    from assistant.session import Session
 
+    recorder = record.for_run(args)  # (every line said is logged and recorded too)
+    say = recorder.saying(say)
+    link = Link(record.connected(recorder, connect(args.serial, channel=args.channel)), say=say, recorder=recorder)
     # what a read teaches the profile is stored for the next game
-    link = Link(connect(args.serial, log=say if args.verbose else None, channel=args.channel), say=say,
-                keep=partial(store.remember, note=say))
-    return Loop(link, game=args.game, objective=args.objective, budget=args.budget, say=say,
+    return Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=args.budget, say=say,
                 dismiss=not vars(args).get("no_dismiss"))
 
 
@@ -75,8 +75,10 @@ def add_phone_options(parser):
                         help="Number Match: fewest adds and moves (default), or most points")
     parser.add_argument("--budget", type=positive_float, default=1.0, help="seconds to search a plan (default 1)")
     parser.add_argument("--verbose", "-v", action="store_true",
-                        help="say how the screen is captured and read, and which channel taps go by")
+                        help="show the run's log on stderr as it is written: the phone, how its screen is "
+                             "captured, which channel taps go by, every read, judgement and touch")
     add_channel_option(parser)
+    add_run_options(parser)
 
 
 # -- phones ------------------------------------------------------------------------------------
@@ -145,7 +147,8 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     sim = commands.add_parser("phone", help="run a virtual phone (phonesim) until Ctrl-C")
     sim.add_argument("--preset", default="1080x2400", help="device preset (default 1080x2400; "
                      "also 720x1600, 1440x3200, tablet-1600x2560, 1080x2340-2022, and the emulator "
-                     "screens 720x1280, 900x1600, 1080x1920)")
+                     "screens 720x1280, 900x1600, 1080x1920; flip-1080x2640, tablet-landscape-1080x1920, "
+                     "1440x3200-encoder-1920 and android4.4-1080x1920 do what real devices do)")
     sim.add_argument("--game", choices=registry.NAMES, default=registry.NAMES[0],
                      help=f"the game the phone runs (default {registry.NAMES[0]})")
     sim.add_argument("--seed", type=non_negative_int, default=0, help="board seed (default 0)")
@@ -155,6 +158,9 @@ def add_phone_commands(commands, command: str | None = None) -> None:
     add_app_options(sim, command, "phone")
     sim.add_argument("--secure", action="store_true", help="a secure window: screenshots are black")
     sim.add_argument("--unauthorized", action="store_true", help="never authorize the computer")
+    sim.add_argument("--replay", metavar="BUNDLE",
+                     help="show a recording's screens (the folder a failed run names) in order as the taps "
+                          "arrive, on a phone of the recorded model and screen, instead of a game")
     sim.set_defaults(run=phone)
 
 
@@ -339,6 +345,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     demo.add_argument("--stages", type=positive_int, default=1, help="Number Match stages to clear (default 1)")
     add_fault_options(demo, tap_latency=0.05)
     add_channel_option(demo)
+    add_run_options(demo)
     add_app_options(demo, command, "demo")
     demo.add_argument("--json", action="store_true",
                       help="print the run summary as one JSON object, last")
@@ -355,6 +362,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     bench.register(commands, Parser)
     from assistant.read import add_commands as add_read_commands
     add_read_commands(commands)  # read, calibrate
+    from assistant import replay, report
+    replay.add_command(commands)
+    report.add_command(commands)
     return parser
 
 
@@ -384,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     before = stop_on_terminate()
     try:
+        if vars(args).get("logged"):
+            start_log(words, args)
         if vars(args).get("json"):
             # stdout carries the one JSON document (options.print_json) and nothing else: every
             # human line of the run (progress, moves, notes) goes to stderr meanwhile
@@ -393,25 +405,59 @@ def main(argv: list[str] | None = None) -> int:
         else:
             code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        kept = ended(args, None if code == 0 else "stopped" if code == 130 else f"exit code {code}")
+        if kept:
+            tell(f"tapsolve: {kept}")
         return code
     except TapsolveError as exc:
         if isinstance(exc, OutputLost):
             drop_output()
-        tell(f"tapsolve: error: {exc}")
+        kept = ended(args, str(exc))
+        tell(f"tapsolve: error: {exc}" + (f" ({kept})" if kept else ""))
         return exc.exit_code
     except BrokenPipeError:
         # the reader went away (`tapsolve solve ... | head -1`): stop quietly, as `cat` does
         drop_output()
         return 0
     except KeyboardInterrupt:
-        tell("tapsolve: stopped")
+        kept = ended(args, "stopped (Ctrl-C)")
+        tell("tapsolve: stopped" + (f" ({kept})" if kept else ""))
         return 130
     finally:
+        if vars(args).get("logged"):
+            from assistant import runlog
+
+            runlog.stop()
         if before is not None:
             import signal
 
             for signum, handler in before.items():
                 signal.signal(signum, handler)
+
+
+def start_log(words: list[str], args) -> None:
+    """The run's log (``assistant.runlog``); a --record folder that cannot take a recording is
+    said now, before the phone is looked for."""
+    from assistant import record, runlog
+
+    if vars(args).get("record"):
+        record.check_folder(args.record)
+    runlog.start(words, verbose=bool(vars(args).get("verbose")), version=version())
+
+
+def ended(args, why: str | None) -> str:
+    """The run is over (``why``: how it went wrong, None when it did not): its recording written
+    when it went wrong or --record asks; the words naming it ("" when none was written)."""
+    from assistant import record
+
+    if not vars(args).get("logged"):
+        return ""
+    where = record.finish(args, why, version())
+    if where is None:
+        return ""
+    if why is None:
+        return f"the run is recorded in {where}"
+    return f"its last screens and events are recorded in {where}; `tapsolve report` packs them to send"
 
 
 def program() -> None:

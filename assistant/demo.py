@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import time
-from functools import partial
 
 import cv2
 
-from assistant import autoplay, display, guide
+from assistant import autoplay, display, guide, record
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.options import print_json
 from assistant.phone.device import connect
 from assistant.phone.server import AdbServerFailed, adb_failure, stopping_started
-from calibration import store
+from assistant.session import Session
 from solver.errors import InputError
 
 
@@ -44,12 +42,13 @@ def summary(loop: Loop, phone, wall: float) -> dict:
     return {"cleared_stages": tally.stages, "moves": tally.moves, "taps": link.taps,
             "wrong_taps": phone.wrong_taps, "ad_taps": phone.ad_taps, "repeats": tally.repeats, "replans": tally.replans,
             "swipes": link.swipes, "captures": link.captures, "score": tally.score,
+            "pipelined": link.overlapped,
             "wall_s": round(wall, 3), "phone_floor_s": round(phone.floor_s(tally.moves), 3)}
 
 
 def run(args) -> int:
     """`tapsolve demo`: one game on a virtual phone, shown in a window when there is a display."""
-    window = not args.no_window and bool(os.environ.get("DISPLAY"))  # no display at all: the terminal
+    window = not args.no_window and display.present()  # no display at all: the terminal
     if window:
         display.check("--no-window")
     code, figures = play_virtual(args, window=window)
@@ -78,10 +77,12 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     phone = Phone(preset, app, Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, seed=args.seed,
                                       dialog_after=args.dialog_after,
                                       dialog_between_stages=args.dialog_between_stages,
-                                      dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input),
+                                      dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input,
+                                      ignore_taps_while=args.ignore_taps_while_animating),
                   realism=realism(args), android=args.android)
     line = autoplay.StatusLine()
-    say = line.say
+    recorder = record.for_run(args)
+    say = recorder.saying(line.say)
     # the window first: should Qt still abort on the display, nothing has been started yet
     view = WindowView() if window else None
 
@@ -105,9 +106,9 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
             raise server_failed(exc) from None
         say(f"virtual phone {vp.serial} ({preset.model}, {preset.width}x{preset.height}) "
             f"on a private adb server at port {harness.adb_port}")
-        link = Link(connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")), say=say,
-                    keep=partial(store.remember, note=say))
-        loop = Loop(link, game=args.game, objective=args.objective, budget=1.0, say=say,
+        device = record.connected(recorder, connect(vp.serial, client=harness.client, log=say, channel=vars(args).get("channel")))
+        link = Link(device, say=say, recorder=recorder)
+        loop = Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
         phone.clear_log()  # connecting timed both capture methods: not part of the run
         start = time.monotonic()

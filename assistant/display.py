@@ -7,7 +7,8 @@ chance to say why or to stop what was started. So the X server is reached here f
 reaches it (libxcb src/xcb_util.c, _xcb_open/_xcb_open_unix/_xcb_open_tcp): DISPLAY is
 [host]:number[.screen] (X(7)); no host (or "unix") is the local socket /tmp/.X11-unix/X<number>
 (on Linux first as an abstract socket of that name), a host is TCP port 6000 + number, and a
-DISPLAY starting with "/" is a socket path itself (launchd's).
+DISPLAY starting with "/" is a socket path itself (launchd's). On Windows and macOS OpenCV's
+window is the system's own (``solver.platforms.X11``): there is nothing to ask first.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from __future__ import annotations
 import os
 import re
 import socket
-import sys
+from pathlib import PurePosixPath
+
+from solver import platforms
 
 X_TCP_PORT = 6000
 X_UNIX_DIR = "/tmp/.X11-unix"
@@ -31,8 +34,8 @@ def _x_server_answers(display: str) -> bool:
     if host.startswith("/"):
         targets = [(socket.AF_UNIX, host)]
     elif host in ("", "unix"):
-        path = f"{X_UNIX_DIR}/X{number}"
-        targets = ([(socket.AF_UNIX, "\0" + path)] if sys.platform.startswith("linux") else []) + [(socket.AF_UNIX, path)]
+        path = str(PurePosixPath(X_UNIX_DIR, f"X{number}"))
+        targets = ([(socket.AF_UNIX, "\0" + path)] if platforms.LINUX else []) + [(socket.AF_UNIX, path)]
     else:
         targets = [(None, (host.removeprefix("tcp/"), X_TCP_PORT + number))]
     for family, address in targets:
@@ -49,8 +52,16 @@ def _x_server_answers(display: str) -> bool:
     return False
 
 
+def present() -> bool:
+    """Whether this computer has a display to show a window on at all (one that cannot be used
+    is ``problem``'s to say)."""
+    return not platforms.X11 or bool(os.environ.get("DISPLAY"))
+
+
 def problem(what: str = "--no-window") -> str | None:
     """None when a window can be opened; otherwise the one line why, suggesting ``what``."""
+    if not platforms.X11:
+        return None
     if os.environ.get("QT_QPA_PLATFORM", "xcb") not in ("xcb", ""):
         return None  # another Qt platform chosen by the user: theirs to know
     display = os.environ.get("DISPLAY")

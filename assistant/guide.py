@@ -14,8 +14,8 @@ import numpy as np
 
 from assistant import display, overlay
 from assistant.loop import Loop
-from assistant.phone.channel import ChannelUnavailable
 from assistant.options import GUIDE_KEYS as KEYS
+from solver import platforms
 from solver.errors import InputError, TapsolveError
 
 WINDOW = "tapsolve guide"
@@ -34,7 +34,8 @@ def open_window() -> None:
     """The guide's window, resizable keeping its shape, without OpenCV's Qt toolbar; Qt is
     pointed at the system's fonts (the opencv-python wheel ships none, and Qt complains on
     every start without them)."""
-    os.environ.setdefault("QT_QPA_FONTDIR", "/usr/share/fonts/truetype/dejavu")
+    if platforms.X11:  # (Qt draws the window there only)
+        os.environ.setdefault("QT_QPA_FONTDIR", str(platforms.font_folders()[0] / "dejavu"))
     cv2.namedWindow(WINDOW, cv2.WINDOW_NORMAL | cv2.WINDOW_KEEPRATIO | cv2.WINDOW_GUI_NORMAL)
     cv2.resizeWindow(WINDOW, *WINDOW_SIZE)
 
@@ -207,18 +208,9 @@ class Mirror:
 
     def channel_frame(self):
         """(BGR frame, monotonic time) newest from the phone's video channel, or None."""
-        try:
-            channel = self.loop.link.device.channel
-        except AttributeError:  # (a device from before channels: screenshots only)
-            return None
-        if channel is None:
-            return None
-        try:
-            return channel.frame()
-        except (ChannelUnavailable, ConnectionError):
-            # the stream ended (the phone went, the server died): the last read is shown, and the
-            # reader thread's next capture hands over to the next channel, said in one line
-            return None
+        # (a stream that ended, the phone gone or the server dead: None, and the last read is
+        # shown; the reader thread's next capture hands over to the next channel, in one line)
+        return self.loop.session.live_frame()
 
     def read_forever(self) -> None:
         """The reader thread: follow the player every ``poll`` s, tap what was clicked."""

@@ -1,25 +1,19 @@
-"""The assistant's hold on one phone: capture a settled screen and read it with its profile,
-judge a move on one frame early in its animation, tap, and ride out a phone that drops off the
-cable for a moment. Settling (``assistant.settle``) and animation times (``assistant.animation``)
-are its parts; storing the profile is its owner's (``keep``)."""
+"""The assistant's hold on one phone: capture a settled screen (or one frame early in a move's
+animation), tap and swipe, hold the phone's lock, and ride out a phone that drops off the cable
+for a moment. Settling (``assistant.settle``) and animation times (``assistant.animation``) are
+its parts; reading what it captures is the session's (``assistant.session``)."""
 
 from __future__ import annotations
 
 import time
 
-import vision
 from assistant.animation import AnimationClock, part_change
-from assistant.games import BoardChanged
 from assistant.phone import lock
-from assistant.phone.channel import Channel
-from assistant.phone.device import Device
+from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
+from assistant.record import Recorder
 from assistant.settle import Settler, still
-from calibration import store
-
-# seconds between two fresh reads of a board its profile did not read for sure (``store.recheck``):
-# a dialog over the board fails both for as long as it stays, a profile that misleads only its own
-RECHECK_EVERY = 3.0
+from solver.errors import BoardChanged
 
 
 class PhoneCameBack(BoardChanged):
@@ -28,18 +22,17 @@ class PhoneCameBack(BoardChanged):
 
 
 class Link:
-    """One phone, its reading profile, and bounded reconnects when it goes away."""
+    """One phone: its captures, its touches, and bounded reconnects when it goes away."""
 
-    def __init__(self, device, say=print, reconnect_timeout: float = 30.0, keep=None):
+    def __init__(self, device, say=print, reconnect_timeout: float = 30.0, recorder: Recorder | None = None):
         # device: an assistant.phone.device.Device (or anything with its capture, taps and swipe)
         self.device, self.say = device, say
-        # its Screen, when it is a phone's Device (a stand-in in tests has no video to mind)
-        self.screen = device.screen if isinstance(device, Device) else None
-        # keep(profile): what the session's owner does with the profile after each read (store it
-        # for the next game: calibration.store.remember); None keeps it in memory only
-        self.keep = keep
+        # the run's recording (assistant.record), which the session and the loop report to as well
+        self.recorder = recorder or Recorder(on=False)
+        # its Screen (assistant.phone.screen) and channel; None for a stand-in that only captures:
+        # no video to mind, and its times as far off as an input call's
+        self.screen = device.screen
         self.reconnect_timeout = reconnect_timeout
-        self.profile = None
         self.reconnects = 0
         self.stale = False  # the phone came back and its screen has not been captured since
         self.shot = self.tapped_on = None  # the last capture's size, and the one the last taps were planned on
@@ -53,9 +46,14 @@ class Link:
         # capture settles in full instead (see settle_in_full)
         self._settled_touch: float | None = None
         self._in_full = False
-        self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
-        self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
-        self.last_image = None
+        # pipelined play: the parts of the screen still animating after moves judged early, each
+        # with when its animation ends; a touch none of whose points lies in one goes at once
+        # (the game takes a tap on a cell that is not itself moving) while ``overlap`` holds
+        # (play turns it off on a phone that loses such touches)
+        self._moving: list[tuple[tuple[int, int, int, int], float]] = []
+        self.overlap = True
+        self.overlapped = 0  # touches sent while an animation played elsewhere on the screen
+        self.last_overlapped = False  # the last touch was one
         # wall seconds spent waiting on the phone, per kind ("tap", "swipe", "capture", and
         # "wait": sleeping out an animation or a settle interval), for the run's breakdown
         self.spent = {"tap": 0.0, "swipe": 0.0, "capture": 0.0, "wait": 0.0}
@@ -68,11 +66,12 @@ class Link:
         try:
             return action()
         except (PhoneLost, AdbServerUnreachable) as exc:
+            self.recorder.fault(f"lost the phone: {exc}")
             self.say(f"{exc}; waiting up to {self.reconnect_timeout:g} s for it to come back")
             self.device.reconnect(timeout=self.reconnect_timeout)  # raises PhoneLost when it does not
-            self.reconnects += 1
+            self.reconnects += 1  # (the session's next read takes the profile of what came back)
             self.stale = True
-            self.profile = None  # (the next read takes the profile of what came back: maybe another phone)
+            self.recorder.recovered(f"the phone came back (reconnect {self.reconnects})")
             self.say("the phone is back: going on from what its screen shows")
             if touch:
                 raise PhoneCameBack("the phone came back before the touch was sure to land") from None
@@ -102,7 +101,43 @@ class Link:
     @property
     def touch_margin(self) -> float:
         """How far this link's channel's times may be off from the phone's (``Channel.touch_margin``)."""
-        return (self.device.channel if isinstance(self.device, Device) else Channel).touch_margin
+        return (self._channel() or Channel).touch_margin
+
+    def _channel(self):
+        """The phone's channel (``assistant.phone.channel``), when it is a phone with a screen of its own."""
+        return self.device.channel if self.screen is not None else None
+
+    @property
+    def touches_land_later(self) -> bool:
+        """Whether a touch sent may act on the phone after the call returned (``Channel.acts_before_returning``)."""
+        return not (self._channel() or Channel).acts_before_returning
+
+    @property
+    def from_video(self) -> bool:
+        """The last capture was a (compressed) video frame, not a lossless screencap."""
+        return self.screen is not None and self.screen.from_video
+
+    @property
+    def video_size(self) -> tuple[int, int] | None:
+        """(width, height) of the phone's screen as captured, when it has a video to capture from."""
+        return self.screen.size if self.screen is not None else None
+
+    def live_frame(self):
+        """(BGR frame, monotonic time) newest from the phone's video channel, or None (no video,
+        or a stream that ended: the next capture hands over to the next channel, in one line)."""
+        channel = self._channel()
+        if channel is None:
+            return None
+        try:
+            return channel.frame()
+        except (ChannelUnavailable, ConnectionError):
+            return None
+
+    def quality(self, lossless: bool) -> None:
+        """Capture from now on by lossless screencap (True) or by the channel's video when it has
+        one (False): the session's choice (``assistant.session``), as what it reads needs."""
+        if self.screen is not None:
+            self.screen.lossless = lossless
 
     @property
     def capture_s(self) -> float:
@@ -154,6 +189,9 @@ class Link:
         if not self.clock.judge_early(verdicts, at):
             return None
         self.settler.changed += list(changing)
+        ends = self.clock.quiet_from(0.0)
+        self._moving += [(part, ends) for part in changing]
+        self.recorder.screen(image, "early")
         return image
 
     def early_result(self, made: bool) -> None:
@@ -177,8 +215,9 @@ class Link:
         image, times = self.settler.settle(self.ticking, glanced, touched_at,
                                            None if in_full else self.clock.seen_still_by)
         before = self.settler.screen
-        if (touched_at is not None and not in_full
+        if (touched_at is not None and not in_full and not self.last_overlapped
                 and (len(times) > 2 or before is not None and not still(before, image, self.ticking))):
+            # (a touch sent while another animation played: its frames show both, not its kind's time)
             self.clock.learn(times)
         self._settled_touch = touched_at if self.settler.by_time else None
         self.accept(image)
@@ -195,78 +234,30 @@ class Link:
         self.clock.touched_at, self._settled_touch, self._in_full = self._settled_touch, None, True
         return True
 
-    def look(self, game: str = "auto", glance: bool = False):
-        """Capture and read the screen: (image, reading). The first read builds or loads the
-        device's profile; later ones reuse it, and ``keep`` is given it with what they learned.
-        ``glance``: one capture, maybe unsettled (see ``glance``)."""
-        if self.profile is None and self._first_by_video is None and self.screen is not None and self.screen.size:
-            # a phone with a stored profile needs no lossless screenshot to start from: its
-            # first read may be a video frame, read with that profile for sure
-            self._first_by_video = store.stored_for(self.device.model, *self.screen.size)
-            self.screen.lossless = not self._first_by_video
-        image = self.glance() if glance else self.capture()
-        self.last_image = image  # (what the screen showed, even when it reads as nothing known)
-        video = self.screen is not None and self.screen.from_video
-        if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
-            reading = store.read(image, self.device.model, game, note=self.say, stored_only=video)
-            if reading is None:  # (a video frame no stored profile read for sure: never built on)
-                self.screen.lossless, self._first_by_video = True, False
-                return self.look(game, glance)
-        else:
-            try:
-                reading = vision.read(image, game, self.profile)
-            except vision.ReadError:
-                if not video:
-                    raise
-                reading = None
-            if video and (reading is None or not reading.sure or reading.screen == "unknown"):
-                # a compressed video frame not read for sure is never judged nor learned from:
-                # the screen is captured again by a lossless screencap and read from that
-                self.screen.lossless = True
-                return self.look(game, glance)
-            if store.trusted(reading):
-                reading.learn()  # into the profile in use (stored below, with what play taught it)
-            if reading.profile_stale:
-                reading = store.read(image, self.device.model, game, rebuild=True, note=self.say)
-            elif reading.profile is not None and reading.profile.game != self.profile.game:
-                # the other game is on screen now: its own stored profile, not a blank one
-                reading = store.read(image, self.device.model, reading.game, note=self.say)
-            elif not glance and time.monotonic() - self._rechecked >= RECHECK_EVERY:
-                # (a glance may catch an animation: only a settled screen is worth a fresh read)
-                checked = store.recheck(image, reading, self.device.model, note=self.say)
-                if checked is not reading or not reading.sure:
-                    self._rechecked = time.monotonic()
-                reading = checked
-        if reading.profile is not None and store.trusted(reading):
-            self.profile = reading.profile  # (a profile built under a dialog or an ad is never kept)
-        if self.screen is not None:
-            # video frames (compressed) once the profile is built on a lossless screencap, and
-            # while what is on screen reads for sure
-            self.screen.lossless = self.profile is None or not reading.sure or reading.screen == "unknown"
-        if reading.screen == "board" and reading.sure:
-            self.ticking = reading.ticking
-        if self.profile is not None:
-            self.clock.share(self.profile)
-            if self.keep is not None:
-                self.keep(self.profile)  # what play taught it is there for the next game
-        return image, reading
-
-    def rebuild_profile(self, image, game: str) -> None:
-        """Build this phone's profile for the game afresh from a screenshot, and store it."""
-        self.profile = store.read(image, self.device.model, game, rebuild=True, note=self.say).profile
-
     def _hold(self) -> None:
         """Touching the phone takes its lock (``assistant.phone.lock``) for the rest of the run,
         so a guide that scrolls and a play never touch one phone together (play takes it first)."""
         lock.keep(self.device.serial)
 
-    def _touch(self, kind: str) -> None:
-        """A tap or swipe of this kind is being sent, once the animation of a move judged early
-        has ended: the settled screen is stale until captured again."""
+    def _touch(self, kind: str, points=None) -> None:
+        """A tap or swipe of this kind is being sent: at once when its ``points`` lie outside
+        every part still animating after moves judged early (pipelined: the game takes a tap on
+        a cell that is not itself moving), else once their animation has ended. The settled
+        screen is stale until captured again."""
         self._hold()
         if self.stale:  # (what was read to plan this touch was read on the phone that left)
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
-        self._wait_until(self.clock.quiet_from(self.touch_margin))
+        now = time.monotonic()
+        self._moving = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
+        quiet = self.clock.quiet_from(self.touch_margin)
+        self.last_overlapped = (self.overlap and points is not None and quiet > now and bool(self._moving)
+                                and not any(x0 <= x < x1 and y0 <= y < y1 for x, y in points
+                                            for (x0, y0, x1, y1), _ in self._moving))
+        if self.last_overlapped:
+            self.overlapped += 1
+        else:
+            self._wait_until(quiet)
+            self._moving = []
         self.clock.touch(kind)
         self._settled_touch = None
 
@@ -281,7 +272,8 @@ class Link:
         points = list(points)
         self.taps += len(points)
         self.tapped_on = self.shot  # (see resized)
-        self._touch(kind)
+        self._touch(kind, points)
+        self.recorder.touch("tap", points, kind)
         start = time.monotonic()
         try:
             self.device.taps(points)
@@ -300,6 +292,7 @@ class Link:
     def swipe(self, x1, y1, x2, y2, ms: int = 400) -> None:
         self.swipes += 1
         self._touch("swipe")
+        self.recorder.touch("swipe", [(x1, y1), (x2, y2)], f"{ms} ms")
         start = time.monotonic()
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms), touch=True)
         self.clock.touched_at = time.monotonic()
@@ -309,6 +302,7 @@ class Link:
         """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""
         self.keys += 1
         self._hold()
+        self.recorder.key(code)
         try:
             self._again(lambda: self.device.key(code), touch=True)
         except PhoneCameBack:

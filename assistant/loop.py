@@ -15,14 +15,18 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.front_door import FrontDoor
-from assistant.games import Plan, kind
+from assistant.games import Judgement, Plan, kind
 from assistant.link import PhoneCameBack
 from assistant.phone.front import AD, APP, LOCKED, OFF
 from assistant.phone.screen import BlackScreen
+from solver.errors import NotABoardNow
 from solver import games as registry
-import vision
-from vision import CAUGHT_MOVING, ReadError, Reading
+from vision import CAUGHT_MOVING, Reading
 from solver.errors import TapsolveError
+
+
+# A move's screen looked at again this often while its taps may yet land (``Loop.landed_late``).
+LATE_LOOK_EVERY = 0.2
 
 
 @dataclass
@@ -44,9 +48,10 @@ class Tally:
 class Loop:
     """One phone and one game: look at the screen, keep a plan, judge what happened."""
 
-    def __init__(self, link, game: str = "auto", objective: str = "fast", budget: float = 1.0,
+    def __init__(self, session, game: str = "auto", objective: str = "fast", budget: float = 1.0,
                  say=print, wait_unknown: float = 30.0, dismiss: bool = True):
-        self.link, self.game_name, self.say = link, game, say
+        # session: an assistant.session.Session, whose reads the loop judges; its link taps
+        self.session, self.link, self.game_name, self.say = session, session.link, game, say
         self.objective, self.budget = objective, budget
         self.wait_unknown = wait_unknown
         self.dismiss = dismiss  # play gets past ads and other apps (FrontDoor); False: waits for the player
@@ -60,6 +65,7 @@ class Loop:
         self.tally = Tally()
         self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
         self.read_at = None  # the link's reconnects when the board was last read whole (start)
+        self._recalled = None  # the profile whose kept lessons the game started from
 
     # -- seeing ------------------------------------------------------------------------------
 
@@ -71,21 +77,27 @@ class Loop:
         game = self.game_name if self.game is None else self.game.name
         lost = None
         for _ in range(tries):
+            scrolling = False
             try:
-                self.image, self.reading = self.link.look(game)
-            except (ReadError, BlackScreen) as exc:  # (a black screen: off, locked, or a secure window)
+                self.image, self.reading = self.session.look(game)
+                self.recall()
+                sure = self.reading.sure
+                if sure and self.reading.screen == "board":
+                    scrolling = True
+                    self.image, self.reading = self.made(self.reading.game).look(
+                        self.image, self.reading, expected, before)
+            except NotABoardNow as exc:  # (a black screen: off, locked, or a secure window; or unreadable)
                 self.black = str(exc) if isinstance(exc, BlackScreen) else ""
-                self.image, self.reading = self.link.last_image, Reading(game, "unknown")  # (the guide shows it)
+                self.link.recorder.unread(str(exc) or "nothing known on screen", captured=not self.black)
+                self.image, self.reading = self.session.last_image, Reading(game, "unknown")  # (the guide shows it)
+                if scrolling:
+                    self.game.forget_place()  # (a scroll cut short by it: the board is read whole next)
                 return self.reading
-            if self.reading.sure:
-                if self.reading.screen == "board":
-                    try:
-                        self.image, self.reading = self.made(self.reading.game).look(
-                            self.image, self.reading, expected, before)
-                    except PhoneCameBack as exc:  # (lost during a scroll: the screen is read again whole)
-                        self.game.forget_place()
-                        lost = exc
-                        continue
+            except PhoneCameBack as exc:  # (lost during a scroll: the screen is read again whole)
+                self.game.forget_place()
+                lost = exc
+                continue
+            if sure:
                 return self.reading
             lost = None
         if lost is not None:
@@ -96,8 +108,17 @@ class Loop:
         """The game played, made on the first screen of it read."""
         if self.game is None:
             self.game = kind(name)(self.objective, self.budget)
-            self.game.attach(self.link, self.alone)
+            self.game.attach(self.session, self.alone)
+            self.recall()
         return self.game
+
+    def recall(self) -> None:
+        """A profile new to the game (the first, or one rebuilt): the game starts from what it
+        kept of earlier games, and what this game learned so far is kept in it."""
+        profile = self.session.profile
+        if self.game is not None and profile is not None and profile is not self._recalled:
+            self._recalled = profile
+            self.session.take(self.game.recall(dict(profile.points)))
 
     def show(self, move, select: bool = False):
         """Bring ``move`` on screen when the board hides it (``Game.show``: a tall board scrolls):
@@ -189,7 +210,7 @@ class Loop:
         won = self.position if self.position is not None and self.game.ends(self.position) else None
         self.position = self.game.position(self.reading)
         if won is not None:  # the next stage's board, after the last move of a stage
-            self.tell(self.game.learn(won, self.position))
+            self.tell(self.judged(Judgement(None, None, won, self.position, "stage")))
         self.plan = self.game.plan(self.position)
         self.step = 0
         if count:
@@ -236,10 +257,13 @@ class Loop:
         ending = self.game.ends(expected)
         early = self.game.in_place(before, move, self.reading) if reading is None else None
         if early is not None:
-            image = self.link.early(early.parts, early.aside)
+            try:
+                image = self.link.early(early.parts, early.aside)
+            except NotABoardNow:
+                image = None  # (a screen gone dark as the move was made: judged on a settled one)
             if image is not None:
                 self.image, self.reading = image, early.reading
-                self.game.learn(expected, expected, settled=False)
+                self.judged(Judgement(before, move, expected, expected, "early"))
                 self.advance(expected)
                 return "done"
         outcome = self._judge_read(move, before, expected, ending, reading)
@@ -250,7 +274,7 @@ class Loop:
     def _judge_read(self, move, before, expected, ending: bool, reading) -> str:
         """``judge`` on a screen read: a glance when it shows the prediction, else a settled one."""
         if reading is None and not ending:
-            seen = self.glance(expected)
+            seen = self.glance(move, before, expected)
             if seen is not None:
                 self.advance(seen)
                 return "done"
@@ -268,7 +292,7 @@ class Loop:
                 return "done"
             raise TapsolveError("the stage ended before the plan did: the game plays otherwise than predicted")
         seen = self.game.position(reading)
-        note = self.game.learn(expected, seen, before, move)
+        note = self.judged(Judgement(before, move, expected, seen, "settled"))
         if note is None and self.game.same(seen, expected):
             self.advance(seen)
             return "done"
@@ -278,6 +302,29 @@ class Loop:
         self.replan()
         return "other"
 
+    def landed_late(self, move, patience: float) -> tuple[str, float | None]:
+        """After ``move`` was judged "same" (the screen as before it) on a channel whose touches
+        may act after they were sent (``Link.touches_land_later``): the screen looked at until it
+        shows the move made, changes otherwise, or stays as it is for ``patience`` s since it last
+        changed (a pair's second tap may land seconds after its first: a selection shown is
+        waited on). The outcome judged on the last screen ("done", "other", or "same": the taps
+        lost, or part of them landed), and when the screen was last seen to change (None: never)."""
+        before, selected = self.position, self.reading.selected
+        expected = self.game.after(before, move)
+        quiet_from, landed = time.monotonic(), None
+        while time.monotonic() - quiet_from < patience:
+            time.sleep(LATE_LOOK_EVERY)
+            reading = self.look(expected=expected, before=before)
+            if reading.screen != "board" or not reading.sure or not self.game.same(self.game.position(reading), before):
+                landed = time.monotonic()  # (the move, or something else: judged below)
+                break
+            if reading.selected != selected:  # a tap of the move landed: the rest may yet
+                landed = quiet_from = time.monotonic()
+                selected = reading.selected
+        if self.reading.screen != "board" or not self.reading.sure:
+            self.look_until_known(self.game.ends(expected), expected, before)
+        return self.judge(move, self.reading), landed
+
     def _foreseen(self, reading, expected, before, ending: bool) -> bool:
         """Whether a settled screen shows the move as predicted or as not made (a lost tap): the
         stage's end after an ending move, else the board predicted or the one before it."""
@@ -286,19 +333,27 @@ class Loop:
         seen = self.game.position(reading)
         return self.game.same(seen, before) or not ending and self.game.same(seen, expected)
 
+    def judged(self, judgement: Judgement) -> str | None:
+        """The one place a judgement is made known: the game learns from it, the session keeps
+        what it learned; the line to say, if any (the caller plans again)."""
+        self.link.recorder.judged(self.game, judgement)
+        learned = self.game.learn(judgement)
+        self.session.take(learned)
+        return learned.note if learned is not None else None
+
     def tell(self, note: str | None) -> None:
         """Say what the game learned from the phone (None: nothing), and keep it for the summary."""
         if note:
             self.say(note)
             self.tally.notes.append(note)
 
-    def glance(self, expected):
+    def glance(self, move, before, expected):
         """One capture once the animation time learned for this kind of move has passed
         (``Link.glance``): the position when it shows just the predicted board (rows off screen
         taken from the prediction), else None and the move is judged on a settled screen."""
         try:
-            image, reading = self.link.look(self.game.name, glance=True)
-        except ReadError:
+            image, reading = self.session.look(self.game.name, glance=True)
+        except NotABoardNow:  # (unreadable or dark: judged on a settled screen, which waits for it)
             return None
         if reading.screen != "board" or not reading.sure:
             return None
@@ -309,7 +364,7 @@ class Loop:
         seen = self.game.position(reading)
         if not self.game.shows(seen, expected):
             return None
-        self.game.learn(expected, seen, settled=False)
+        self.judged(Judgement(before, move, expected, seen, "glance"))
         self.link.accept(image)
         self.image, self.reading = image, reading
         return seen
@@ -319,16 +374,9 @@ class Loop:
         read the same screenshot again without the stored profile (tesseract alone). When the
         two disagree the profile misled: it is rebuilt, the board read again and the plan made
         again (True). When they agree the reading stands (False)."""
-        game = self.game.name
-        try:
-            fresh = vision.read(self.image, game, None)
-            with_profile = vision.read(self.image, game, self.link.profile)
-        except ReadError:
-            return False
-        if (fresh.board, fresh.state) == (with_profile.board, with_profile.state):
+        if not self.session.misled(self.image, self.game.name):
             return False
         self.say("the stored reading profile misread the board (a fresh read differs): rebuilt it")
-        self.link.rebuild_profile(self.image, game)
         self.look_until_known()
         self.replan()
         return True

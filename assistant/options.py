@@ -98,6 +98,10 @@ def add_fault_options(parser, tap_latency: float) -> None:
     parser.add_argument("--refuse-input", action="store_true",
                         help="the phone refuses injected taps, as Xiaomi's MIUI does until \"USB "
                              "debugging (Security settings)\" is on")
+    parser.add_argument("--ignore-taps-while-animating", nargs="?", const="all", default="",
+                        choices=("all", "fade", "collapse", "add"), metavar="ANIMATION",
+                        help="the game ignores taps while it animates: all its animations (no value), or "
+                             "only fade, collapse or add")
     parser.add_argument("--dialog-dismiss", default="Not now", metavar="LABEL",
                         help='the dialog\'s second button, that only closes it (default "Not now"; "" for none)')
 
@@ -109,6 +113,15 @@ def add_channel_option(parser) -> None:
                              "feed), shell (one adb shell kept open), exec (one adb call per batch of taps); "
                              "default $TAPSOLVE_CHANNEL, else auto: the fastest that starts, falling back in "
                              "that order")
+
+
+def add_run_options(parser) -> None:
+    """What a run on a phone leaves behind, on play, guide, demo and bench play: its log (always:
+    ``assistant.runlog``) and its recording (--record DIR, --no-record: ``assistant.record``)."""
+    from assistant import record
+
+    record.add_options(parser)
+    parser.set_defaults(logged=True)
 
 
 def print_json(args, data) -> None:

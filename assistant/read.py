@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from solver import platforms
 from solver.errors import TapsolveError
 
 
@@ -28,10 +29,10 @@ def run_read(args) -> int:
     if args.image is not None and not args.model:
         reading = vision.read(vision.load_image(args.image), args.game, first_row=args.first_row)
     else:
-        from calibration import store
+        from assistant import session
 
         image, model = capture(args.serial) if args.image is None else (vision.load_image(args.image), args.model)
-        reading = store.read(image, model, args.game, note=note)
+        reading = session.read(image, model, args.game, note=note)
     if args.json:
         print_json(args, reading.to_json())
     else:
@@ -41,22 +42,23 @@ def run_read(args) -> int:
 
 def run_calibrate(args) -> int:
     import vision
+    from assistant import session
     from calibration import store
 
     image, model = capture(args.serial) if args.image is None else (vision.load_image(args.image), args.model or "image")
     notes = []
-    reading = store.read(image, model, args.game, rebuild=True, note=notes.append)
+    reading = session.read(image, model, args.game, rebuild=True, note=notes.append)
     p = reading.profile
     if p is None:
         raise TapsolveError(f"no board on the screen to calibrate from (it shows {reading.screen}): "
                             "open a board and run again")
-    if not store.trusted(reading):  # (a profile learned under a dialog or an ad misreads the clear board)
+    if not session.trusted(reading):  # (a profile learned under a dialog or an ad misreads the clear board)
         raise TapsolveError(f"the board is not read for sure ({reading.describe_unsure()}): close what covers it "
                             "and run again")
     path = store.profile_path(model, p.width, p.height, p.game, p.theme)
     if p.changed:  # the store could not write it (and noted why)
         raise TapsolveError(f"cannot store the profile in {path.parent}: make it writable or set "
-                            "XDG_CONFIG_HOME to a folder you can write")
+                            f"{platforms.CONFIG_SETTING} to a folder you can write")
     for line in notes:
         note(line)
     fonts = ", ".join(f"{k} {v.known()}" for k, v in sorted(p.fonts.items()) if len(v))

@@ -12,8 +12,12 @@ from solver.errors import TapsolveError
 SETTLE_INTERVAL = 0.05
 STILL_PIXELS = 16
 PIXEL_NOISE = 10
-# A game's animations last well under a second; a screen changing for longer is not settling.
+# A game's animations last well under a second; a screen seen changing for longer is not settling.
 SETTLE_TIMEOUT = 5.0
+# Two captures farther apart than this say nothing of the time between them but that the screen
+# changed once: the link stalled (a USB stall froze the adb server, and the video held back came
+# in a burst), not a screen moving all along. Such a span counts as this much of changing.
+STALL_GAP = 1.0
 # After a touch, two equal frames show a still screen only this far apart: an animation that
 # eases in (Android's AccelerateInterpolator: the square or the cube of the time) changes a
 # digit's shade by less than PIXEL_NOISE over its first tenths of a second. A real phone's
@@ -117,12 +121,12 @@ class Settler:
         else:
             previous, previous_at = (None if touched_at is not None else self.screen), None
             times = [at]
-        start = times[0]
+        moving = 0.0  # seconds the screen was seen changing (see STALL_GAP)
         boxes = []  # where each pair of frames in a row differed
         while True:
             if touched_at is None and previous is not None and not still(previous, image, ticking):
                 boxes.append(changed_box(previous, image))
-                found = ticking_box(boxes, image.shape) if at - start > TICKING_AFTER else None
+                found = ticking_box(boxes, image.shape) if moving >= TICKING_AFTER else None
                 if found is not None:  # a clock ticking where no read has said yet: left out
                     ticking = [*ticking, found]
             if previous is not None and still(previous, image, ticking):
@@ -138,9 +142,10 @@ class Settler:
                 continue
             if previous is not None:
                 self.unsettled += 1
-            # frames are taken when a capture is asked for: the screen changed across this span
-            # (not the captures' own time, which a slow phone may stretch by seconds)
-            if at - start > self.timeout:
+                # frames are taken when a capture is asked for: the screen changed across this
+                # span (not the captures' own time, which a slow phone may stretch by seconds)
+                moving += min(at - previous_at, STALL_GAP) if previous_at is not None else 0.0
+            if moving > self.timeout:
                 raise ScreenNotSettling(
                     f"the phone's screen kept changing for {self.timeout:g} s (an animation "
                     "that does not end, a video ad?): close what moves on the phone and run again")

@@ -29,7 +29,7 @@ from assistant import autoplay  # noqa: E402
 from assistant.link import Link  # noqa: E402
 from assistant.loop import Loop  # noqa: E402
 from assistant.phone.device import connect  # noqa: E402
-from calibration import store  # noqa: E402
+from assistant.session import Session  # noqa: E402
 from phonesim import apps  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, REALISM, Faults, Phone  # noqa: E402
@@ -40,8 +40,8 @@ def real_play(harness, preset, seed, objective):
     phone = Phone(preset, apps.create("numbermatch", preset, seed=seed), Faults(seed=seed),
                   realism=REALISM["real"])
     vp = harness.add(phone)
-    link = Link(connect(vp.serial, client=harness.client), say=lambda _: None, keep=store.remember)
-    loop = Loop(link, game="numbermatch", objective=objective, budget=1.0, say=lambda _: None)
+    link = Link(connect(vp.serial, client=harness.client), say=lambda _: None)
+    loop = Loop(Session(link, say=lambda _: None, keep=True), game="numbermatch", objective=objective, budget=1.0, say=lambda _: None)
 
     def charged():
         return sum(sum(c) for c in phone.charged.values())
@@ -72,7 +72,7 @@ def real_play(harness, preset, seed, objective):
 def timed_play(harness, preset, seed, latency, objective):
     phone = Phone(preset, apps.create("numbermatch", preset, seed=seed), Faults(tap_latency=latency))
     vp = harness.add(phone)
-    loop = Loop(Link(connect(vp.serial, client=harness.client), say=lambda _: None, keep=store.remember),
+    loop = Loop(Session(Link(connect(vp.serial, client=harness.client), say=lambda _: None), say=lambda _: None, keep=True),
                 game="numbermatch", objective=objective, budget=1.0, say=lambda _: None)
     checks = []
     judge = loop.judge

@@ -9,7 +9,6 @@ tables) on the same boards with a node budget per board, so it finishes.
 """
 
 import argparse
-import resource
 import statistics
 import subprocess
 import sys
@@ -43,10 +42,10 @@ def build_in_own_process() -> tuple[float, float]:
     code = ("import time; from solver import fifteen, _fifteen_kernel as k; import numpy as np;"
             "k.build_pattern_table(np.array([13, 14, 15], np.int64));"  # compile (or load) first
             "t0 = time.perf_counter(); fifteen.pattern_tables(rebuild=True);"
-            "print(time.perf_counter() - t0)")
+            "from solver.platforms import peak_memory_mib; print(time.perf_counter() - t0, peak_memory_mib() or 0)")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return float(run.stdout.split()[-1]), peak_kb / 1024
+    seconds, peak = run.stdout.split()[-2:]
+    return float(seconds), float(peak)
 
 
 def summary(times: list[float]) -> str:

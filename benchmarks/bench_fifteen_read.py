@@ -34,7 +34,7 @@ def render(folder: Path, skins: int, seed: int) -> None:
     import cv2
 
     from phonesim import apps
-    from phonesim.phone import Preset
+    from phonesim.app import Preset
 
     folder.mkdir(parents=True, exist_ok=True)
     for k in range(seed, seed + skins):

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import vision  # noqa: E402
+from assistant import session  # noqa: E402
 from calibration import store  # noqa: E402
 from vision.reader import reader  # noqa: E402
 
@@ -53,7 +54,7 @@ def main() -> int:
     for entry in nm:
         image, _ = load(entry)
         first.append(vision.read(image).seconds)  # no profile: grid, cells, tesseract
-        store.read(image, "Pixel 7")  # builds, stores and then extends the device's profile
+        session.read(image, "Pixel 7")  # builds, stores and then extends the device's profile
     image, truth = load(next(e for e in nm if e["state"] == "midgame" and e["theme"] == "light"))
     path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
     profile = store.load(path)

@@ -23,7 +23,7 @@ from assistant.link import Link  # noqa: E402
 from assistant.loop import Loop  # noqa: E402
 from assistant.games.numbermatch.scroll import BoardView  # noqa: E402
 from assistant.phone.device import connect  # noqa: E402
-from calibration import store  # noqa: E402
+from assistant.session import Session  # noqa: E402
 from phonesim import apps  # noqa: E402
 from phonesim.harness import Harness  # noqa: E402
 from phonesim.phone import PRESETS, Faults, Phone  # noqa: E402
@@ -35,8 +35,8 @@ def quiet(*_):
 
 def surveys(harness, preset, size, seed):
     vp = harness.add(Phone(preset, apps.create("numbermatch", preset, seed=seed, size=size)))
-    link = Link(connect(vp.serial, client=harness.client), say=quiet, keep=store.remember)
-    link.look("numbermatch")  # builds the reading profile
+    session = Session(Link(connect(vp.serial, client=harness.client), say=quiet), say=quiet, keep=True)
+    session.look("numbermatch")  # builds the reading profile
     times, swipes, looks = [], [], []
     for _ in range(5):
         first = json.loads(vp.device.shell("phonesim truth"))
@@ -45,7 +45,7 @@ def surveys(harness, preset, size, seed):
         vp.device.shell(f"input swipe {x} {preset.height // 2} {x} {preset.height // 2 - 4 * pitch} 400")
         view = BoardView()
         t0 = time.perf_counter()
-        board, _ = view.survey(link)
+        board, _ = view.survey(session)
         times.append(time.perf_counter() - t0)
         swipes.append(view.swipes)
         looks.append(view.looks)
@@ -60,7 +60,7 @@ def surveys(harness, preset, size, seed):
 def play(harness, preset, size, seed):
     phone = Phone(preset, apps.create("numbermatch", preset, seed=seed, size=size), Faults(tap_latency=0.2))
     vp = harness.add(phone)
-    loop = Loop(Link(connect(vp.serial, client=harness.client), say=quiet, keep=store.remember),
+    loop = Loop(Session(Link(connect(vp.serial, client=harness.client), say=quiet), say=quiet, keep=True),
                 game="numbermatch", objective="fast", budget=1.0, say=quiet)
     t0 = time.perf_counter()
     autoplay.play(loop, stages=1, say=quiet)

@@ -64,6 +64,8 @@ HEADER = struct.Struct("<6I")
 # N_TTY_BUF_SIZE (4096, Linux include/linux/tty.h); what is typed past it is dropped.
 MAX_LINE = 4096
 
+LEGACY_SHELL_BEFORE_SDK = 21  # Android 5.0's adbd brought `exec:` (and the PTY-less shell)
+
 # The emulator console/adb ports: the adb server probes them on its own, so a phone there
 # would be picked up by every adb server on the machine.
 EMULATOR_PORTS = range(5554, 5586)
@@ -448,15 +450,26 @@ class AdbServer:
         kind, *shell_args = kind.split(",")
         if not colon or kind not in ("shell", "exec") or "v2" in shell_args or (kind == "exec" and shell_args):
             return None
+        if int(self.phone.properties()["ro.build.version.sdk"]) < LEGACY_SHELL_BEFORE_SDK:
+            # Android 4.4's adbd: no `exec:` (it came with 5.0) and no shell arguments; its
+            # `shell:` runs every command in a PTY, whose line discipline (ONLCR) writes "\r\n" for
+            # each "\n" of the output, binary or not (system/core adb/services.cpp, create_subproc_pty)
+            if kind == "exec" or shell_args:
+                return None
+            if not command.strip():
+                return lambda stream: self._interactive(stream, write=through_pty(stream.write))
+            return lambda stream: self.shell.run(command, through_pty(stream.write))
         if kind == "shell" and not command.strip():
             # no command: a PTY (a prompt) unless raw asked, as adbd's default for interactive shells
             return lambda stream: self._interactive(stream, prompt="raw" not in shell_args)
         return lambda stream: self.shell.run(command, stream.write)
 
-    def _interactive(self, stream: Stream, prompt: bool = True) -> None:
-        """`adb shell` without a command: a prompt (none raw), lines in, their output out."""
+    def _interactive(self, stream: Stream, prompt: bool = True, write=None) -> None:
+        """`adb shell` without a command: a prompt (none raw), lines in, their output out
+        (through ``write``, a PTY's, when given)."""
         prompt = f"{self.phone.preset.device}:/ $ ".encode() if prompt else b""
-        stream.write(prompt)
+        write = write or stream.write
+        write(prompt)
         pending = b""
         while True:
             data = stream.read()
@@ -472,8 +485,13 @@ class AdbServer:
                 if text == "exit":
                     return
                 if text:
-                    self.shell.run(text, stream.write, kept_open=True)
-                stream.write(prompt)
+                    self.shell.run(text, write, kept_open=True)
+                write(prompt)
+
+
+def through_pty(write):
+    """A writer as a PTY's output side passes bytes on: each "\n" as "\r\n" (termios ONLCR)."""
+    return lambda data: write(bytes(data).replace(b"\n", b"\r\n"))
 
 
 def bind(host: str, port: int) -> socket.socket:

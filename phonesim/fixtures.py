@@ -49,7 +49,7 @@ def generate(out: Path, games=None) -> list[dict]:
     the emulators') and theme."""
     games = registry.NAMES if games is None else games
     index: list[dict] = []
-    for p, preset in enumerate(p for p in PRESETS.values() if not p.emulator):
+    for p, preset in enumerate(p for p in PRESETS.values() if not p.emulator and not p.quirks):
         for t, theme in enumerate(THEMES):
             seed = 10 * p + t + 1
             for game in games:

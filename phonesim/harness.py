@@ -25,6 +25,7 @@ import adbutils
 
 from phonesim.adb import EMULATOR_PORTS, AdbServer
 from phonesim.phone import Phone
+from solver import platforms
 
 DEFAULT_ADB_PORT = 5037
 
@@ -156,7 +157,7 @@ class Harness:
             self._process = subprocess.Popen(
                 [adb_binary(), "-P", str(self.adb_port), "server", "nodaemon"], env=env,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True)  # Ctrl-C in a terminal reaches us, and we stop it in order
+                **platforms.apart())  # Ctrl-C in a terminal reaches us, and we stop it in order
         deadline = time.monotonic() + 15
         while not _reachable(self.adb_port, self.host):
             if self._process.poll() is not None:

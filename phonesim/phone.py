@@ -16,145 +16,15 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field, replace
+
 import numpy as np
 
-
-@dataclass(frozen=True)
-class Preset:
-    """A device model: its screen in pixels, its density, its names and its font."""
-
-    name: str
-    width: int
-    height: int
-    density: int
-    model: str
-    product: str
-    device: str
-    font: str  # a family phonesim.apps draws text with: "roboto" or "dejavu"
-    status_bar: int  # height of the status bar in pixels
-    # the Number Match build it runs: "current" (2026: coins, Numbers Cleared, best score) or
-    # "2022" (an older build: a "Number Match" title bar, the score under a trophy, no best score)
-    style: str = "current"
-    emulator: bool = False  # an emulator's usual screen: played on, left out of fixtures/
+# the apps' side of the phone lives below it (every app imports it; the phone imports the apps)
+from phonesim.app import (OUTSIDE_TAPS, PRESETS, RIGHT_TAPS, TAP_TARGETS, UNJUDGED_TAPS, App, Preset,  # noqa: F401
+                          inside)
 
 
-PRESETS = {
-    p.name: p for p in (
-        Preset("720x1600", 720, 1600, 320, "Galaxy A12", "a12nsxx", "a12", "roboto", 48),
-        Preset("1080x2400", 1080, 2400, 420, "Pixel 7", "panther", "panther", "roboto", 72),
-        Preset("1440x3200", 1440, 3200, 560, "Galaxy S21 Ultra", "p3sxx", "p3s", "dejavu", 96),
-        Preset("tablet-1600x2560", 1600, 2560, 320, "Galaxy Tab S7", "gts7lwifi", "gts7l", "dejavu", 64),
-        Preset("1080x2340-2022", 1080, 2340, 400, "Redmi Note 10 Pro", "sweet_eea", "sweet", "roboto", 66,
-               style="2022"),
-        # the screens emulators (BlueStacks, MuMu, LDPlayer, Nox, MEmu) are usually set to, portrait
-        Preset("720x1280", 720, 1280, 320, "Emulator 720x1280", "emu720", "emu720", "roboto", 48, emulator=True),
-        Preset("900x1600", 900, 1600, 240, "Emulator 900x1600", "emu900", "emu900", "roboto", 36, emulator=True),
-        Preset("1080x1920", 1080, 1920, 480, "Emulator 1080x1920", "emu1080", "emu1080", "roboto", 72,
-               emulator=True),
-    )
-}
 BACK_KEYS = {"4", "KEYCODE_BACK", "BACK"}  # `input keyevent` names of Android's Back key
-
-
-def inside(rect, x: int, y: int) -> bool:
-    """Whether (x, y) lies in ``rect`` (x, y, w, h)."""
-    return rect[0] <= x < rect[0] + rect[2] and rect[1] <= y < rect[1] + rect[3]
-
-
-class App:
-    """A game app on the virtual phone (each game's app module gives one as ``APP``). Each gives
-    its screen, its taps and its truth; the rest has defaults: an app with no options of its own
-    and no fixtures, that plays no animation, ignores swipes and keys, and cannot say what lies
-    under a finger (its taps are logged "unknown", never wrong)."""
-
-    theme = None  # the app's colours, a phonesim.apps.draw.Theme (None: the light theme)
-    # the app's package and main activity, as dumpsys names them (a game's real ones if known)
-    PACKAGE = "com.phonesim.game"
-    ACTIVITY = "com.phonesim.game.GameActivity"
-    kind = "game"  # what is in front (the other activities are "ad" or "app")
-    animated_s = 0.0  # the length of every animation the app played so far, in seconds
-    # the game's own options (phonesim.apps.create's keywords, `tapsolve phone`'s flags): defaults
-    OPTIONS: dict = {}
-    # what the fixtures of the game show, for fixtures/README.md ("" when it has none)
-    FIXTURES = ""
-
-    @classmethod
-    def create(cls, preset: Preset, seed: int, theme: str, options: dict) -> "App":
-        """The app for ``preset``, with the game's ``options`` (every one of OPTIONS) checked."""
-        return cls(preset, seed=seed, theme=theme, **options)
-
-    @classmethod
-    def add_options(cls, parser, types) -> None:
-        """Add the game's options to `tapsolve phone` (``types``: the command line's value types,
-        assistant.options); default: it has none."""
-
-    @classmethod
-    def fixture_states(cls, preset: Preset, theme: str, seed: int):
-        """(state name, app) for each screen the fixtures show of the game (default: none)."""
-        return iter(())
-
-    def tap_rect(self, rect) -> None:
-        """Tap the middle of ``rect`` (x, y, w, h), as a finger would."""
-        x, y, w, h = rect
-        self.tap(x + w // 2, y + h // 2)
-
-    def tap_on_cell(self, index: int) -> None:
-        """Tap the middle of cell ``index`` of the truth's cells as a finger would (it must be on screen)."""
-        self.tap_rect(self.truth()["cells"][str(index)])
-
-    def render(self) -> np.ndarray:
-        """The app's full screen (status bar included) as an H x W x 3 uint8 RGB image."""
-        raise NotImplementedError
-
-    def tap(self, x: int, y: int) -> None:
-        raise NotImplementedError
-
-    def truth(self) -> dict:
-        """Ground truth of what is on screen (the fixtures' JSON)."""
-        raise NotImplementedError
-
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
-        """A swipe (default: nothing moves)."""
-
-    def keyevent(self, key: str) -> None:
-        """A key event (default: nothing happens)."""
-
-    def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) would land on now, one of the TAP_TARGETS."""
-        return "unknown"
-
-    def animate(self, durations: dict[str, float], banner: bool = False) -> None:
-        """Play the animations for these lengths (by name), with a banner ad or not."""
-
-    def motion(self) -> str | None:
-        """The animation playing now, None when the screen is still."""
-        return None
-
-    def take_ad(self) -> dict | None:
-        """An interstitial ad the app starts now, once: Interstitial's keywords (seconds, store,
-        unit); default: the app shows none."""
-        return None
-
-    @property
-    def package(self) -> str:
-        return self.PACKAGE
-
-    @property
-    def activity(self) -> str:
-        return self.ACTIVITY
-
-
-# What a tap can land on (the tap log's words). A tap on anything but a live cell, "+" or a
-# known button, or on a cell while it animates, is a wrong tap.
-TAP_TARGETS = ("live", "crossed", "empty", "animating", "add", "button", "ad", "app", "nothing", "dropped",
-               "unknown")
-RIGHT_TAPS = {"live", "add", "button"}
-# taps off the game: on an ad (a banner, an interstitial), or on another app, the store, the
-# home screen, the lock screen or a screen off ("app")
-OUTSIDE_TAPS = {"ad", "app"}
-# neither right nor wrong: a "dropped" tap never reached the app (the phone lost it); an
-# "unknown" one reached an app that cannot say what lies under a finger
-UNJUDGED_TAPS = {"dropped", "unknown"}
 
 
 @dataclass(frozen=True)
@@ -284,6 +154,9 @@ class Faults:
     dialog_dismiss: str = "Not now"  # the dialog's second button, that only closes it ("": none)
     # injected input refused, as on Xiaomi's MIUI until "USB debugging (Security settings)" is on
     refuse_input: bool = False
+    # a game that ignores every tap while it animates, as some do (issue 40): "" (none), one of the
+    # app's animations by name ("fade", "collapse", "add", ...) or "all"
+    ignore_taps_while: str = ""
 
 
 @dataclass
@@ -306,8 +179,12 @@ class Phone:
     ads_shown: int = 0
     clock: object = time.monotonic  # the ads' countdowns run on it (tests may set their own)
     android: str = DEFAULT_ANDROID  # a key of ANDROID
+    # the display turned a quarter from the game's orientation (a landscape ad, a rotation): the
+    # screen is shown sideways at height x width, and touches come in that turned space
+    turned: bool = False
 
     def __post_init__(self):
+        self.android = self.preset.android or self.android  # a preset's own Android wins over the option
         self.realism = self.realism.for_android(self.android)
         self._lock = threading.RLock()
         self._random = random.Random(self.faults.seed)
@@ -474,7 +351,7 @@ class Phone:
         p = self.preset
         return {
             "ro.product.model": p.model, "ro.product.name": p.product, "ro.product.device": p.device,
-            "ro.product.manufacturer": "phonesim",
+            "ro.product.manufacturer": p.maker,
             "ro.build.version.release": ANDROID[self.android].release, "ro.build.version.sdk": str(ANDROID[self.android].sdk), "ro.serialno": self.serial, "ro.sf.lcd_density": str(p.density),
         }
 
@@ -484,7 +361,8 @@ class Phone:
         ``log`` is off (a video stream's looks, phonesim.scrcpy)."""
         if self.faults.secure or not self.awake:
             self.last_motion = None
-            return np.zeros((self.preset.height, self.preset.width, 3), np.uint8)
+            width, height = self.screen_size()
+            return np.zeros((height, width, 3), np.uint8)
         with self._lock:
             top, motion = self.front(), None
             if self.locked:
@@ -497,6 +375,8 @@ class Phone:
                 if self.dialog is not None:
                     frame = self.dialog.draw(frame)
             self.last_motion = motion  # (read under the lock by a video stream, with its frame)
+            if self.turned:
+                frame = np.ascontiguousarray(np.rot90(frame))
         if log:
             with self._costs_lock:
                 self.capture_log.append((time.monotonic(), motion))
@@ -516,8 +396,15 @@ class Phone:
         with self._costs_lock:
             self.tap_log.append(Tap(time.monotonic(), x, y, target))
 
+    def screen_size(self) -> tuple[int, int]:
+        """The screen's (width, height) as shown now: the preset's, swapped while turned."""
+        p = self.preset
+        return (p.height, p.width) if self.turned else (p.width, p.height)
+
     def tap(self, x: int, y: int, cost=None) -> None:
         """A tap; ``cost``: the span its start costs instead of `input tap`'s (phonesim.scrcpy)."""
+        if self.turned:  # back into the game's orientation (the inverse of screen()'s np.rot90)
+            x, y = self.preset.width - 1 - y, x
         if self._lost(cost=cost):
             self.taps_dropped += 1
             self._log(x, y, "dropped")
@@ -543,6 +430,11 @@ class Phone:
                 else:
                     self.taps_blocked += 1
                     self._log(x, y, "nothing")
+                return
+            ignoring = self.faults.ignore_taps_while
+            motion = self.app.motion() if ignoring else None
+            if motion is not None and ignoring in ("all", motion):
+                self._log(x, y, "ignored")  # (the game took the tap and did nothing with it)
                 return
             self._log(x, y, self.app.landed(x, y))
             self.app.tap(x, y)

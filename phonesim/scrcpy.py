@@ -8,9 +8,12 @@ scrcpy/): Server.java (what runs, and that the process ends when a socket ends),
 (accept video, audio, control in that order on one socket name; one dummy byte on the first
 socket, then the device name in 64 bytes), device/Streamer.java (codec meta, 12-byte packet
 headers, the config and key-frame flags), device/Size.java (max_size: limit, then round8),
-control/ControlMessageReader.java (the message layouts), control/Controller.java (positions in
-the video's size; an event for another size is ignored; injection refused is logged, the server
-goes on), video/SurfaceEncoder.java (the last frame repeated after 100 ms without change). The
+control/ControlMessageReader.java (the message layouts), control/Controller.java and
+PositionMapper.java (positions in the current video's size; an event for another size is
+ignored, silently; injection refused is logged, the server goes on), video/SurfaceEncoder.java
+(the last frame repeated after 100 ms without change; the codec meta written once, then an
+encoder that refuses the size retried smaller before the first frame, MAX_SIZE_FALLBACK, with
+downsize_on_error; a rotation restarting the capture at the turned size, no new meta). The
 sync service is AOSP adb's SYNC.TXT / file_sync_protocol.h.
 
 Simplifications, said here: the stream is encoded by libx264 (tune zerolatency) on the host, not
@@ -65,6 +68,7 @@ DIRECTORIES = {"/data/local/tmp", "/sdcard", "/data/local/tmp/", "/sdcard/"}
 S_IFDIR, S_IFREG = 0o040000, 0o100000
 
 REPEAT_S = 0.1  # SurfaceEncoder's REPEAT_FRAME_DELAY_US: the last frame again after 100 ms
+MAX_SIZE_FALLBACK = (2560, 1920, 1600, 1280, 1024, 800)  # SurfaceEncoder's, in descending order
 # how often the screen is looked at for a change: a phone's display refreshes at 60 Hz, but
 # drawing phonesim's screen costs ~20 ms of a core at 1080x2400, so half that
 MAX_FPS = 30
@@ -325,6 +329,7 @@ class Server:
         self.audio = True
         self.control = True
         self.max_size = 0
+        self.downsize_on_error = True  # Options.java's default
         self.tunnel_forward = False
         self.send = {"device_meta": True, "frame_meta": True, "dummy_byte": True, "codec_meta": True}
         self.stop = threading.Event()
@@ -333,6 +338,7 @@ class Server:
         self.video_size = (phone.preset.width, phone.preset.height)
         self.costs = costs(phone)
         self._down: tuple[int, int, float] | None = None
+        self.ignored = 0  # touches of another size than the video's, dropped (PositionMapper.map)
         self._moved = False
         self._last = (0, 0)
 
@@ -356,7 +362,7 @@ class Server:
             flag = value.lower() == "true"  # Boolean.parseBoolean
             if key == "scid":
                 self.scid = int(value, 16)
-            elif key in ("video", "audio", "control", "tunnel_forward"):
+            elif key in ("video", "audio", "control", "tunnel_forward", "downsize_on_error"):
                 setattr(self, key, flag)
             elif key == "max_size":
                 self.max_size = int(value) & ~7
@@ -481,9 +487,10 @@ class Server:
     def _touch(self, action: int, x: int, y: int, w: int, h: int) -> None:
         if self._refused():
             return
-        screen = (self.phone.preset.width, self.phone.preset.height)
-        if self.video:  # PositionMapper: only events made for the video's size, mapped back
+        screen = self.phone.screen_size()
+        if self.video:  # PositionMapper.map: only events made for the current video size, mapped back
             if (w, h) != self.video_size:
+                self.ignored += 1
                 return
             x, y = round(x * screen[0] / w), round(y * screen[1] / h)
         now = time.monotonic()
@@ -514,17 +521,44 @@ class Server:
             self.phone.keyevent(name, cost=self.costs.touch)
 
     # -- video ------------------------------------------------------------------------------
+    def _prepare(self, screen_size: tuple[int, int], outgoing: queue.Queue):
+        """Start the encoder for the screen's size (SurfaceEncoder.streamCapture's loop): one the
+        phone's encoder refuses (larger than its preset's encoder_max) fails to configure before
+        the first frame and is retried at the next smaller MAX_SIZE_FALLBACK (prepareRetry), or
+        the server gives up. The position mapper takes the size the stream now has."""
+        width, height = limit(*screen_size, self.max_size)
+        refuses = self.phone.preset.encoder_max
+        while refuses and max(width, height) > refuses:
+            smaller = next((m for m in MAX_SIZE_FALLBACK if m < max(width, height)), 0)
+            self.log(f"[server] ERROR: Capture/encoding error: android.media.MediaCodec$CodecException: "
+                     f"Error 0xfffffc0e (configure {width}x{height})\n")
+            if not self.downsize_on_error or not smaller:
+                raise EOFError("the encoder refused every size")
+            self.log(f"[server] INFO: Retrying with -m{smaller}...\n")
+            self.max_size = smaller
+            width, height = limit(*screen_size, smaller)
+        self.video_size = (width, height)
+        encoder = open_encoder(width, height)
+        if encoder.extradata:
+            outgoing.put((time.monotonic(), PACKET_FLAG_CONFIG, bytes(encoder.extradata)))
+        return encoder
+
     def _stream(self, stream) -> None:
         """Encode the screen when it changes (and the last frame again after REPEAT_S), send each
-        packet after the video latency."""
-        width, height = self.video_size
-        encoder = open_encoder(width, height)
+        packet after the video latency; a screen of another size (the display turned) restarts
+        the encoder at that size, as a rotation resets the capture."""
         outgoing: queue.Queue = queue.Queue()
         sender = threading.Thread(target=self._send, args=(stream, outgoing), daemon=True,
                                   name="phonesim-scrcpy-send")
         sender.start()
-        if encoder.extradata:
-            outgoing.put((time.monotonic(), PACKET_FLAG_CONFIG, bytes(encoder.extradata)))
+        screen_size = self.phone.screen_size()
+        try:
+            encoder = self._prepare(screen_size, outgoing)
+        except EOFError:
+            outgoing.put(None)
+            self.stop.set()
+            return
+        width, height = self.video_size
         start = time.monotonic()
         last, frame, sent_at, picture = None, None, 0.0, 0
         try:
@@ -532,6 +566,11 @@ class Server:
                 tick = time.monotonic()
                 with self.phone._lock:
                     screen, motion = self.phone.screen(log=False), self.phone.last_motion
+                if (screen.shape[1], screen.shape[0]) != screen_size:  # turned: a new capture size
+                    screen_size = (screen.shape[1], screen.shape[0])
+                    encoder = self._prepare(screen_size, outgoing)
+                    width, height = self.video_size
+                    last = None
                 changed = last is None or not np.array_equal(screen, last)
                 if changed or tick - sent_at >= REPEAT_S:
                     if changed:  # a repeat encodes the same picture again (no conversion)
@@ -574,7 +613,7 @@ KNOWN_OPTIONS = {
     "log_level", "video_codec", "audio_codec", "video_source", "audio_source", "audio_dup",
     "video_bit_rate", "audio_bit_rate", "max_fps", "angle", "crop", "display_id", "show_touches",
     "stay_awake", "screen_off_timeout", "video_codec_options", "audio_codec_options", "video_encoder",
-    "audio_encoder", "power_off_on_close", "clipboard_autosync", "downsize_on_error", "cleanup",
+    "audio_encoder", "power_off_on_close", "clipboard_autosync", "cleanup",
     "power_on", "list_encoders", "list_displays", "list_cameras", "list_camera_sizes", "list_apps",
     "camera_id", "camera_size", "camera_facing", "camera_ar", "camera_fps", "camera_high_speed",
     "new_display", "vd_destroy_content", "vd_system_decorations", "capture_orientation",

@@ -13,7 +13,15 @@ MAX_TAP_LATENCY = 60.0  # seconds: a tap slower than this is a phone that has hu
 
 
 def build_phone(args) -> Phone:
-    """The Phone the options describe: preset, game app, faults."""
+    """The Phone the options describe: preset, game app, faults; or a recording's screens
+    (``--replay``: phonesim.replay), on a phone of the recorded model and screen."""
+    if vars(args).get("replay"):
+        from pathlib import Path
+
+        from phonesim.replay import ReplayApp
+
+        app = ReplayApp(Path(args.replay))
+        return Phone(app.preset(), app, Faults(seed=args.seed), realism=realism(args), android=args.android)
     if args.preset not in PRESETS:
         raise InputError(f"unknown preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
     if not 0 <= args.drop_taps <= 1:
@@ -27,7 +35,8 @@ def build_phone(args) -> Phone:
                       **{name: given[name] for name in apps.option_names()})
     faults = Faults(tap_latency=args.tap_latency, drop_taps=args.drop_taps, secure=args.secure, seed=args.seed,
                     dialog_after=args.dialog_after, dialog_between_stages=args.dialog_between_stages,
-                    dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input)
+                    dialog_dismiss=args.dialog_dismiss, refuse_input=args.refuse_input,
+                    ignore_taps_while=args.ignore_taps_while_animating)
     return Phone(preset, app, faults, realism=realism(args), android=args.android)
 
 
@@ -56,9 +65,13 @@ def run_phone(args) -> int:
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     p = phone.preset
-    print(f"phonesim: {p.model} ({p.width}x{p.height}, {p.density} dpi), {args.game}, seed {args.seed}, "
-          f"{args.theme} theme, Android {args.android}, {phone.realism.name} realism" + (", unauthorized" if args.unauthorized else ""),
-          flush=True)
+    if vars(args).get("replay"):
+        print(f"phonesim: replaying {args.replay}: {len(phone.app.scenes)} scenes, {p.model} ({p.width}x{p.height}, "
+              f"{p.density} dpi)", flush=True)
+    else:
+        print(f"phonesim: {p.model} ({p.width}x{p.height}, {p.density} dpi), {args.game}, seed {args.seed}, "
+              f"{args.theme} theme, Android {args.android}, {phone.realism.name} realism"
+              + (", unauthorized" if args.unauthorized else ""), flush=True)
     print(f"serial: {server.serial}", flush=True)
     print(f"connect: tapsolve connect {server.serial}", flush=True)
     print("Ctrl-C stops the phone.", flush=True)

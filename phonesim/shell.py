@@ -47,14 +47,36 @@ def png(rgb: np.ndarray) -> bytes:
     return data.tobytes()
 
 
-def raw(rgb: np.ndarray) -> bytearray:
-    """The screen as plain `screencap` writes it: width, height, format, colour space, then RGBA."""
+def raw(rgb: np.ndarray, colour_space: bool = True) -> bytearray:
+    """The screen as plain `screencap` writes it: width, height, format, colour space (since
+    Android 9: ``colour_space``), then RGBA."""
     height, width = rgb.shape[:2]
-    out = bytearray(16 + width * height * 4)
-    struct.pack_into("<4I", out, 0, width, height, PIXEL_FORMAT_RGBA_8888, COLOR_SPACE_SRGB)
-    rgba = np.frombuffer(out, np.uint8, offset=16).reshape(height, width, 4)
+    header = 16 if colour_space else 12
+    out = bytearray(header + width * height * 4)
+    struct.pack_into("<4I" if colour_space else "<3I", out, 0, width, height, PIXEL_FORMAT_RGBA_8888,
+                     *([COLOR_SPACE_SRGB] if colour_space else []))
+    rgba = np.frombuffer(out, np.uint8, offset=header).reshape(height, width, 4)
     cv2.cvtColor(rgb, cv2.COLOR_RGB2RGBA, dst=rgba)
     return out
+
+
+# The physical displays' ids (SurfaceFlinger's PhysicalDisplayId, what `screencap -d` takes), as
+# an emulator with two displays lists them in `dumpsys SurfaceFlinger --display-id`.
+MAIN_DISPLAY_ID = "4619827259835644672"
+COVER_DISPLAY_ID = "4619827551948147201"
+COVER_LOGICAL_ID = 1  # the cover's logical display (the main screen is the default, 0)
+COLOUR_SPACE_SDK = 28  # raw screencap's colour-space word: Android 9 (screencap.cpp)
+SURFACE_DISPLAY_SDK = 29  # `dumpsys SurfaceFlinger --display-id` and `screencap -d <physical id>`: Android 10
+FOCUS_IN_DISPLAY_SDK = 29  # DisplayContent prints the focus from Android 10; the policy before
+KEYGUARD_DELEGATE_SDK = 23  # PhoneWindowManager dumps its KeyguardServiceDelegate from Android 6
+# screencap.cpp (main): with several physical displays and no -d, these three lines on stderr
+# (the same stream on `exec:`), then the first display's image
+MULTIPLE_DISPLAYS_WARNING = (
+    "[Warning] Multiple displays were found, but no display id was specified! Defaulting to the first "
+    "display found, however this default is not guaranteed to be consistent across captures. A display "
+    "id should be specified.\nA display ID can be specified with the [-d display-id] option.\n"
+    "See \"dumpsys SurfaceFlinger --display-id\" for valid display IDs.\n")
+COVER_SHADE = 18  # the cover screen's grey: a clock face, not the game
 
 
 class Usage(Exception):
@@ -167,16 +189,27 @@ class Shell:
             return 255  # (onCommand's -1)
 
     # -- the commands ------------------------------------------------------------------------
+    @property
+    def sdk(self) -> int:
+        return int(self.phone.properties()["ro.build.version.sdk"])
+
+    def displays(self) -> list[tuple[str, int, int]]:
+        """(physical id, width, height) of each physical display in SurfaceFlinger's order: a
+        cover screen first (which `screencap` untold takes), then the main one."""
+        p = self.phone.preset
+        cover = [(COVER_DISPLAY_ID, *p.cover)] if p.cover else []
+        return cover + [(MAIN_DISPLAY_ID, p.width, p.height)]
+
     def cmd_screencap(self, args: list[str], write: Write) -> int:
         as_png = False
         rest = list(args)
+        chosen = None
         while rest and rest[0].startswith("-"):
             flag = rest.pop(0)
             if flag == "-p":
                 as_png = True
             elif flag == "-d" and rest:
-                if rest.pop(0) != "0":
-                    raise Usage("Display not found")
+                chosen = rest.pop(0)
             elif flag == "-a":
                 pass
             else:
@@ -184,11 +217,25 @@ class Shell:
         if rest:
             raise Usage("screencap: writing to a file is not supported on phonesim; "
                         "use stdout (exec-out screencap -p)")
+        displays = self.displays()
+        if chosen is None:
+            if len(displays) > 1:
+                write(MULTIPLE_DISPLAYS_WARNING.encode())
+            display = displays[0][0]
+        elif chosen in [d[0] for d in displays] or (chosen == "0" and self.sdk < SURFACE_DISPLAY_SDK):
+            display = chosen if chosen != "0" else MAIN_DISPLAY_ID  # (before Android 10: the built-in id)
+        else:  # screencap::capture's error, then main's
+            write(f"Display Id '{chosen}' is not valid.\nCapturing failed.\n".encode())
+            return 1
         # the frame is the one on screen when the command starts; the profile's cost (encoding,
         # or the cable for raw bytes) passes before its bytes arrive
         start = time.monotonic()
-        screen = self.phone.screen()
-        data = png(screen) if as_png else raw(screen)
+        if display == MAIN_DISPLAY_ID:
+            screen = self.phone.screen()
+        else:
+            width, height = next((w, h) for d, w, h in displays if d == display)
+            screen = np.full((height, width, 3), COVER_SHADE, np.uint8)
+        data = png(screen) if as_png else raw(screen, self.sdk >= COLOUR_SPACE_SDK)
         self.phone.charge_capture(len(data), as_png, spent=time.monotonic() - start)
         write(data)
         return 0
@@ -198,11 +245,15 @@ class Shell:
         if rest and rest[0] in ("touchscreen", "touchpad", "mouse", "keyboard", "stylus", "dpad",
                                 "gamepad", "trackball", "joystick", "touchnavigation"):
             rest.pop(0)
+        elsewhere = False
         if len(rest) >= 2 and rest[0] == "-d":
+            elsewhere = rest[1] != "0"  # another display than the game's (a cover screen)
             rest = rest[2:]
         if not rest:
             raise Usage("Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]")
         verb, rest = rest[0], rest[1:]
+        if elsewhere:
+            return 0  # (nothing of the game's is there)
         if self.phone.faults.refuse_input:  # what `input` prints there (InputManager's refusal)
             write(f"Exception occurred while executing '{verb}':\njava.lang.SecurityException: Injecting "
                   "to another application requires INJECT_EVENTS permission\n".encode())
@@ -225,7 +276,9 @@ class Shell:
 
     def cmd_wm(self, args: list[str], write: Write) -> int:
         if args == ["size"]:
-            write(f"Physical size: {self.phone.preset.width}x{self.phone.preset.height}\n".encode())
+            # the natural, unrotated size (WindowManagerShellCommand.java, getInitialDisplaySize)
+            width, height = self.phone.preset.natural
+            write(f"Physical size: {width}x{height}\n".encode())
         elif args == ["density"]:
             write(f"Physical density: {self.phone.preset.density}\n".encode())
         else:
@@ -235,29 +288,18 @@ class Shell:
     def cmd_dumpsys(self, args: list[str], write: Write) -> int:
         p = self.phone.preset
         if args[:1] == ["display"]:
-            write((
-                "DISPLAY MANAGER (dumpsys display)\n"
-                "  mOnlyCore=false\n"
-                "Display Devices: size=1\n"
-                f"  DisplayDeviceInfo{{\"Built-in Screen\": uniqueId=\"local:0\", {p.width} x {p.height}, "
-                f"modeId 1, defaultModeId 1, density {p.density}, rotation 0, type INTERNAL, "
-                f"state ON, FLAG_DEFAULT_DISPLAY, FLAG_ROTATES_WITH_CONTENT, FLAG_SECURE}}\n"
-                f"    mCurrentLayerStack=0\n"
-                f"    mCurrentOrientation=0\n"
-                f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, real {p.width} x "
-                f"{p.height}, largest app {p.width} x {p.height}, smallest app {p.width} x {p.height}, "
-                f"density {p.density} ({p.density} x {p.density}) dpi, rotation 0, state ON}}\n"
-                "  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-                f"uniqueId='local:0', physicalPort=0, orientation=0, logicalFrame=Rect(0, 0 - {p.width}, "
-                f"{p.height}), physicalFrame=Rect(0, 0 - {p.width}, {p.height}), deviceWidth={p.width}, "
-                f"deviceHeight={p.height}}}]\n").encode())
+            write(self.dump_display().encode())
+            return 0
+        if args[:1] == ["SurfaceFlinger"]:
+            write(self.dump_surface_flinger(args[1:]).encode())
             return 0
         if args[:1] in (["window"], ["activity"], ["power"]):
             dump = {"window": self.dump_window, "activity": self.dump_activity, "power": self.dump_power}[args[0]]
             write(dump(args[1:]).encode())
             return 0
         if not args:
-            raise Usage("dumpsys: phonesim answers only 'dumpsys display', 'window', 'activity' and 'power'")
+            raise Usage("dumpsys: phonesim answers only 'dumpsys display', 'SurfaceFlinger', 'window', "
+                        "'activity' and 'power'")
         write(f"Can't find service: {args[0]}\n".encode())
         return 0
 
@@ -282,19 +324,95 @@ class Shell:
         short = a.activity[len(a.package):] if a.activity.startswith(a.package + ".") else a.activity
         return f"ActivityRecord{{{self._hash(a)} u0 {a.package}/{short} t{task_id}}}"
 
-    def dump_window(self, args: list[str]) -> str:
+    def dump_display(self) -> str:
+        """`dumpsys display`: its viewports (DisplayViewport.toString) in the phone's version's
+        shape: before Android 10 one "mDefaultViewport=" without a uniqueId (4.4's
+        DisplayManagerService.dumpInternal), since then "mViewports=[...]" naming each display's
+        physical id (uniqueId='local:<id>'); a cover screen's first. Each viewport's orientation
+        is its rotation and deviceWidth/deviceHeight its natural size."""
+        p = self.phone.preset
+        (width, height), turn = p.natural, (p.rotation + self.phone.turned) % 4
+        logical = self.phone.screen_size()
+        if self.sdk < SURFACE_DISPLAY_SDK:
+            return ("DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n"
+                    f"  mDefaultViewport=DisplayViewport{{valid=true, displayId=0, orientation={turn}, "
+                    f"logicalFrame=Rect(0, 0 - {logical[0]}, {logical[1]}), physicalFrame=Rect(0, 0 - {width}, "
+                    f"{height}), deviceWidth={width}, deviceHeight={height}}}\n"
+                    "  mExternalTouchViewport=DisplayViewport{valid=false, displayId=0, orientation=0, "
+                    "logicalFrame=Rect(0, 0 - 0, 0), physicalFrame=Rect(0, 0 - 0, 0), deviceWidth=0, "
+                    "deviceHeight=0}\n")
+        ports = []
+        for physical, w, h in self.displays():
+            main = physical == MAIN_DISPLAY_ID
+            number = 0 if main else COVER_LOGICAL_ID
+            (dw, dh), rot, frame = ((width, height), turn, logical) if main else ((w, h), 0, (w, h))
+            ports.append(f"DisplayViewport{{type=INTERNAL, valid=true, isActive={str(main).lower()}, "
+                         f"displayId={number}, uniqueId='local:{physical}', physicalPort={number}, "
+                         f"orientation={rot}, logicalFrame=Rect(0, 0 - {frame[0]}, {frame[1]}), "
+                         f"physicalFrame=Rect(0, 0 - {frame[0]}, {frame[1]}), deviceWidth={dw}, deviceHeight={dh}}}")
+        return ("DISPLAY MANAGER (dumpsys display)\n  mOnlyCore=false\n"
+                f"Display Devices: size={len(ports)}\n"
+                f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, real {logical[0]} x "
+                f"{logical[1]}, density {p.density} ({p.density} x {p.density}) dpi, rotation {turn}, state ON}}\n"
+                f"  mViewports=[{', '.join(ports)}]\n")
+
+    def dump_surface_flinger(self, args: list[str]) -> str:
+        """`dumpsys SurfaceFlinger --display-id`: one line per physical display (SurfaceFlinger.cpp
+        dumpDisplayIdentificationData), Android 10+; before, the option is unknown and the whole
+        dump comes (here its first line)."""
+        if args[:1] != ["--display-id"] or self.sdk < SURFACE_DISPLAY_SDK:
+            return "Build configuration: [sf PRESENT_TIME_OFFSET=0 FORCE_HWC_FOR_RBG_TO_YUV=0]\n"
+        return "".join(f'Display {physical} (HWC display {k}): port={k} pnpId=SEC displayName="{name}"\n'
+                       for k, (physical, name) in enumerate(
+                           (d, "Cover" if d == COVER_DISPLAY_ID else "Main") for d, _w, _h in self.displays()))
+
+    def _window(self) -> str:
+        """The focused window as WindowState.toString prints it (the lock screen's when locked)."""
         phone = self.phone
         task_id, top = self._records()[-1]
         window = phone.lockscreen if phone.locked else top
-        title = window.activity if phone.locked else f"{top.package}/{top.activity}"
-        displays = ("WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n"
-                    f"  Display: mDisplayId=0\n    init={phone.preset.width}x{phone.preset.height} "
-                    f"{phone.preset.density}dpi\n"
-                    f"  mCurrentFocus=Window{{{self._hash(window, True)} u0 {title}}}\n"
-                    f"  mFocusedApp={self._record(task_id, top)}\n")
-        policy = ("WINDOW MANAGER POLICY STATE (dumpsys window policy)\n"
-                  f"    mShowingDream=false mDreamingLockscreen={str(phone.locked).lower()} "
-                  "mDreamingSleepToken=null\n")
+        title = self.lock_window() if phone.locked else f"{top.package}/{top.activity}"
+        return f"Window{{{self._hash(window, True)} u0 {title}}}"
+
+    def lock_window(self) -> str:
+        """The keyguard's window title in the phone's Android version: NotificationShade from 11,
+        StatusBar from 5.0 (the keyguard moved into SystemUI's status bar), Keyguard on 4.4."""
+        sdk = self.sdk
+        return "NotificationShade" if sdk >= 30 else "StatusBar" if sdk >= 21 else "Keyguard"
+
+    def dump_window(self, args: list[str]) -> str:
+        """`dumpsys window` in the phone's Android version's shape: from Android 10 each display's
+        DisplayContent prints its focus (a cover screen's section first, its own launcher
+        focused); before, the displays print none and the policy holds the focus
+        (PhoneWindowManager.dump: mFocusedWindow, mFocusedApp as a Token around the record,
+        mShowingLockscreen); from Android 6 the policy dumps its KeyguardServiceDelegate."""
+        phone, sdk = self.phone, self.sdk
+        task_id, top = self._records()[-1]
+        p = phone.preset
+        displays = "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n"
+        if p.cover and sdk >= FOCUS_IN_DISPLAY_SDK:
+            w, h = p.cover
+            displays += (f"  Display: mDisplayId={COVER_LOGICAL_ID}\n    init={w}x{h} {p.density}dpi\n"
+                         "  mCurrentFocus=Window{5a1c0de u0 com.sec.android.app.launcher/"
+                         "com.android.launcher3.uioverrides.SubDisplayLauncher}\n"
+                         "  mFocusedApp=ActivityRecord{5a1c0df u0 com.sec.android.app.launcher/"
+                         "com.android.launcher3.uioverrides.SubDisplayLauncher t3}\n")
+        displays += f"  Display: mDisplayId=0\n    init={p.width}x{p.height} {p.density}dpi\n"
+        locked = str(phone.locked).lower()
+        policy = "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSafeMode=false mSystemReady=true\n"
+        policy += f"    mAwake={str(phone.awake).lower()}\n"
+        if sdk >= FOCUS_IN_DISPLAY_SDK:
+            displays += f"  mCurrentFocus={self._window()}\n  mFocusedApp={self._record(task_id, top)}\n"
+            policy += f"    mShowingDream=false mDreamingLockscreen={locked} mDreamingSleepToken=null\n"
+        else:
+            policy += (f"    mFocusedWindow={self._window()}\n"
+                       f"    mFocusedApp=Token{{{self._hash(top, True)} {self._record(task_id, top)}}}\n"
+                       f"    mShowingLockscreen={locked} mShowingDream=false mDreamingLockscreen={locked}\n")
+        if sdk >= KEYGUARD_DELEGATE_SDK:  # (appium-adb test/unit/lockmgmt.spec.ts's real sample's shape)
+            policy += (f"    KeyguardServiceDelegate\n      showing={locked}\n      inputRestricted={locked}\n"
+                       f"      screenState=SCREEN_STATE_{'ON' if phone.awake else 'OFF'}\n"
+                       f"      KeyguardStateMonitor\n        mIsShowing={locked}\n        mSimSecure=false\n"
+                       f"        mInputRestricted={locked}\n")
         if args[:1] in (["displays"], ["windows"]):
             return displays
         if args[:1] == ["policy"]:
@@ -311,8 +429,12 @@ class Shell:
         return "\n".join(lines + [f"  ResumedActivity: {top}", "", f" topResumedActivity={top}", ""])
 
     def dump_power(self, args: list[str]) -> str:
+        """PowerManagerService.dumpInternal's state; Samsung names the wakefulness by its getter
+        (flutter dev/devicelab/lib/framework/devices.dart: "A Samsung phone returns
+        getWakefullnessLocked()=Awake"; appium-adb lib/tools/lockmgmt.ts isInDozingMode)."""
+        name = "getWakefulnessLocked()" if self.phone.preset.maker == "samsung" else "mWakefulness"
         return ("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mDirty=0x0\n"
-                f"  mWakefulness={'Awake' if self.phone.awake else 'Asleep'}\n  mWakefulnessChanging=false\n"
+                f"  {name}={'Awake' if self.phone.awake else 'Asleep'}\n  mWakefulnessChanging=false\n"
                 "  mIsPowered=true\n")
 
     def cmd_monkey(self, args: list[str], write: Write) -> int:

@@ -15,8 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-
-POSIX = sys.platform != "win32"  # user ids and private folder modes exist
+from solver import platforms
 
 
 def usable(folder: Path) -> bool:
@@ -36,20 +35,19 @@ def private_temp() -> Path | None:
     system-wide install run by a user without one); None when that name is taken by someone else:
     what is kept there is loaded as code (numba's cache), so it must be ours and closed to others."""
     try:
-        folder = Path(tempfile.gettempdir()) / f"tapsolve-{os.getuid() if POSIX else 'user'}"
+        folder = Path(tempfile.gettempdir()) / f"tapsolve-{platforms.user_tag()}"
         folder.mkdir(mode=0o700, exist_ok=True)
         info = os.lstat(folder)
     except OSError:
         return None
-    mine = not POSIX or info.st_uid == os.getuid()
-    if not stat.S_ISDIR(info.st_mode) or not mine or info.st_mode & 0o077:
+    if not stat.S_ISDIR(info.st_mode) or not platforms.mine(info) or not platforms.closed_to_others(info):
         return None
     return folder
 
 
 @functools.lru_cache(maxsize=8)
-def _first_usable(base: str) -> Path:
-    wanted = Path(base) / "tapsolve"
+def _first_usable(folder: str) -> Path:
+    wanted = Path(folder)
     if usable(wanted):
         return wanted
     temp = private_temp()
@@ -57,10 +55,11 @@ def _first_usable(base: str) -> Path:
 
 
 def cache_dir() -> Path:
-    """tapsolve's cache folder: $XDG_CACHE_HOME/tapsolve (~/.cache/tapsolve by default), or this
-    user's private folder in the temporary folder when that one cannot be written (then still the
-    first, when neither can: keeping files there fails, and ``keep``'s callers go on without)."""
-    return _first_usable(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"))
+    """tapsolve's cache folder (``platforms.cache_folder``: $XDG_CACHE_HOME/tapsolve,
+    ~/.cache/tapsolve by default, on Linux), or this user's private folder in the temporary folder
+    when that one cannot be written (then still the first, when neither can: keeping files there
+    fails, and ``keep``'s callers go on without)."""
+    return _first_usable(str(platforms.cache_folder()))
 
 
 def keep(path: Path, write: Callable[[Path], None]) -> OSError | None:

@@ -9,9 +9,9 @@ import json
 import os
 import re
 import stat
-import sys
 from pathlib import Path
 
+from solver import platforms
 from solver.errors import InputError
 
 # JSON tapsolve reads is a few levels deep (a profile: object, list, object, list); deeper is not
@@ -82,8 +82,8 @@ def read_bytes(path, limit: int, what: str = "the file") -> bytes:
     if info.st_size > limit:
         raise FileInputError(f"{name} is {info.st_size:,} bytes: too large for {what} (at most {limit:,})")
     try:
-        # O_NONBLOCK: should the path have been swapped for a pipe since the stat, opening it does not wait
-        fd = os.open(path, os.O_RDONLY | (0 if sys.platform == "win32" else os.O_NONBLOCK))
+        # (should the path have been swapped for a pipe since the stat, opening it does not wait)
+        fd = os.open(path, platforms.READ_FLAGS)
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 raise FileInputError(f"{name} is not a regular file: give {what} as a file")

@@ -16,6 +16,7 @@ import os
 import sys
 from pathlib import Path
 
+from solver import platforms
 from solver.cache import cache_dir, usable
 
 # the folders holding kernels (the solver package and its subpackages): numba caches each kernel
@@ -26,8 +27,8 @@ KERNEL_FOLDERS = (Path(__file__).parent, *(p.parent for p in Path(__file__).pare
 def kernel_cache() -> tuple[str | None, str]:
     """Where compiled kernels are kept, as (NUMBA_CACHE_DIR to set, or None to leave numba's
     choice; why they cannot be kept, "" when they can). numba keeps them beside the sources when
-    it can write there, else in its folder in ~/.cache, and otherwise stops every solver with
-    "cannot cache function" (numba/core/caching.py, _CacheImpl.__init__): so when the install
+    it can write there, else in its folder in the user's cache folder, and otherwise stops every
+    solver with "cannot cache function" (numba/core/caching.py, _CacheImpl.__init__): so when the install
     folder is not writable (a system-wide install run by another user), they go to tapsolve's cache
     folder, which falls back to a private temporary one; with none writable, kernels compile
     each run."""
@@ -89,8 +90,8 @@ class SayCompiling(event.Listener):
         if not SayCompiling.said:
             SayCompiling.said = True
             if UNCACHED:
-                print(f"tapsolve: compiling the solver each run: {UNCACHED}; set XDG_CACHE_HOME to a folder "
-                      "you can write", file=sys.stderr, flush=True)
+                print(f"tapsolve: compiling the solver each run: {UNCACHED}; set {platforms.CACHE_SETTING} to a "
+                      "folder you can write", file=sys.stderr, flush=True)
             else:
                 print("tapsolve: compiling the solver (first run only; `tapsolve warm` does it ahead)...",
                       file=sys.stderr, flush=True)

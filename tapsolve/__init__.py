@@ -69,8 +69,9 @@ def solve(board, game: str | None = None, objective: str = "fast", budget: float
 class Phone:
     """A phone over ADB (``connect``): its screen once it has stopped changing, read, and tapped."""
 
-    def __init__(self, link):
-        self.link = link  # an assistant.link.Link: reconnects, a stored reading profile
+    def __init__(self, session):
+        self.session = session  # an assistant.session.Session: a stored reading profile ...
+        self.link = session.link  # ... and its assistant.link.Link: captures, touches, reconnects
 
     @property
     def serial(self) -> str:
@@ -87,7 +88,7 @@ class Phone:
     def read(self, game: str = "auto") -> dict:
         """Read the screen as it is once it has stopped changing: as ``tapsolve.read`` does, with
         the phone's stored reading profile (faster, and what it learns is kept for the next time)."""
-        return self.link.look(game)[1].to_json()
+        return self.session.look(game)[1].to_json()
 
     def tap(self, x, y) -> None:
         """Tap the screen at the screenshot's pixel (x, y): a cell's ``[x, y]`` from ``read``."""
@@ -105,6 +106,6 @@ def connect(serial: str | None = None) -> Phone:
     phone missing, unauthorised or one of several unnamed raises a TapsolveError saying what to do."""
     from assistant.link import Link
     from assistant.phone.device import connect as open_phone
-    from calibration import store
+    from assistant.session import Session
 
-    return Phone(Link(open_phone(serial), say=log.info, keep=lambda profile: store.remember(profile, note=log.info)))
+    return Phone(Session(Link(open_phone(serial), say=log.info), say=log.info, keep=True))

@@ -14,7 +14,7 @@ import pytest
 # Modules whose tests each start a virtual phone and a private adb server (or a whole demo):
 # end to end, so they are the `phone` marker's; everything else is in the fast set.
 PHONE_MODULES = {"test_assistant", "test_device", "test_phonesim_adb", "test_phonesim_games",
-                 "test_scroll"}
+                 "test_scroll", "test_stalls"}
 
 
 def pytest_configure(config):
@@ -32,16 +32,19 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True, scope="session")
 def private_config_dir():
-    # Reading profiles are stored per device under XDG_CONFIG_HOME; tests (and the processes
-    # they start, which inherit the environment) must not touch the person's own profiles.
+    # Reading profiles are stored per device under XDG_CONFIG_HOME, the runs' log and recordings
+    # under XDG_STATE_HOME; tests (and the processes they start, which inherit the environment)
+    # must not touch the person's own profiles nor write into their log.
     # The phones' locks (assistant.phone.lock) likewise go in a runtime folder of the session's:
     # stand-in phones of the same serial in two workers are not one phone.
     # Phones are tapped by exec unless a test names a channel: its taps return once the phone
     # ran them, so a test that taps and then looks at phonesim's state sees the tap; the scrcpy
     # and kept-open shell channels are the tests' that name them (test_scrcpy, test_channels).
     with tempfile.TemporaryDirectory(prefix="tapsolve-config-") as folder:
-        old = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME", "XDG_RUNTIME_DIR", "TAPSOLVE_CHANNEL")}
+        old = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR",
+                                        "TAPSOLVE_CHANNEL")}
         os.environ["XDG_CONFIG_HOME"] = folder
+        os.environ["XDG_STATE_HOME"] = os.path.join(folder, "state")
         os.environ["XDG_RUNTIME_DIR"] = os.path.join(folder, "run")
         os.environ["TAPSOLVE_CHANNEL"] = "exec"
         yield folder
@@ -54,11 +57,11 @@ def private_config_dir():
 
 @pytest.fixture(autouse=True)
 def no_state_from_earlier_tests(monkeypatch):
-    # the profiles a loop used are stored again at exit (calibration.store.store_counts): each
+    # the profiles a loop used are stored again at exit (assistant.session.save_counts): each
     # test starts without them, so nothing is written once the private config folder is gone
-    from calibration import store
+    from assistant import session
 
-    monkeypatch.setattr(store, "_in_use", {})
+    monkeypatch.setattr(session, "_in_use", {})
 
 
 @pytest.fixture(scope="module")

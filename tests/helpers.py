@@ -47,3 +47,14 @@ def replayed(out):
     for move in out["moves"]:
         board.push(Add() if move["type"] == "add" else Pair(*move["cells"]))
     return board
+
+
+def sound_profile(width=200, height=400, **fields):
+    """A Number Match reading profile of a ``width`` x ``height`` screen that the store's loader
+    accepts (a lattice of nine columns down the screen), with ``fields`` (animations, points...)."""
+    from vision.profile import Profile
+
+    pitch = width // 10
+    geometry = {"xs": [pitch // 2 + pitch * k for k in range(10)], "pitch": pitch, "top": height // 8,
+                "bottom": height * 7 // 8, "solid": height // 8}
+    return Profile("numbermatch", width, height, geometry=geometry, **fields)

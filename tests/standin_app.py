@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from phonesim.phone import App
+from phonesim.app import App
 
 COLOURS = [(30, 140, 200), (200, 60, 40), (40, 180, 90), (230, 200, 30)]
 

@@ -15,6 +15,7 @@ import pytest
 from assistant import autoplay, guide
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from assistant.overlay import HIGHLIGHT
 from assistant.phone.device import connect
 from assistant.phone.server import PhoneLost
@@ -37,7 +38,7 @@ def start(harness, game="numbermatch", preset="1080x2400", faults=None, objectiv
     vp = harness.add(phone)
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
-    loop = Loop(link, game=game, objective=objective, budget=1.0, say=said.append, wait_unknown=5)
+    loop = Loop(Session(link), game=game, objective=objective, budget=1.0, say=said.append, wait_unknown=5)
     loop.said = said
     return vp, phone, loop
 
@@ -454,9 +455,9 @@ def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harn
     assert autoplay.play(loop, say=loop.said.append) == 0
     assert truth(phone)["screen"] == "stage_complete"
     game = loop.game
-    assert game.learned == table
+    assert game.points.learned == table
     for kind in table:                                     # within the first moves of each kind
-        assert 1 <= game.learned_after[kind] <= 3, (kind, game.learned_after)
+        assert 1 <= game.points.learned_after[kind] <= 3, (kind, game.points.learned_after)
         names = {"touching": "touching pairs 2, not 1", "gap": "pairs across gaps 3, not 4",
                  "row": "each removed row 15, not 10"}
         said = [line for line in loop.said if names[kind] in line]
@@ -472,7 +473,7 @@ def test_the_points_the_phone_scores_are_learned_and_kept_for_the_next_game(harn
     phone.app.new_game()
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
-    again = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
+    again = Loop(Session(link), game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
     assert autoplay.play(again, say=said.append) == 0
     assert again.game.rules.point_table == {**POINTS, **table}
     assert not any("learned" in line for line in said[:-1]) and again.tally.replans == 0

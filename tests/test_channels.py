@@ -17,6 +17,7 @@ from helpers import standin_phone, tapsolve
 from assistant import autoplay
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from assistant.phone import device as devices
 from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelLost, ChannelUnavailable, ShellChannel
@@ -241,9 +242,10 @@ def play_on_video(harness, spoil=0):
     phone = Phone(p, apps.create("numbermatch", p, seed=0, size=10), Faults(seed=0), realism=REALISM["fast"])
     vp = harness.add(phone)
     said = []
-    link = Link(devices.connect(vp.serial, client=harness.client), say=said.append, keep=store.remember)
+    link = Link(devices.connect(vp.serial, client=harness.client), say=said.append)
     video = link.device.channel = FakeVideo(link.device, phone, spoil)
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
+    loop = Loop(Session(link, keep=True), game="numbermatch", objective="fast", budget=1.0, say=said.append,
+                wait_unknown=5)
     phone.clear_log()
     return vp, loop, video, said
 
@@ -282,7 +284,7 @@ def met_again(harness, vp, said, spoil=0):
     """A new connection to a phone already read (its profile stored): its own Link and Loop."""
     device = devices.connect(vp.serial, client=harness.client)
     video = device.channel = FakeVideo(device, vp.phone, spoil)
-    loop = Loop(Link(device, say=said.append, keep=store.remember), game="numbermatch", objective="fast",
+    loop = Loop(Session(Link(device, say=said.append), keep=True), game="numbermatch", objective="fast",
                 budget=1.0, say=said.append)
     return loop, video
 

@@ -18,6 +18,7 @@ from assistant.overlay import HIGHLIGHT, LINK
 from assistant.phone.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from phonesim import apps
 from phonesim.phone import PRESETS, REALISM, Faults, Phone
 from solver import fifteen
@@ -31,7 +32,7 @@ def start(harness, preset, faults=None, realism="fast", **options):
     vp = harness.add(phone)
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
-    loop = Loop(link, game="auto", budget=1.0, say=said.append, wait_unknown=5)
+    loop = Loop(Session(link), game="auto", budget=1.0, say=said.append, wait_unknown=5)
     loop.said = said
     return vp, phone, loop
 

@@ -119,12 +119,12 @@ def test_read_command_prints_the_board(tmp_path):
 
 def test_a_phone_with_another_games_profile_still_recognises_the_15_puzzle():
     """A Number Match profile stored for this phone is tried first, not alone."""
-    from calibration import store
+    from assistant import session
 
     image, _ = load(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_fresh.png"))
-    assert store.read(image, "Test Phone", "auto").game == "numbermatch"
+    assert session.read(image, "Test Phone", "auto").game == "numbermatch"
     image, truth = load(next(e for e in FIFTEEN if e["png"] == "1080x2400/light/fifteen_tiles_fresh.png"))
-    reading = store.read(image, "Test Phone", "auto")
+    reading = session.read(image, "Test Phone", "auto")
     assert reading.game == "fifteen" and reading.board.tiles == truth["board"]["tiles"]
     assert not reading.profile_stale
 
@@ -132,7 +132,7 @@ def test_a_phone_with_another_games_profile_still_recognises_the_15_puzzle():
 # -- any app's look: phonesim's random skins ------------------------------------------------------
 
 from phonesim import apps  # noqa: E402
-from phonesim.phone import Preset  # noqa: E402
+from phonesim.app import Preset  # noqa: E402
 
 # screens from the smallest real 15-puzzle screenshots (320x569) to a 1440x2960 phone
 SCREENS = ((320, 569), (720, 1280), (1080, 2400), (1440, 2960))

@@ -14,6 +14,7 @@ from assistant.phone.device import connect
 from assistant.games import kind
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from helpers import ROOT, tapsolve
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
@@ -89,7 +90,7 @@ def test_the_generic_loop_plays_it_to_the_end_over_adb_with_dropped_taps(registe
     fewest = len(solve(phone.app.board))
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append)
-    loop = Loop(link, game="auto", say=said.append)
+    loop = Loop(Session(link), game="auto", say=said.append)
     assert autoplay.play(loop, say=said.append) == 0
     assert phone.app.board.is_won() and phone.app.truth()["screen"] == "stage_complete"
     assert loop.tally.moves == fewest == phone.app.presses and loop.tally.replans == 0

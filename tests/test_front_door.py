@@ -10,6 +10,7 @@ import pytest
 from assistant import front_door
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from assistant.phone.device import connect
 from helpers import centre, tapsolve
 from phonesim import apps
@@ -33,7 +34,7 @@ def playing(harness, faults=None, **options):
     phone = Phone(PRESET, apps.create("numbermatch", PRESET, seed=3, size=12, **options), faults or Faults())
     vp = harness.add(phone)
     said = []
-    loop = Loop(Link(connect(vp.serial, client=harness.client), say=said.append), game="numbermatch",
+    loop = Loop(Session(Link(connect(vp.serial, client=harness.client), say=said.append)), game="numbermatch",
                 say=said.append, wait_unknown=3.0)
     loop.alone = True
     return phone, loop, said
@@ -93,6 +94,28 @@ def test_a_screen_off_is_waited_for_then_play_ends_in_one_line(harness, quick):
         loop.look_until_known()
     assert phone.tap_log == [] and loop.link.keys == 0
     assert said.count("the phone's screen is off: turn it on and unlock it, and I will go on") == 1
+
+
+def test_a_screen_going_dark_right_after_a_move_is_waited_for_and_the_move_judged(harness, quick):
+    """The screen times out just as a move is made: the capture that judges it is black. It is
+    waited for as any dark screen is (README), not the end of play: every path that captures
+    (the glance that judges a move, the early frame, a settled look) treats it alike."""
+    import threading
+
+    phone, loop, said = playing(harness)
+    loop.wait_unknown = 20
+    loop.start()
+    move = loop.next_move
+    loop.link.tap_all(loop.game.tap_points(move, loop.reading), kind=loop.game.animation(loop.position, move))
+    phone.keyevent("KEYCODE_POWER")  # off (and locked) as the move lands
+    woken = threading.Timer(1.0, lambda: (phone.keyevent("KEYCODE_WAKEUP"), phone.keyevent("KEYCODE_MENU")))
+    woken.start()
+    try:
+        assert loop.judge(move) == "done"
+    finally:
+        woken.cancel()
+    assert "the phone's screen is off: turn it on and unlock it, and I will go on" in said
+    assert phone.tap_log and loop.position.cells == phone.app.truth()["board"]["cells"]
 
 
 def test_a_secure_window_still_ends_in_the_black_screen_line(harness, quick):
@@ -179,7 +202,7 @@ def test_a_dialog_at_the_first_read_teaches_no_profile_and_the_board_reads_once_
     phone.show_dialog()
     with pytest.raises(TapsolveError, match="cannot read .* for sure for 3 s"):
         loop.look_until_known()
-    assert stored_profiles(tmp_path) == [] and loop.link.profile is None
+    assert stored_profiles(tmp_path) == [] and loop.session.profile is None
     phone.dialog = None
     assert loop.look_until_known().screen == "board" and loop.reading.sure
     assert stored_profiles(tmp_path) == ["pixel-7_1080x2400_numbermatch_light.json"]
@@ -192,7 +215,7 @@ def test_a_dialog_at_the_first_read_closed_by_play_leaves_a_profile_that_reads(h
     phone.show_dialog()
     assert loop.look_until_known().screen == "board" and loop.reading.sure and phone.dialog is None
     assert 'closing a dialog of the game with its "not now" button' in said
-    later = Loop(Link(loop.link.device, say=said.append), game="numbermatch", say=said.append)  # (a later run)
+    later = Loop(Session(Link(loop.link.device, say=said.append)), game="numbermatch", say=said.append)  # (a later run)
     for each in (loop, later):
         assert each.look().sure and each.reading.board.cells == phone.app.truth()["board"]["cells"]
     assert not any("failed to read a clear board" in line for line in said)

@@ -11,6 +11,7 @@ import pytest
 from assistant import guide
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.device import connect
 from phonesim import apps
@@ -39,7 +40,7 @@ def guide_loop(harness, ad_seconds: float = 0.0):
     said = []
     device = connect(vp.serial, client=harness.client)
     device.channel = FakeChannel(device)
-    return phone, Loop(Link(device, say=said.append), game="numbermatch", say=said.append, wait_unknown=1.0), said
+    return phone, Loop(Session(Link(device, say=said.append)), game="numbermatch", say=said.append, wait_unknown=1.0), said
 
 
 AD_LINE = "an ad is showing: close it on the phone and I will go on"

@@ -51,7 +51,7 @@ def test_the_game_is_in_front_with_its_package_and_activity():
     assert focus(phone) == f"{GAME}/com.unity3d.player.UnityPlayerActivity"
     status, out = run(phone, "dumpsys activity activities")
     assert status == 0 and f"ResumedActivity: ActivityRecord{{" in out and f"u0 {GAME}/com.unity3d" in out
-    assert "mWakefulness=Awake" in run(phone, "dumpsys power")[1]
+    assert "getWakefulnessLocked()=Awake" in run(phone, "dumpsys power")[1]  # (a Samsung's)
     assert "mDreamingLockscreen=false" in run(phone, "dumpsys window policy")[1]
 
 
@@ -126,12 +126,12 @@ def test_am_start_opens_another_app_and_refuses_one_the_phone_lacks():
 def test_power_off_locks_and_the_screen_is_black_until_woken_then_a_swipe_unlocks():
     phone, _ = phone_between_stages()
     run(phone, "input keyevent 26")
-    assert "mWakefulness=Asleep" in run(phone, "dumpsys power")[1]
+    assert "getWakefulnessLocked()=Asleep" in run(phone, "dumpsys power")[1]
     assert not phone.screen().any()
     phone.tap(100, 500)
     assert phone.ad_taps == 1  # a tap on a screen that is off is no tap on the game
     run(phone, "input keyevent 224")
-    assert "mWakefulness=Awake" in run(phone, "dumpsys power")[1]
+    assert "getWakefulnessLocked()=Awake" in run(phone, "dumpsys power")[1]  # (a Samsung's)
     assert "mDreamingLockscreen=true" in run(phone, "dumpsys window policy")[1]
     assert focus(phone) == "NotificationShade"
     run(phone, "input keyevent 4; input keyevent 3")  # neither unlocks

@@ -18,7 +18,8 @@ from assistant import autoplay
 from assistant.phone.device import connect
 from assistant.link import Link
 from assistant.loop import Loop
-from helpers import ROOT, tapsolve
+from assistant.session import Session
+from helpers import ROOT, sound_profile, tapsolve
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from test_scroll import quiet, sparse_tall_board, truth
@@ -36,7 +37,7 @@ def tall_phone(harness, board, faults=None):
     phone = Phone(p, app, faults or Faults())
     vp = harness.add(phone)
     link = Link(connect(vp.serial, client=harness.client), say=quiet)
-    return vp, phone, Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    return vp, phone, Loop(Session(link), game="numbermatch", objective="fast", budget=1.0, say=quiet)
 
 
 def test_a_tall_board_is_played_with_a_bounded_number_of_swipes_per_move(harness):
@@ -167,21 +168,22 @@ class AnimatedPhone:
     """A phone on a fake clock: every tap plays an animation of ``length`` seconds; a capture
     costs ``capture_s`` and shows the frame of the moment it is asked for."""
 
+    screen = None  # (no Screen of a phone: captures only)
     serial = "animated"
 
     def __init__(self, clock, length=0.25, capture_s=0.4):
         self.clock, self.length, self.capture_s = clock, length, capture_s
-        self.tapped_at, self.screen, self.frames = -10.0, 0, []
+        self.tapped_at, self.picture, self.frames = -10.0, 0, []
 
     def taps(self, points):
         self.clock.now += 0.45 * len(points)
-        self.screen += 1  # the move changes the picture, which then animates
+        self.picture += 1  # the move changes the picture, which then animates
         self.tapped_at = self.clock.now
 
     def capture(self):
         moving = self.clock.now - self.tapped_at < self.length
         self.frames.append(moving)
-        value = 255 if moving else 40 * (self.screen % 6)
+        value = 255 if moving else 40 * (self.picture % 6)
         self.clock.now += self.capture_s
         return np.full((400, 200, 3), value, np.uint8)
 
@@ -223,6 +225,15 @@ def test_the_first_capture_after_a_move_waits_the_learned_animation_and_is_then_
     assert moving < 0.25 <= still_at + 1e-9 and still_at - moving <= 2 * phone.capture_s / 20 + 1e-9
 
 
+def reading_with(link, profile) -> Session:
+    """A session of ``link`` reading with ``profile``: its ``save`` starts the link's clock
+    from the profile's times and takes what the clock learns into it (in memory only)."""
+    session = Session(link)
+    session.profile = profile
+    session.save()
+    return session
+
+
 def play_moves(link, phone, moves: int) -> list[int]:
     """Captures each move took (tap, then a glance accepted when it shows the move's picture)."""
     per_move = []
@@ -247,14 +258,13 @@ def test_the_animation_times_learned_are_kept_in_the_profile_for_the_next_game(m
     monkeypatch.setattr(link_module, "time", clock)
     profile = Profile("numbermatch", 200, 400)
     first = Link(AnimatedPhone(clock), say=quiet)
-    first.profile = profile
+    session = reading_with(first, profile)
     play_moves(first, first.device, 20)
-    first.clock.share(first.profile)
+    session.save()
     assert profile.changed and profile.animations["pair"][1] >= 0.25
     phone = AnimatedPhone(clock)
     second = Link(phone, say=quiet)
-    second.profile = profile
-    second.clock.share(second.profile)
+    reading_with(second, profile)
     assert play_moves(second, phone, 3) == [1, 1, 1]  # no capture spent learning again
 
 
@@ -273,8 +283,7 @@ def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkey
     for _ in range(8):
         phone = AnimatedPhone(clock, length=0.3)
         link = Link(phone, say=quiet)
-        link.profile = profile
-        link.clock.share(link.profile)
+        session = reading_with(link, profile)
         link.capture()  # the board read before the move
         link.tap_all([(1, 1)], kind="add")
         if judged_by == "glance":
@@ -286,7 +295,7 @@ def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkey
         else:
             link.capture()
         assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
-        link.clock.share(link.profile)
+        session.save()
         moving, still_at = profile.animations["add"]
         gaps.append(still_at - moving)
         stored.append(profile.touches["add"])
@@ -298,20 +307,21 @@ def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkey
 def test_touch_counts_are_stored_with_what_is_learned_or_at_exit_not_on_every_move(tmp_path, monkeypatch):
     import json
 
+    from assistant import session
     from calibration import store
     from vision.profile import Profile
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    profile = Profile("numbermatch", 200, 400, model="Pixel 7", animations={"pair": [0.2, 0.25]})
+    profile = sound_profile(model="Pixel 7", animations={"pair": [0.2, 0.25]})
     path = store.profile_path(profile.model, 200, 400, "numbermatch", "light")
     profile.touches, profile.counted = {"pair": 5}, True
-    store.remember(profile)
+    session.save(profile)
     assert not path.exists()  # a move's count alone rewrites nothing
-    store.store_counts()  # at exit
+    session.save_counts()  # at exit
     assert json.loads(path.read_text())["touches"] == {"pair": 5} and not profile.counted
     profile.touches, profile.counted = {"pair": 6}, True
     profile.animations, profile.changed = {"pair": [0.2, 0.22]}, True
-    store.remember(profile)  # a time learned: stored at once, with the count
+    session.save(profile)  # a time learned: stored at once, with the count
     assert json.loads(path.read_text())["touches"] == {"pair": 6} and not profile.counted
 
 
@@ -324,7 +334,6 @@ def test_a_stored_animation_time_too_short_for_this_phone_is_learned_again(monke
     profile = Profile("numbermatch", 200, 400, animations={"pair": [0.05, 0.1]})
     phone = AnimatedPhone(clock, length=0.5)
     link = Link(phone, say=quiet)
-    link.profile = profile
-    link.clock.share(link.profile)
+    reading_with(link, profile)
     per_move = play_moves(link, phone, 12)
     assert link.clock.animation["pair"][1] >= 0.5 and per_move[-1] == 1, (per_move, link.clock.animation)

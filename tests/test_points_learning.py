@@ -8,9 +8,12 @@ import numpy as np
 
 from assistant import autoplay
 from assistant.phone.device import connect
+from assistant.games import Judgement
 from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.record import Recorder
+from assistant.session import Session
 from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver.numbermatch import POINTS, Board, Pair
@@ -22,47 +25,59 @@ from vision.reading import Reading
 BOARD = "192345678 234567822"  # 1 and 9 touch; crossing them out empties no row
 
 
-def reading(board, profile, read_score=True):
-    return Reading("numbermatch", "board", board=board, profile=profile,
-                   notes=[] if read_score else ["score not read"])
+def reading(board, profile=None):
+    return Reading("numbermatch", "board", board=board, profile=profile)
+
+
+def game_with(points=None):
+    """A Number Match game that starts from the points a profile kept (``recall``)."""
+    game = NumberMatch()
+    game.recall(points or {})
+    return game
+
+
+def learn(game, expected, seen, before=None, move=None, how="settled"):
+    """The game's one learning step on a judgement (the next stage's first board when there is
+    no board before); the line it says, None when nothing."""
+    how = "stage" if before is None and how == "settled" else how
+    return game.learn(Judgement(before, move, expected, seen, how)).note
 
 
 def phone_scores(game, before, move, points, read_score=True):
-    """The board the phone shows after ``move`` when it scores the move ``points``."""
+    """The board the phone shows after ``move`` when it scores the move ``points`` (its score
+    not read: None, as the reader gives it)."""
     expected = game.after(before, move)
     shown = expected.copy()
-    shown.score = before.score + points
-    return expected, game.position(reading(shown, game.profile, read_score))
+    shown.score = before.score + points if read_score else None
+    return expected, game.position(reading(shown))
 
 
 def test_a_move_scored_otherwise_teaches_its_kind_once_and_the_profile_keeps_it():
-    profile = Profile("numbermatch", 1080, 2400)
     game = NumberMatch()
-    before = game.position(reading(Board.parse(BOARD), profile))
+    before = game.position(reading(Board.parse(BOARD)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 3)
     assert game.same(seen, expected)                              # the board as predicted, but
-    assert game.learn(expected, seen, before, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
+    assert learn(game, expected, seen, before, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
     assert game.rules.point_table == {**POINTS, "touching": 3}   # (the plan is to be made again)
-    assert profile.points == {"touching": 3} and profile.changed
+    assert game.points.kept() == {"touching": 3}
     expected, seen = phone_scores(game, before, Pair(0, 1), 3)    # as now predicted: nothing to say
-    assert game.learn(expected, seen, before, Pair(0, 1)) is None and game.same(seen, expected)
+    assert learn(game, expected, seen, before, Pair(0, 1)) is None and game.same(seen, expected)
 
 
 def test_a_score_not_read_teaches_nothing():
     game = NumberMatch()
-    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
+    before = game.position(reading(Board.parse(BOARD)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 3, read_score=False)
-    assert game.learn(expected, seen, before, Pair(0, 1)) is None and game.learned == {}
+    assert learn(game, expected, seen, before, Pair(0, 1)) is None and game.points.learned == {}
 
 
 def test_a_stored_entry_is_used_and_corrected_when_the_phone_scores_otherwise():
-    profile = Profile("numbermatch", 1080, 2400, points={"touching": 2})
-    game = NumberMatch()
-    before = game.position(reading(Board.parse(BOARD), profile))
+    game = game_with({"touching": 2})
+    before = game.position(reading(Board.parse(BOARD)))
     assert game.rules.point_table["touching"] == 2                # from the first plan
     expected, seen = phone_scores(game, before, Pair(0, 1), 1)
-    assert game.learn(expected, seen, before, Pair(0, 1)) == "this game scores touching pairs 1, not 2: learned"
-    assert profile.points == {"touching": 1}
+    assert learn(game, expected, seen, before, Pair(0, 1)) == "this game scores touching pairs 1, not 2: learned"
+    assert game.points.kept() == {"touching": 1}
 
 
 ROW_GOES = "19....... 234567822"          # 1-9 touch and empty the first row
@@ -71,115 +86,112 @@ TWO_ROWS_GO = "1........ 9........ 55"    # 1 over 9 touch and empty two rows
 
 def test_a_row_is_learned_from_a_pair_whose_kind_a_plain_move_bore_out():
     game = NumberMatch()
-    before = game.position(reading(Board.parse(ROW_GOES), Profile("numbermatch", 1080, 2400)))
-    game.confirmed.add("touching")                                # a plain touching pair bore it out
+    before = game.position(reading(Board.parse(ROW_GOES)))
+    game.points.confirmed.add("touching")                                # a plain touching pair bore it out
     expected, seen = phone_scores(game, before, Pair(0, 1), POINTS["touching"] + 25)
-    assert game.learn(expected, seen, before, Pair(0, 1)) and game.learned == {"row": 25}
+    assert learn(game, expected, seen, before, Pair(0, 1)) and game.points.learned == {"row": 25}
 
 
 def test_a_row_is_learned_from_a_pair_whose_kind_the_profile_stored_without_a_plain_move():
-    profile = Profile("numbermatch", 1080, 2400, points={"touching": 3})
-    game = NumberMatch()
-    before = game.position(reading(Board.parse(ROW_GOES), profile))
+    game = game_with({"touching": 3})
+    before = game.position(reading(Board.parse(ROW_GOES)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 3 + 25)
-    assert game.learn(expected, seen, before, Pair(0, 1)) == "this game scores each removed row 25, not 10: learned"
-    assert profile.points == {"touching": 3, "row": 25}
+    assert learn(game, expected, seen, before, Pair(0, 1)) == "this game scores each removed row 25, not 10: learned"
+    assert game.points.kept() == {"touching": 3, "row": 25}
 
 
 def test_a_row_worked_out_from_a_stored_entry_is_learned_again_when_that_entry_is_corrected():
-    game = NumberMatch()
-    before = game.position(reading(Board.parse(ROW_GOES), Profile("numbermatch", 1080, 2400, points={"touching": 3})))
+    game = game_with({"touching": 3})
+    before = game.position(reading(Board.parse(ROW_GOES)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1 + 10)          # the phone: touching 1, row 10
-    assert game.learn(expected, seen, before, Pair(0, 1)) and game.learned["row"] == 8  # from the stored touching 3
-    plain = game.position(reading(Board.parse(BOARD), game.profile))
+    assert learn(game, expected, seen, before, Pair(0, 1)) and game.points.learned["row"] == 8  # from the stored touching 3
+    plain = game.position(reading(Board.parse(BOARD)))
     expected, seen = phone_scores(game, plain, Pair(0, 1), 1)
-    assert game.learn(expected, seen, plain, Pair(0, 1)) and game.learned == {"touching": 1, "row": 8}
-    before = game.position(reading(Board.parse(ROW_GOES), game.profile))
+    assert learn(game, expected, seen, plain, Pair(0, 1)) and game.points.learned == {"touching": 1, "row": 8}
+    before = game.position(reading(Board.parse(ROW_GOES)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1 + 10)
-    assert game.learn(expected, seen, before, Pair(0, 1)) and game.learned == {"touching": 1, "row": 10}
+    assert learn(game, expected, seen, before, Pair(0, 1)) and game.points.learned == {"touching": 1, "row": 10}
 
 
 def test_a_pair_and_its_rows_both_unknown_wait_and_are_solved_from_two_moves():
     game = NumberMatch()
-    profile = Profile("numbermatch", 1080, 2400)
-    one = game.position(reading(Board.parse(ROW_GOES), profile))
+    one = game.position(reading(Board.parse(ROW_GOES)))
     expected, seen = phone_scores(game, one, Pair(0, 1), 3 + 25)             # the phone: touching 3, row 25
-    assert game.learn(expected, seen, one, Pair(0, 1)) is None and game.learned == {}  # cannot tell which differs
+    assert learn(game, expected, seen, one, Pair(0, 1)) is None and game.points.learned == {}  # cannot tell which differs
     assert game.summary() == ("; not learned yet: a move scoring touching pairs + each removed row got 28, "
                               "not 11: which of touching pairs and each removed row differs shows once a move "
                               "scores one of them without the others, or in other numbers")
-    two = game.position(reading(Board.parse(TWO_ROWS_GO), profile))
+    two = game.position(reading(Board.parse(TWO_ROWS_GO)))
     expected, seen = phone_scores(game, two, Pair(0, 9), 3 + 2 * 25)
-    assert game.learn(expected, seen, two, Pair(0, 9)) == ("this game scores touching pairs 3, not 1: learned; "
+    assert learn(game, expected, seen, two, Pair(0, 9)) == ("this game scores touching pairs 3, not 1: learned; "
                                                          "this game scores each removed row 25, not 10: learned")
     assert game.summary() == "; points learned: touching pairs 3, each removed row 25"
 
 
 def test_the_cleared_board_bonus_is_learned_from_the_next_stage_header():
-    profile = Profile("numbermatch", 1080, 2400)
     game = NumberMatch()
-    before = game.position(reading(Board.parse("19", score=100), profile))
-    game.confirmed.update({"touching", "row"})                    # borne out earlier in the stage
+    before = game.position(reading(Board.parse("19", score=100)))
+    game.points.confirmed.update({"touching", "row"})                    # borne out earlier in the stage
     won = game.after(before, Pair(0, 1))
     assert game.ends(won)
     header = 100 + POINTS["touching"] + POINTS["row"] + 300       # the phone's bonus: 300
     for stage, cells in ((3, BOARD), (2, "1.2345678 234567822")):  # not the next stage; a pair played
-        board = game.position(reading(Board.parse(cells, stage=stage, score=header), profile))
-        assert game.learn(won, board) is None and game.learned == {}
-    board = game.position(reading(Board.parse(BOARD, stage=2, score=header), profile))
-    assert game.learn(won, board) == "this game scores a cleared board 300, not 150: learned"
+        board = game.position(reading(Board.parse(cells, stage=stage, score=header)))
+        assert learn(game, won, board) is None and game.points.learned == {}
+    board = game.position(reading(Board.parse(BOARD, stage=2, score=header)))
+    assert learn(game, won, board) == "this game scores a cleared board 300, not 150: learned"
     assert board.rules.point_table["clear"] == 300
-    assert profile.points == {"touching": 1, "row": 10, "clear": 300}   # what was borne out, and learned
-    assert game.learned_after == {"clear": 1}
+    assert game.points.kept() == {"touching": 1, "row": 10, "clear": 300}   # what was borne out, and learned
+    assert game.points.learned_after == {"clear": 1}
 
 
 def test_a_glance_teaches_nothing_and_the_settled_screen_teaches_once():
     game = NumberMatch()
-    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
+    before = game.position(reading(Board.parse(BOARD)))
     expected, glanced = phone_scores(game, before, Pair(0, 1), 3)
     assert not game.shows(glanced, expected)                    # judged on a settled screen instead
-    assert game.learned == {} and game.kind_moves["touching"] == 0
+    assert game.points.learned == {} and game.points.kind_moves["touching"] == 0
     _, settled = phone_scores(game, before, Pair(0, 1), 3)
-    assert game.learn(expected, settled, before, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
+    assert learn(game, expected, settled, before, Pair(0, 1)) == "this game scores touching pairs 3, not 1: learned"
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
     assert game.shows(glanced, expected)                        # the score as predicted: taken
 
 
 def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_judged_with_the_next():
     game = NumberMatch()
-    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
+    before = game.position(reading(Board.parse(BOARD)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1)
     assert not game.shows(seen, expected)                       # touching pairs not borne out yet
-    assert game.learn(expected, seen, before, Pair(0, 1)) is None and game.confirmed == {"touching"}
+    assert learn(game, expected, seen, before, Pair(0, 1)) is None and game.points.confirmed == {"touching"}
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
     assert game.shows(glanced, expected)
-    game.learn(expected, glanced, settled=False)                # taken, not judged
-    assert game.kind_moves["touching"] == 1
+    learn(game, expected, glanced, how="glance")                # taken, not judged
+    assert game.points.kind_moves["touching"] == 1
     # 8 and 2 across the row break, judged on a settled screen whose score holds both moves
     expected, seen = phone_scores(game, glanced, Pair(8, 9), 5)
-    assert game.learn(expected, seen, glanced, Pair(8, 9)) and game.learned == {"row_break": 5}
-    assert game.kind_moves["touching"] == 2
+    assert learn(game, expected, seen, glanced, Pair(8, 9)) and game.points.learned == {"row_break": 5}
+    assert game.points.kind_moves["touching"] == 2
 
 
 def test_a_kind_an_earlier_game_bore_out_is_taken_on_a_glance():
-    game = NumberMatch()
-    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400, points={"touching": 1})))
+    game = game_with({"touching": 1})
+    before = game.position(reading(Board.parse(BOARD), ))
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
-    assert game.shows(glanced, expected) and game.confirmed == set()
+    assert game.shows(glanced, expected) and game.points.confirmed == set()
 
 
 def test_questions_change_nothing():
-    """same, shows and taps are questions: asked any number of times, the game is as it was."""
+    """same, shows and tap_points are questions: asked any number of times, the game is as it was."""
     game = NumberMatch()
-    before = game.position(reading(Board.parse(BOARD), Profile("numbermatch", 1080, 2400)))
+    before = game.position(reading(Board.parse(BOARD)))
     state = copy.deepcopy(vars(game))
     for points in (1, 3):  # as predicted, and a score that would teach the table
         expected, seen = phone_scores(game, before, Pair(0, 1), points)
-        shown = reading(seen, game.profile)
+        shown = reading(seen)
         shown.cells = {k: (100 + 50 * (k % 9), 300 + 50 * (k // 9)) for k in range(len(seen.cells))}
         for _ in range(2):
             game.same(seen, expected), game.same(seen, before), game.shows(seen, expected)
-            game.taps(Pair(16, 17), shown)
+            game.tap_points(Pair(16, 17), shown)
     assert vars(game) == state
 
 
@@ -189,10 +201,20 @@ class ScriptedPhone:
     never reads (a frame caught mid-animation): moves are judged early or on settled screens."""
 
     reconnects = 0  # (it never loses its phone)
+    last_image = None
+    recorder = Recorder(on=False)  # (the run's recording: none)
 
     def __init__(self, boards, frames=0):
         self.boards, self.frames = list(boards), frames
         self.profile = Profile("numbermatch", 1080, 2400, geometry={"top": 250, "bottom": 1750, "pitch": 50})
+        self.link = self  # (it is the session and its link both)
+        self.learned = []  # what the loop gave the session to keep
+
+    def say(self, line):
+        pass
+
+    def take(self, learned):
+        self.learned.append(learned)
 
     def look(self, game, glance=False):
         if glance:
@@ -233,14 +255,14 @@ def test_a_judged_move_is_counted_once_after_lost_taps():
     phone = ScriptedPhone([start])
     loop = Loop(phone, game="numbermatch", say=lambda _: None, wait_unknown=1)
     loop.start()
-    loop.game.confirmed.add("touching")  # borne out earlier: the first pair is judged early
+    loop.game.points.confirmed.add("touching")  # borne out earlier: the first pair is judged early
     phone.boards, phone.frames = [one], 1
     assert loop.judge(first) == "done" and loop.position.move_stack  # on its early frame
     for _ in range(2):
         assert loop.judge(second) == "same"  # a lost tap: the screen unchanged
     phone.boards = [two]
     assert loop.judge(second) == "done"
-    assert loop.game.kind_moves["touching"] == 2
+    assert loop.game.points.kind_moves["touching"] == 2
 
 
 def test_a_move_seen_otherwise_on_a_screen_taken_as_still_too_soon_is_judged_on_one_settled_in_full():
@@ -316,7 +338,7 @@ def phone_loop(harness, points, board=LAST_TWO_ROWS, **options):
     vp = harness.add(phone)
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
-    return vp, phone, Loop(link, game="numbermatch", say=said.append, wait_unknown=5), said
+    return vp, phone, Loop(Session(link, keep=True), game="numbermatch", say=said.append, wait_unknown=5), said
 
 
 def test_the_cleared_board_bonus_is_learned_at_the_first_stage_cleared_and_kept(harness, monkeypatch, tmp_path):
@@ -324,7 +346,7 @@ def test_the_cleared_board_bonus_is_learned_at_the_first_stage_cleared_and_kept(
     vp, phone, loop, said = phone_loop(harness, {"clear": 300}, size=2)  # stage 2: one pair
     assert autoplay.play(loop, stages=2, say=said.append) == 0
     game = loop.game
-    assert game.learned == {"clear": 300} and game.learned_after == {"clear": 1}
+    assert game.points.learned == {"clear": 300} and game.points.learned_after == {"clear": 1}
     assert [line for line in said if "cleared board" in line] == [
         "this game scores a cleared board 300, not 150: learned", said[-1]]           # said once, then summed up
     assert said[-1].endswith("; points learned: a cleared board 300")
@@ -337,7 +359,7 @@ def test_the_cleared_board_bonus_is_learned_at_the_first_stage_cleared_and_kept(
 
     phone.app.new_game()                                   # the next game plays by it from its first plan
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
-    again = Loop(link, game="numbermatch", say=said.append, wait_unknown=5)
+    again = Loop(Session(link, keep=True), game="numbermatch", say=said.append, wait_unknown=5)
     again.start()
     assert again.position.rules.point_table["clear"] == 300
     vp.stop()
@@ -347,12 +369,12 @@ def test_a_row_is_learned_from_the_first_pair_that_removes_one_when_its_kind_is_
                                                                                       tmp_path):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # its odd table must not reach other tests' phones
     vp, phone, loop, said = phone_loop(harness, {"touching": 3, "row": 25})
-    loop.link.look("numbermatch")
-    loop.link.profile.points = {"touching": 3}             # a game before learned touching pairs
+    loop.session.look("numbermatch")
+    loop.session.profile.points = {"touching": 3}             # a game before learned touching pairs
     assert autoplay.play(loop, say=said.append) == 0
     game = loop.game
     # the first pair judged taught the row: no plain touching pair bore its kind out before
-    assert game.learned_after == {"row": 1} and game.kind_moves["touching"] == 1
+    assert game.points.learned_after == {"row": 1} and game.points.kind_moves["touching"] == 1
     assert [line for line in said if "learned" in line][:1] == ["this game scores each removed row 25, not 10: learned"]
     assert loop.position.score == phone.app.truth()["board"]["score"]    # the last pair predicted with it
     vp.stop()

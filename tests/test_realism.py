@@ -13,6 +13,7 @@ import assistant.animation as animation_module
 from assistant.animation import part_change
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from assistant.phone.device import connect
 from assistant.settle import ScreenNotSettling
 from calibration import store
@@ -233,6 +234,7 @@ def test_a_fifteen_puzzle_tile_glides_and_no_frame_of_it_reads_as_another_board(
 
 def test_a_screen_that_never_settles_stops_with_a_clear_message():
     class Flicker:
+        screen = None  # (no Screen of a phone: captures only)
         serial = "flicker"
 
         def __init__(self):
@@ -248,10 +250,30 @@ def test_a_screen_that_never_settles_stops_with_a_clear_message():
         link.capture()
 
 
+def test_a_stalled_link_is_waited_out_not_taken_for_a_screen_that_keeps_changing():
+    """A USB stall freezes the adb server (SIGSTOP, then SIGCONT, as the last round's sweep did
+    on scrcpy): one capture takes 10 s and the next shows the screen the move left. Two frames
+    that far apart say the screen changed once, not that it moved all along: the settle goes on."""
+    from assistant.settle import Settler
+
+    now = [0.0]
+    frames = iter([(np.full((200, 100, 3), 10, np.uint8), 0.0), (np.full((200, 100, 3), 90, np.uint8), 10.0),
+                   (np.full((200, 100, 3), 90, np.uint8), 10.4)])
+
+    def grab():
+        image, now[0] = next(frames)
+        return image, now[0]
+
+    settler = Settler(grab, lambda at: None)
+    image, times = settler.settle(touched_at=-0.1)
+    assert image[0, 0, 0] == 90 and times == [0.0, 10.0, 10.4]
+
+
 def test_a_settled_screen_needs_two_equal_captures_and_one_when_nothing_was_sent():
     frames = [np.full((200, 100, 3), v, np.uint8) for v in (10, 90, 90, 90)]
 
     class Settling:
+        screen = None  # (no Screen of a phone: captures only)
         serial = "settling"
 
         def capture(self):
@@ -271,6 +293,7 @@ def test_a_screen_taken_as_still_on_a_learned_time_alone_is_settled_in_full_when
     frames = [faded, faded, faded, collapsed, collapsed, collapsed]
 
     class Collapsing:
+        screen = None  # (no Screen of a phone: captures only)
         serial = "collapsing"
 
         def capture(self):
@@ -339,7 +362,7 @@ def test_a_clock_ticking_between_every_two_captures_is_not_waited_for(harness):
     said = []
     # (by screencap, each frame asked for when taken: the clock's ticks between two of them)
     link = Link(connect(vp.serial, client=harness.client, channel="shell"), say=said.append)
-    loop = Loop(link, game="flip9", budget=1.0, say=said.append, wait_unknown=5)
+    loop = Loop(Session(link), game="flip9", budget=1.0, say=said.append, wait_unknown=5)
     loop.start()
     clock.step = 1.0
     assert autoplay.play(loop, say=said.append) == 0
@@ -356,8 +379,8 @@ def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, s
                   realism=REALISM[realism].scaled(scale))
     vp = harness.add(phone)
     said = []
-    link = Link(connect(vp.serial, client=harness.client, channel=channel), say=said.append, keep=store.remember)
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
+    link = Link(connect(vp.serial, client=harness.client, channel=channel), say=said.append)
+    loop = Loop(Session(link, keep=True), game="numbermatch", objective="fast", budget=1.0, say=said.append, wait_unknown=5)
     loop.said = said
     phone.clear_log()
     return vp, phone, loop

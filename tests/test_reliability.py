@@ -13,6 +13,7 @@ import pytest
 from helpers import tapsolve
 
 import vision
+from assistant import session
 from calibration import store
 from vision import schema
 
@@ -94,7 +95,7 @@ def good_profile(tmp_path_factory) -> dict:
     with pytest.MonkeyPatch.context() as mp:
         folder = tmp_path_factory.mktemp("config")
         mp.setenv("XDG_CONFIG_HOME", str(folder))
-        store.read(vision.load_image(SHOTS / "numbermatch_fresh.png"), "Pixel 7", "numbermatch")
+        session.read(vision.load_image(SHOTS / "numbermatch_fresh.png"), "Pixel 7", "numbermatch")
         return json.loads((folder / "tapsolve/profiles/pixel-7_1080x2400_numbermatch_light.json").read_text())
 
 
@@ -186,7 +187,7 @@ def test_a_wrong_profile_is_rebuilt_with_one_line(stored):
     run = tapsolve("read", str(SHOTS / "numbermatch_fresh.png"), "--model", "Pixel 7", "--json")
     assert run.returncode == 0, run.stderr
     assert run.stderr.strip() == (f"tapsolve: the stored profile {path} is wrong (geometry.pitch is 'x', "
-                                  "not a number): rebuilding it")
+                                  "not a number): rebuilt it")
     truth = json.loads((SHOTS / "numbermatch_fresh.json").read_text())
     assert json.loads(run.stdout)["board"]["cells"] == truth["board"]["cells"]
     assert schema.problem(json.loads(path.read_text())) is None  # the rebuilt one replaced it
@@ -196,7 +197,7 @@ def test_a_profile_of_binary_garbage_is_rebuilt(stored):
     path, _ = stored
     path.write_bytes(bytes(range(256)) * 4)
     run = tapsolve("read", str(SHOTS / "numbermatch_fresh.png"), "--model", "Pixel 7")
-    assert run.returncode == 0 and "corrupt (not JSON): rebuilding it" in run.stderr
+    assert run.returncode == 0 and "corrupt (not JSON): rebuilt it" in run.stderr
     assert store.load(path) is not None
 
 
@@ -321,6 +322,7 @@ def start_play(harness, faults=None, model_profile=None, **options):
     from assistant.phone.device import connect
     from assistant.link import Link
     from assistant.loop import Loop
+    from assistant.session import Session
     from phonesim import apps
     from phonesim.phone import PRESETS, Faults, Phone
 
@@ -329,7 +331,7 @@ def start_play(harness, faults=None, model_profile=None, **options):
     vp = harness.add(phone)
     said = []
     link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
-    loop = Loop(link, game="numbermatch", objective="fast", say=said.append, wait_unknown=5)
+    loop = Loop(Session(link), game="numbermatch", objective="fast", say=said.append, wait_unknown=5)
     return vp, phone, loop, said
 
 
@@ -554,13 +556,14 @@ def test_the_input_size_is_asked_again_when_the_screen_changes():
     from assistant.phone.server import Client
 
     device = Device(Client("127.0.0.1", 1), "x")
-    answers = iter(["Physical size: 1080x2400\n", "Physical size: 1080x2400\nOverride size: 720x1600\n"])
+    answers = iter(["Physical size: 1080x2400\n", "", "Physical size: 1080x2400\nOverride size: 720x1600\n", ""])
     asked = []
     device.shell = lambda command, timeout=None: asked.append(command) or next(answers)
     device.screen.size = (1080, 2400)
-    assert device.input_size() == device.input_size() == (1080, 2400) and asked == ["wm size"]
+    # (the display's rotation is asked with it: `dumpsys display`, here naming no viewport)
+    assert device.input_size() == device.input_size() == (1080, 2400) and asked == ["wm size", "dumpsys display"]
     device.screen.size = (720, 1600)  # the next screenshot, after the override
-    assert device.input_size() == (720, 1600) and len(asked) == 2
+    assert device.input_size() == (720, 1600) and len(asked) == 4
     assert device._to_input(360, 800) == (360, 800)  # not scaled by 1.5 into nothing
 
 

@@ -4,13 +4,15 @@ truth, and a digit read once is matched by template, in this game and the next o
 import pytest
 
 from assistant.link import Link
-from calibration import store
+from assistant.session import Session
 from phonesim import apps
 from phonesim.phone import PRESETS
 
 
 class StubDevice:
-    """Just enough of assistant.phone.device.Device for Link.look: a model and a capture."""
+    """Just enough of assistant.phone.device.Device for a session's look: a model and a capture."""
+
+    screen = None  # (no Screen of a phone: captures only)
 
     def __init__(self, app, model):
         self.app, self.model, self.serial = app, model, "stub"
@@ -35,7 +37,7 @@ def tesseract_calls(monkeypatch):
     return calls
 
 
-def play(link, app, calls, moves=16):
+def play(session, app, calls, moves=16):
     """Make ``moves`` moves (a pair on screen, else an add) reading the screen before each;
     the tesseract calls made by each read."""
     per_read = []
@@ -43,7 +45,7 @@ def play(link, app, calls, moves=16):
         truth = app.truth()
         assert truth["screen"] == "board"
         n = len(calls)
-        _, reading = link.look("numbermatch")
+        _, reading = session.look("numbermatch")
         per_read.append(len(calls) - n)
         b = truth["board"]
         assert (reading.board.score, reading.board.adds_left, reading.board.stage) == \
@@ -63,11 +65,11 @@ def test_score_digits_are_learned_once_per_phone(tmp_path, monkeypatch, tesserac
     preset = PRESETS["720x1600"]
     # the first game on the phone: tesseract only for a digit not seen before in its font
     app = apps.create("numbermatch", preset, seed=3)
-    first = play(Link(StubDevice(app, preset.model), say=lambda _: None, keep=store.remember), app, tesseract_calls)
+    first = play(Session(Link(StubDevice(app, preset.model), say=lambda _: None), keep=True), app, tesseract_calls)
     assert sum(first[1:]) <= 10, first  # score 0-9 and a few badge digits, each once
     # the next game on the same phone, with the stored profile: no tesseract at all
     app = apps.create("numbermatch", preset, seed=3)
-    second = play(Link(StubDevice(app, preset.model), say=lambda _: None, keep=store.remember), app, tesseract_calls)
+    second = play(Session(Link(StubDevice(app, preset.model), say=lambda _: None), keep=True), app, tesseract_calls)
     assert sum(second) == 0, second
 
 

@@ -248,6 +248,7 @@ def test_whole_games_play_on_the_scrcpy_channel_without_a_wrong_tap(harness, pre
     from assistant import autoplay
     from assistant.link import Link
     from assistant.loop import Loop
+    from assistant.session import Session
     from assistant.phone import device as devices
     from phonesim import apps
     from phonesim.phone import PRESETS, Phone
@@ -257,7 +258,7 @@ def test_whole_games_play_on_the_scrcpy_channel_without_a_wrong_tap(harness, pre
     vp = harness.add(phone)
     said = []
     link = Link(devices.connect(vp.serial, client=harness.client, channel="scrcpy"), say=said.append)
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=said.append)
+    loop = Loop(Session(link), game="numbermatch", objective="fast", budget=1.0, say=said.append)
     try:
         assert autoplay.play(loop, say=said.append) == 0
         assert phone.app.truth()["screen"] == "stage_complete" and phone.wrong_taps == 0
@@ -265,3 +266,93 @@ def test_whole_games_play_on_the_scrcpy_channel_without_a_wrong_tap(harness, pre
     finally:
         link.device.close()
         vp.stop()
+
+
+# -- the video's size changes (issue 37): the server writes its size once, then retries a size the
+# encoder refuses smaller (SurfaceEncoder.java, prepareRetry) and restarts at a turned size on a
+# rotation; it ignores a touch of another size than the current video's (PositionMapper.map);
+# the client takes the size from each frame, as app/src/screen.c does ----------------------------
+def test_a_finger_lifts_with_pressure_0_as_scrcpys_client_sends_it():
+    # app/src/input_manager.c, simulate_virtual_finger: "pressure = up ? 0.0f : 1.0f"
+    assert scrcpy.touch_message(scrcpy.ACTION_UP, 1, 2, 3, 4)[22:24] == b"\0\0"
+    assert scrcpy.touch_message(scrcpy.ACTION_DOWN, 1, 2, 3, 4)[22:24] == b"\xff\xff"
+    assert scrcpy.touch_message(scrcpy.ACTION_MOVE, 1, 2, 3, 4)[22:24] == b"\xff\xff"
+
+
+def test_the_servers_socket_is_tried_as_long_as_scrcpys_client_tries_it():
+    # app/src/server.c: connect_to_server(server, 100 attempts, 100 ms)
+    assert scrcpy.CONNECT_ATTEMPTS == 100 and scrcpy.CONNECT_RETRY == 0.1
+
+
+def server_of(phone):
+    """The one scrcpy server running on the phone (its ``ignored`` touches)."""
+    import gc
+
+    return next(o for o in gc.get_objects() if isinstance(o, simscrcpy.Server) and o.phone is phone
+                and not o.stop.is_set())
+
+
+def test_an_encoder_that_refuses_the_full_size_is_retried_smaller_and_taps_follow_it(harness):
+    from assistant.phone.device import Device
+    from phonesim import apps
+    from phonesim.phone import PRESETS, Phone
+
+    p = PRESETS["1440x3200-encoder-1920"]
+    phone = Phone(p, apps.create("numbermatch", p, seed=3))
+    vp = harness.add(phone)
+    channel = scrcpy.start(Device(harness.client, vp.serial), video=True)
+    try:
+        assert channel.frame()[0].shape == (1920, 864, 3)  # the header said 1440x3200
+        assert channel.video_size == (864, 1920)
+        output = channel.server_output()
+        assert "Retrying with -m2560" in output and "Retrying with -m1920" in output
+        cell = phone.app.truth()["cells"]["0"]
+        x, y = cell[0] + cell[2] // 2, cell[1] + cell[3] // 2
+        channel.taps([(x, y)])
+        assert wait_for(lambda: len(phone.tap_log) == 1)
+        assert phone.tap_log[0].target == "live" and server_of(phone).ignored == 0
+    finally:
+        channel.close()
+
+
+def test_a_rotation_mid_play_changes_the_video_size_and_taps_follow_it(harness):
+    phone, device = connected(harness)
+    channel = device.channel = scrcpy.start(device, video=True)
+    device.screen.lossless = False  # looks by video
+    try:
+        assert device.capture().shape == (2400, 1080, 3)
+        phone.turned = True  # a landscape ad turns the display
+        assert wait_for(lambda: device.capture().shape == (1080, 2400, 3))
+        assert channel.video_size == (2400, 1080)
+        device.tap(2000, 300)  # in the turned screen's coordinates
+        assert wait_for(lambda: len(phone.app.taps) == 1)
+        assert phone.app.taps == [(1079 - 300, 2000)] and server_of(phone).ignored == 0
+        phone.turned = False
+        assert wait_for(lambda: device.capture().shape == (2400, 1080, 3))
+        device.tap(100, 500)
+        assert wait_for(lambda: len(phone.app.taps) == 2) and phone.app.taps[1] == (100, 500)
+    finally:
+        channel.close()
+
+
+def test_a_reader_waiting_for_a_newer_frame_is_woken_by_the_decoder_not_by_polling(monkeypatch):
+    """The newest-frame buffer wakes the capture that waits for a frame the moment the decoder
+    keeps one (no sleep-and-look loop): a frame that shows a move is taken as soon as it exists."""
+    import threading
+
+    from assistant.phone import channel as channels
+
+    channel = scrcpy.ScrcpyChannel(standin_phone(), video=True, max_size=0)
+    channel._video = object()  # (a stream: its frames come from the thread below)
+    channel._frame = (np.zeros((4, 2, 3), np.uint8), 1.0)
+    monkeypatch.setattr(channels.time, "sleep", lambda s: pytest.fail("polled for a frame"))
+
+    def decode():
+        with channel._frame_ready:
+            channel._frame = (np.ones((4, 2, 3), np.uint8), 2.0)
+            channel._frame_ready.notify_all()
+
+    threading.Timer(0.05, decode).start()
+    image, shown = channel.next_frame(1.5, 1.0, time.monotonic() + 30)
+    assert shown == 2.0 and image[0, 0, 0] == 1
+    assert channel.next_frame(3.0, 2.0, time.monotonic() + 0.05) is None  # none that new by then

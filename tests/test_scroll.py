@@ -9,6 +9,7 @@ from assistant.phone.device import connect
 from assistant.games.numbermatch import NumberMatch
 from assistant.link import Link
 from assistant.loop import Loop
+from assistant.session import Session
 from assistant.games.numbermatch.scroll import BoardView, ScrollError
 from helpers import centre, truth
 from phonesim import apps
@@ -29,7 +30,7 @@ def phone_with(harness, preset="720x1600", board=None, snap_rows=True, faults=No
     if board is not None:
         app.board = board
     vp = harness.add(Phone(p, app, faults or Faults(), realism=realism or REALISM["fast"]))
-    return vp, Link(connect(vp.serial, client=harness.client), say=quiet)
+    return vp, Session(Link(connect(vp.serial, client=harness.client), say=quiet))
 
 
 def swipe_rows(vp, rows: int, pitch: int, x: int = 360, y: int = 900):
@@ -59,11 +60,11 @@ def check_screen(reading, t):
 
 
 def test_survey_reads_a_tall_board_whole_from_the_top(harness):
-    vp, link = phone_with(harness, seed=3, size=150)
+    vp, session = phone_with(harness, seed=3, size=150)
     start = truth(vp)
     assert start["more_below"]  # taller than the screen
     view = BoardView()
-    board, reading = view.survey(link)
+    board, reading = view.survey(session)
     t = truth(vp)
     assert board.cells == t["board"]["cells"]
     assert (board.adds_left, board.stage, board.score) == (5, 1, 0)
@@ -74,14 +75,14 @@ def test_survey_reads_a_tall_board_whole_from_the_top(harness):
 
 def test_survey_after_adds_with_repeated_rows(harness):
     # adds copy the live numbers: the rows repeat, so only the swipe distance tells them apart
-    vp, link = phone_with(harness, seed=5, size=27)
+    vp, session = phone_with(harness, seed=5, size=27)
     for _ in range(3):
-        link.tap(*centre(truth(vp)["add_button"]))
+        session.link.tap(*centre(truth(vp)["add_button"]))
     t = truth(vp)
     cells = t["board"]["cells"]
     rows = [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
     assert len(rows) > 20 and len(set(rows)) < len(rows)
-    board, reading = BoardView().survey(link)
+    board, reading = BoardView().survey(session)
     t = truth(vp)
     assert board.cells == t["board"]["cells"] and board.adds_left == 2
     check_screen(reading, t)
@@ -89,7 +90,7 @@ def test_survey_after_adds_with_repeated_rows(harness):
 
 @pytest.mark.parametrize("snap_rows", [True, False])
 def test_survey_from_a_board_a_person_left_scrolled_to_the_middle(harness, snap_rows):
-    vp, link = phone_with(harness, seed=4, size=200, snap_rows=snap_rows)
+    vp, session = phone_with(harness, seed=4, size=200, snap_rows=snap_rows)
     pitch = truth(vp)["cells"]["0"][3]
     swipe_rows(vp, 5, pitch)
     if not snap_rows:
@@ -97,51 +98,51 @@ def test_survey_from_a_board_a_person_left_scrolled_to_the_middle(harness, snap_
     middle = truth(vp)
     assert middle["more_above"] and middle["more_below"]
     view = BoardView()
-    board, reading = view.survey(link)
+    board, reading = view.survey(session)
     t = truth(vp)
     assert board.cells == t["board"]["cells"]
     check_screen(reading, t)
 
 
 def test_show_brings_far_rows_on_screen_scrolling_no_more_than_needed(harness):
-    vp, link = phone_with(harness, seed=6, size=200)
+    vp, session = phone_with(harness, seed=6, size=200)
     view = BoardView()
-    board, _ = view.survey(link)
+    board, _ = view.survey(session)
     last = (len(board.cells) - 1) // COLUMNS
-    reading = view.show(link, [0])
+    reading = view.show(session, [0])
     t = truth(vp)
     assert t["first_row"] == 0
     check_screen(reading, t)
     swipes = view.swipes
-    reading = view.show(link, [3, 7])  # already on screen: no swipe
+    reading = view.show(session, [3, 7])  # already on screen: no swipe
     assert view.swipes == swipes and truth(vp)["first_row"] == 0
-    reading = view.show(link, [last])
+    reading = view.show(session, [last])
     t = truth(vp)
     check_screen(reading, t)
     assert last * COLUMNS in reading.cells and not t["more_below"]
-    reading = view.show(link, [10, 12])
+    reading = view.show(session, [10, 12])
     t = truth(vp)
     check_screen(reading, t)
     assert {10 * COLUMNS, 12 * COLUMNS + 8} <= set(reading.cells)
     assert reading.board.cells == board.cells  # the whole board rides along
 
 
-def tap(game, link, move, reading):
+def tap(game, session, move, reading):
     """Bring ``move`` on screen and tap it, as autoplay does."""
     shown = game.show(move, reading, select=True)
-    link.tap_all(game.taps(move, reading if shown is None else shown[1]))
+    session.link.tap_all(game.tap_points(move, reading if shown is None else shown[1]))
 
 
 def test_a_pair_split_across_screens_is_tapped_first_scrolled_then_second(harness):
     board = sparse_tall_board(16)
-    vp, link = phone_with(harness, board=board.copy())
+    vp, session = phone_with(harness, board=board.copy())
     far = Pair(0, 15 * COLUMNS)
     assert board.is_pair(far.i, far.j)
     game = NumberMatch()
-    game.attach(link)
-    _, reading = game.view.survey(link)
+    game.attach(session)
+    _, reading = game.view.survey(session)
     assert far.j not in reading.cells or far.i not in reading.cells
-    tap(game, link, far, reading)
+    tap(game, session, far, reading)
     expected = board.copy()
     expected.push(far)
     assert truth(vp)["board"]["cells"] == expected.cells
@@ -149,37 +150,37 @@ def test_a_pair_split_across_screens_is_tapped_first_scrolled_then_second(harnes
 
 def test_taps_drop_an_off_screen_selection_first(harness):
     board = sparse_tall_board(16)
-    vp, link = phone_with(harness, board=board.copy())
+    vp, session = phone_with(harness, board=board.copy())
     far = 15 * COLUMNS
     pitch = truth(vp)["cells"]["0"][3]
     swipe_rows(vp, 5, pitch)
-    link.tap(*centre(truth(vp)["cells"][str(far)]))  # a person selected the 9 at the bottom
+    session.link.tap(*centre(truth(vp)["cells"][str(far)]))  # a person selected the 9 at the bottom
     assert truth(vp)["selected"] == far
     swipe_rows(vp, -5, pitch)
     game = NumberMatch()
-    game.attach(link)
-    _, reading = game.view.survey(link)
+    game.attach(session)
+    _, reading = game.view.survey(session)
     assert reading.selected == far
     pair = Pair(COLUMNS + 3, COLUMNS + 6)  # the pair of the second row
     assert board.is_pair(pair.i, pair.j)
-    tap(game, link, pair, reading)
+    tap(game, session, pair, reading)
     expected = board.copy()
     expected.push(pair)
     assert truth(vp)["board"]["cells"] == expected.cells
 
 
 def test_autoplay_clears_a_board_taller_than_the_screen(harness):
-    vp, link = phone_with(harness, board=sparse_tall_board(17))
+    vp, session = phone_with(harness, board=sparse_tall_board(17))
     assert truth(vp)["more_below"]
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    loop = Loop(session, game="numbermatch", objective="fast", budget=1.0, say=quiet)
     autoplay.play(loop, stages=1, say=quiet)
     assert truth(vp)["screen"] == "stage_complete"
     assert loop.tally.stages == 1 and loop.game.view.swipes > 0
 
 
 def test_autoplay_clears_a_tall_board_when_the_phone_drops_taps_and_swipes(harness):
-    vp, link = phone_with(harness, board=sparse_tall_board(16), faults=Faults(drop_taps=0.2, seed=2))
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    vp, session = phone_with(harness, board=sparse_tall_board(16), faults=Faults(drop_taps=0.2, seed=2))
+    loop = Loop(session, game="numbermatch", objective="fast", budget=1.0, say=quiet)
     autoplay.play(loop, stages=1, say=quiet)
     assert truth(vp)["screen"] == "stage_complete"
     assert loop.tally.repeats > 0
@@ -189,8 +190,8 @@ def test_the_guide_scrolls_the_next_move_on_screen_and_then_keeps_still(harness)
     from assistant import guide
 
     board = sparse_tall_board(17)
-    vp, link = phone_with(harness, board=board)
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    vp, session = phone_with(harness, board=board)
+    loop = Loop(session, game="numbermatch", objective="fast", budget=1.0, say=quiet)
     loop.start()
     assert loop.position.cells == board.cells  # planned from the whole board
     loop.show(loop.next_move)
@@ -207,29 +208,30 @@ def test_the_guide_scrolls_the_next_move_on_screen_and_then_keeps_still(harness)
 
 
 class Restless:
-    """A link whose grid never looks the same twice (an animation nobody stops)."""
+    """A session whose grid never looks the same twice (an animation nobody stops)."""
 
-    def __init__(self, link):
-        self.link, self.noise = link, 0
+    def __init__(self, session):
+        self.session, self.link, self.noise = session, session.link, 0
 
     def look(self, game):
-        return self.link.look(game)
+        return self.session.look(game)
+
+    def reread(self, image, game):
+        return self.session.reread(image, game)
 
     def capture(self):
-        image = self.link.capture().copy()
+        image = self.session.capture().copy()
         self.noise += 1
         image[600:900, 100:600] ^= np.uint8(self.noise % 2 * 40)
         return image
 
-    def swipe(self, *args):
-        self.link.swipe(*args)
 
 
 def test_a_board_that_never_settles_stops_with_a_clear_error_after_bounded_swipes(harness):
-    vp, link = phone_with(harness, seed=3, size=150)
+    vp, session = phone_with(harness, seed=3, size=150)
     view = BoardView()
     with pytest.raises(ScrollError, match="did not settle after 40 swipes"):
-        view.survey(Restless(link))
+        view.survey(Restless(session))
     assert view.swipes <= 40
 
 
@@ -237,45 +239,45 @@ def test_pairs_on_a_board_of_repeated_rows_are_scrolled_to_and_tapped(harness):
     # 27 numbers added to three times, no move yet: 216 numbers, 24 rows that are the same 3 rows
     # over and over, so a swipe of 3, 6, 9... rows leaves the very same picture on screen (the
     # score plan's start, where the view took a board that moved for a swipe the phone dropped)
-    vp, link = phone_with(harness, seed=5, size=27)
+    vp, session = phone_with(harness, seed=5, size=27)
     for _ in range(3):
-        link.tap(*centre(truth(vp)["add_button"]))
+        session.link.tap(*centre(truth(vp)["add_button"]))
     game = NumberMatch()
-    game.attach(link, alone=True)
-    board, reading = game.view.survey(link)
+    game.attach(session, alone=True)
+    board, reading = game.view.survey(session)
     assert len(board.cells) == 216 and truth(vp)["first_row"] == 11
     rows = [tuple(board.cells[k:k + COLUMNS]) for k in range(0, 216, COLUMNS)]
     assert rows[5:18] == rows[11:24]  # row 5 at the top looks just like the bottom of the board
     up = next(p for p in board.pairs() if p.i // COLUMNS == p.j // COLUMNS == 5)
-    tap(game, link, up, reading)
+    tap(game, session, up, reading)
     expected = board.copy()
     expected.push(up)
     assert truth(vp)["board"]["cells"] == expected.cells
     # and back down from the top to a pair near the bottom, 9 rows further: the same picture again
-    board, _ = game.view.survey(link)
-    reading = game.view.show(link, [0])
+    board, _ = game.view.survey(session)
+    reading = game.view.show(session, [0])
     assert truth(vp)["first_row"] == 0
     down = next(p for p in board.pairs() if p.i // COLUMNS == p.j // COLUMNS == 21)
-    tap(game, link, down, reading)
+    tap(game, session, down, reading)
     expected = board.copy()
     expected.push(down)
     assert truth(vp)["board"]["cells"] == expected.cells
-    game.view.survey(link)  # the board changed: read again, as the loop does after every move
-    check_screen(game.view.show(link, [21]), truth(vp))
+    game.view.survey(session)  # the board changed: read again, as the loop does after every move
+    check_screen(game.view.show(session, [21]), truth(vp))
 
 
 def test_survey_places_the_end_of_a_board_of_repeated_rows_after_each_add(harness):
     # the score plan's opening: five adds in a row, 27 -> 864 numbers, 3 rows over and over;
     # the last swipe of each survey stops short at the board's end by a multiple of 3 rows, which
     # the rows alone cannot tell: the empty row under the fade and the expected board can
-    vp, link = phone_with(harness, seed=5, size=27)
+    vp, session = phone_with(harness, seed=5, size=27)
     view = BoardView(alone=True)
     for adds in range(1, 6):
         t = truth(vp)
-        link.tap(*centre(t["add_button"]))
-        view.expect = Board(t["board"]["cells"], adds_left=t["board"]["adds_left"])
-        view.expect.push(Add())
-        board, reading = view.survey(link)
+        session.link.tap(*centre(t["add_button"]))
+        expect = Board(t["board"]["cells"], adds_left=t["board"]["adds_left"])
+        expect.push(Add())
+        board, reading = view.survey(session, expect=expect)
         t = truth(vp)
         assert board.cells == t["board"]["cells"] and board.adds_left == 5 - adds
         check_screen(reading, t)
@@ -292,25 +294,23 @@ def test_a_screen_from_before_the_move_is_not_the_predicted_board_farther_on(har
     # it was before the move (a glance taken before the animation showed) fits the prediction 6
     # rows further on, where the board never went; taken there, the view swiped a board at its top
     # for a minute and gave up ("the board does not scroll")
-    vp, link = phone_with(harness, seed=5, size=27)
+    vp, session = phone_with(harness, seed=5, size=27)
     for _ in range(3):
-        link.tap(*centre(truth(vp)["add_button"]))
+        session.link.tap(*centre(truth(vp)["add_button"]))
     view = BoardView(alone=True)
-    board, _ = view.survey(link)
-    view.show(link, [0])
+    board, _ = view.survey(session)
+    view.show(session, [0])
     assert truth(vp)["first_row"] == view.first_row == 0
     pair = next(p for p in board.pairs() if 3 <= p.i // COLUMNS and p.j // COLUMNS <= 5)
     expected = board.copy()
     expected.push(pair)
-    view.expect = expected
-    image, reading = link.look("numbermatch")
-    assert view.confirm(image, reading) is None  # not the predicted board: look again
-    view.before = board
-    confirmed, shown = view.confirm(image, reading)  # the board before the move, where it stood
+    image, reading = session.look("numbermatch")
+    assert view.confirm(image, reading, expected) is None  # not the predicted board: look again
+    confirmed, shown = view.confirm(image, reading, expected, board)  # the board before the move, where it stood
     assert confirmed.cells == board.cells and view.first_row == 0
-    link.tap_all([shown.cells[pair.i], shown.cells[pair.j]])
-    image, reading = link.look("numbermatch")
-    confirmed, shown = view.confirm(image, reading)
+    session.link.tap_all([shown.cells[pair.i], shown.cells[pair.j]])
+    image, reading = session.look("numbermatch")
+    confirmed, shown = view.confirm(image, reading, expected, board)
     assert confirmed.cells == expected.cells == truth(vp)["board"]["cells"]
     check_screen(shown, truth(vp))
 
@@ -322,9 +322,9 @@ def test_ctrl_c_while_the_board_will_not_scroll_ends_with_the_summary(harness):
     import os
     import signal
 
-    vp, link = phone_with(harness, seed=3, size=300)
-    loop = Loop(link, game="numbermatch", objective="fast", budget=1.0, say=quiet)
-    send, ignored = link.swipe, []
+    vp, session = phone_with(harness, seed=3, size=300)
+    loop = Loop(session, game="numbermatch", objective="fast", budget=1.0, say=quiet)
+    send, ignored = session.link.swipe, []
 
     def swipe(*args):
         if loop.tally.moves == 0:
@@ -333,7 +333,7 @@ def test_ctrl_c_while_the_board_will_not_scroll_ends_with_the_summary(harness):
         if len(ignored) == 3:
             os.kill(os.getpid(), signal.SIGINT)
 
-    link.swipe = swipe
+    session.link.swipe = swipe
     said = []
     code = autoplay.play(loop, stages=1, say=said.append)
     assert code == 130 and len(ignored) == 3
@@ -345,10 +345,10 @@ def test_most_points_on_a_board_of_96_rows_plays_over_the_scroll_point_on_the_re
     # the score line's opening: five adds, 864 numbers, 3 rows over and over; its first pairs
     # lie 48 rows down, the screen's first, then ever farther apart, scrolled to on the real-phone
     # profile (timed swipes, animations, a banner ad), its costs shrunk to keep the test short
-    vp, link = phone_with(harness, seed=0, realism=REALISM["real"].scaled(0.2))
+    vp, session = phone_with(harness, seed=0, realism=REALISM["real"].scaled(0.2))
     said = []
-    link.say = said.append
-    loop = Loop(link, game="numbermatch", objective="score", budget=1.0, say=said.append)
+    session.say = said.append
+    loop = Loop(session, game="numbermatch", objective="score", budget=1.0, say=said.append)
     assert autoplay.play(loop, stages=1, say=quiet, max_moves=36) == 0
     t = truth(vp)
     assert loop.tally.moves == 36 and vp.phone.wrong_taps == 0

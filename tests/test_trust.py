@@ -381,12 +381,13 @@ class ScreensInTurn:
 @pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)
 def test_the_assistant_pauses_on_unsure_flip9_cards_and_goes_on_when_they_read():
     from assistant.loop import Loop
+    from assistant.session import Session
 
     image, truth = fixture("1080x2400/light/flip9_cards_midgame.png")
     blotted = blot_cards(image, truth, (2, 5))
     said = []
     link = ScreensInTurn([blotted] * 4 + [image])
-    loop = Loop(link, game="flip9", say=said.append, wait_unknown=30)
+    loop = Loop(Session(link), game="flip9", say=said.append, wait_unknown=30)
     reading = loop.look_until_known()
     assert reading.sure and list(reading.state.cards) == truth["state"]["cards"]
     assert len(said) == 1 and said[0].startswith("paused:") and "card 3" in said[0] and "card 6" in said[0]

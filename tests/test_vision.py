@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import vision
+from assistant import session
 from calibration import store
 from helpers import tapsolve
 from vision.glyphs import Templates
@@ -168,7 +169,7 @@ def test_flip9_jpeg_and_half_size():
 def test_a_profile_reads_without_tesseract_and_survives_storing(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     image, truth = fixture(next(e for e in INDEX if e["png"] == "1080x2400/light/numbermatch_after_adds.png"))
-    reading = store.read(image, "Pixel 7")
+    reading = session.read(image, "Pixel 7")
     path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
     assert path.exists()
     profile = store.load(path)
@@ -205,17 +206,17 @@ def test_a_board_whose_numbers_are_all_crossed_out_is_never_read_for_sure(tmp_pa
     the profile is not rebuilt from it (a fresh read, without that ink, takes them for live)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     digits = [4, 4, 3, 6, 6, 2, 3, 8, 5, 3, 8, 1]
-    store.read(board_drawn(digits, digits), "Pixel 7")
+    session.read(board_drawn(digits, digits), "Pixel 7")
     before = [0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 0, 0]
-    assert store.read(board_drawn(before, digits), "Pixel 7").board.cells == before  # (its ink learned)
+    assert session.read(board_drawn(before, digits), "Pixel 7").board.cells == before  # (its ink learned)
     path = store.profile_path("Pixel 7", 1080, 2400, "numbermatch", "light")
     assert store.load(path).colours["live_ink"] > 0
     stored = path.read_text()
     notes = []
-    reading = store.read(board_drawn([0] * 12, digits), "Pixel 7", note=notes.append)
+    reading = session.read(board_drawn([0] * 12, digits), "Pixel 7", note=notes.append)
     assert not reading.sure and vision.CAUGHT_MOVING in reading.unsure_why
     assert not any(reading.board.cells) and notes == [] and path.read_text() == stored
-    assert store.read(board_drawn([0] * 12, digits), "Pixel 7", stored_only=True) is None  # (a video frame)
+    assert session.read(board_drawn([0] * 12, digits), "Pixel 7", stored_only=True) is None  # (a video frame)
 
 
 def test_a_read_leaves_its_profile_as_it_was_and_learn_takes_in_what_it_learned():
@@ -344,12 +345,12 @@ def test_corrupt_stored_profile_is_rebuilt_with_one_line(tmp_path, monkeypatch):
     path.write_text('{"version": 1, "game": "numbermatch", "fonts": {"cell": {"5": ')
     out = tapsolve("read", png, "--model", "Galaxy A12", env=env)
     assert out.returncode == 0, out.stderr
-    assert out.stderr.strip() == f"tapsolve: the stored profile {path} is corrupt (not JSON): rebuilding it"
+    assert out.stderr.strip() == f"tapsolve: the stored profile {path} is corrupt (not JSON): rebuilt it"
     assert store.load(path) is not None
     # a phone's read (through the store) does the same
     path.write_bytes(b"\x89\xff\x00garbage")
     notes = []
-    reading = store.read(vision.load_image(png), "Galaxy A12", note=notes.append)
+    reading = session.read(vision.load_image(png), "Galaxy A12", note=notes.append)
     assert reading.board is not None and "corrupt" in notes[0] and store.load(path) is not None
 
 

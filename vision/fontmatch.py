@@ -12,15 +12,18 @@ import importlib.util
 import os
 import zlib
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from solver import platforms
 from solver.cache import cache_dir, keep, load_array
 
-FONT_GLOBS = ("/usr/share/fonts/truetype/roboto/**/Roboto-Bold.ttf", "/usr/share/fonts/truetype/roboto/**/Roboto-Medium.ttf",
-              "/usr/share/fonts/truetype/roboto/**/Roboto-Regular.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-              "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+# the fonts drawn, as Linux's packages lay them out in its TrueType folder; elsewhere found by
+# their names among the system's installed fonts (``font_files``)
+FONT_GLOBS = ("roboto/**/Roboto-Bold.ttf", "roboto/**/Roboto-Medium.ttf", "roboto/**/Roboto-Regular.ttf",
+              "dejavu/DejaVuSans-Bold.ttf", "dejavu/DejaVuSans.ttf")
 # the drawings are some 0.7 MB: a cached file claiming more is not them
 DRAWINGS_BYTES = 1 << 24
 DRAWING_VERSION = 1  # raise when ``draw`` changes: the drawings kept in the cache are then redrawn
@@ -41,8 +44,17 @@ def drawn_digits() -> list[tuple[str, np.ndarray]]:
 
 
 def font_files() -> list[str]:
-    """The first file each of FONT_GLOBS finds on this machine."""
-    return [path for pattern in FONT_GLOBS for path in sorted(glob.glob(pattern, recursive=True))[:1]]
+    """The first file each of FONT_GLOBS finds among the system's installed fonts
+    (``solver.platforms.font_folders``, best first), laid out as on Linux or by its name alone."""
+    out = []
+    for pattern in FONT_GLOBS:
+        for folder in platforms.font_folders():
+            found = (sorted(glob.glob(str(folder / pattern), recursive=True))
+                     or sorted(glob.glob(str(folder / Path(pattern).name))))
+            if found:
+                out.append(found[0])
+                break
+    return out
 
 
 def drawing_key(fonts: list[str]) -> str:

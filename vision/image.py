@@ -9,12 +9,12 @@ from contextlib import contextmanager
 import cv2
 import numpy as np
 
-from solver.errors import InputError, TapsolveError
+from solver.errors import InputError, NotABoardNow, TapsolveError
 from solver.files import FileInputError, read_bytes, shown
 from vision.thresholds import LIGHT_THEME
 
 
-class ReadError(TapsolveError):
+class ReadError(NotABoardNow):
     """The screenshot cannot be read as a board; the message says why, in one line."""
 
 

@@ -9,7 +9,7 @@ from solver import games as registry
 
 
 # The part a reader doubts when the screen shows what no still screen of its game does (caught
-# in an animation): looked at again, never taken as the profile failing (calibration.store.recheck).
+# in an animation): looked at again, never taken as the profile failing (assistant.session.recheck).
 CAUGHT_MOVING = "animation"
 
 

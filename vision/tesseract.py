@@ -17,7 +17,7 @@ that its read does not depend on how it was sent.
 from __future__ import annotations
 
 import os
-import sys
+import shutil
 import tempfile
 import threading
 from pathlib import Path
@@ -26,6 +26,7 @@ import numpy as np
 import pytesseract
 from PIL import Image
 
+from solver import platforms
 from solver.errors import TapsolveError
 
 # A call on one strip of glyphs or one line of text takes a fraction of a second (most of it the
@@ -42,10 +43,15 @@ PAGE_BREAK = "\f"
 # starts tesseract with this process's environment (``subprocess_args``: env=os.environ)
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
-# commands the user has: the system's package manager, or a checkout's set-up script
-INSTALL = ("install it with `brew install tesseract`" if sys.platform == "darwin" else
-           "install it with `sudo apt install tesseract-ocr` (in a checkout: `bash scripts/setup`)")
+# commands the user has, on each system: its package manager's, or a checkout's set-up script
+INSTALL = {
+    "windows": "install it with `winget install UB-Mannheim.TesseractOCR` (in a checkout: `powershell -ExecutionPolicy Bypass -File scripts\\setup.ps1`)",
+    "macos": "install it with `brew install tesseract` (in a checkout: `bash scripts/setup`)",
+    "linux": "install it with `sudo apt install tesseract-ocr` (in a checkout: `bash scripts/setup`)",
+}[platforms.SYSTEM]
 REINSTALL = INSTALL.replace("install", "reinstall", 1)
+# the setting naming the tesseract to run when neither the PATH nor an installer's usual place has one
+COMMAND_SETTING = "TESSERACT_CMD"
 # what tesseract says on stderr when it cannot load a language's data (tesseract 4 and 5:
 # "Error opening data file /x/eng.traineddata", then "Please make sure the TESSDATA_PREFIX ...")
 NO_DATA = "Error opening data file"
@@ -58,10 +64,34 @@ class TesseractTrouble(TapsolveError):
 
 
 class TesseractMissing(TesseractTrouble):
-    """A read needs tesseract and it is not on the PATH."""
+    """A read needs tesseract and none is found (``command``)."""
 
     def __init__(self):
-        super().__init__(f"tesseract is not installed: {INSTALL}, then run again")
+        named = os.environ.get(COMMAND_SETTING)
+        said = f" ({COMMAND_SETTING} is {named}: no program there)" if named else ""
+        super().__init__(f"tesseract is not installed{said}: {INSTALL}, then run again")
+
+
+def install_places() -> list[Path]:
+    """Where this system's usual installer puts tesseract, which may leave it off the PATH: on
+    Windows the UB Mannheim installer (winget's UB-Mannheim.TesseractOCR) in Program Files, or
+    for one user in %LOCALAPPDATA%\\Programs; on macOS Homebrew's prefix, /opt/homebrew on Apple
+    silicon and /usr/local on Intel; on Linux the package manager's, on the PATH."""
+    if platforms.WINDOWS:
+        bases = [os.environ.get("ProgramFiles") or "C:\\Program Files", os.environ.get("ProgramFiles(x86)"),
+                 os.environ.get("LOCALAPPDATA") and str(Path(os.environ["LOCALAPPDATA"], "Programs"))]
+        return [Path(base, "Tesseract-OCR", "tesseract.exe") for base in bases if base]
+    if platforms.MACOS:
+        return [Path("/opt/homebrew/bin/tesseract"), Path("/usr/local/bin/tesseract")]
+    return []
+
+
+def command() -> str:
+    """The tesseract to run: the PATH's, else the one in its installer's usual place, else the one
+    TESSERACT_CMD names; "tesseract" when there is none (its call then says it is missing). Looked
+    for at each call (a fraction of a millisecond beside tesseract's start): the PATH may change."""
+    found = shutil.which("tesseract") or next((str(p) for p in install_places() if p.is_file()), None)
+    return found or os.environ.get(COMMAND_SETTING) or "tesseract"
 
 
 def options(psm: int, chars: str | None = None, boxes: bool = False) -> tuple[str, bool]:
@@ -107,6 +137,7 @@ def call(images: list[np.ndarray], opts: tuple[str, bool], stop: Stop | None = N
         return [""] * len(images)
     config, boxes = opts
     ask = pytesseract.image_to_boxes if boxes else pytesseract.image_to_string
+    pytesseract.pytesseract.tesseract_cmd = command()  # (pytesseract runs the one its module names)
     try:
         if len(images) == 1:
             return pages(ask(images[0], config=config, timeout=CALL_SECONDS), 1, boxes)

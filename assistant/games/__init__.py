@@ -12,12 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver import games as registry
-from solver.errors import TapsolveError
+from solver.errors import BoardChanged  # noqa: F401 (a game raises it: its protocol's word)
 from solver.words import count
-
-
-class BoardChanged(TapsolveError):
-    """What a game brought on screen differs from the board it knows: read the board again."""
 
 
 @dataclass
@@ -41,6 +37,35 @@ class InPlace:
     reading: object  # the screen read once the move is made, as predicted
 
 
+@dataclass(frozen=True)
+class Judgement:
+    """What the loop saw of one move, built in one place (``Loop.judged``): the position
+    ``before`` it, the ``move``, the position ``expected`` and the one ``seen``, and ``how`` it
+    was seen: "early" (one frame early in its animation: ``seen`` is ``expected``), "glance"
+    (one frame taken as the prediction, not proved settled), "settled" (a settled screen), or
+    "stage" (the next stage's first board: ``before`` and ``move`` None, ``expected`` the won one)."""
+
+    before: object | None
+    move: object | None
+    expected: object
+    seen: object
+    how: str
+
+    @property
+    def settled(self) -> bool:
+        """Seen on a settled screen (or the next stage's): a glance or an early frame is not."""
+        return self.how in ("settled", "stage")
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What a game learned from a judgement, as values: a line to say (the loop plans again
+    with it), and the points table to keep in the phone's profile (None: nothing to keep)."""
+
+    note: str | None = None
+    points: dict | None = None
+
+
 class Game:
     """One game as the assistant plays it. A position is the game's own board (from a reading);
     a move is the game's own move. Subclasses give the methods that raise NotImplementedError."""
@@ -57,8 +82,9 @@ class Game:
 
     # -- reading and planning ----------------------------------------------------------------
 
-    def attach(self, link, alone: bool = False) -> None:
-        """The phone link, for a game that scrolls its board; ``alone``: nobody else scrolls it."""
+    def attach(self, session, alone: bool = False) -> None:
+        """The phone's reading session (``assistant.session``: its reads, and its link's touches),
+        for a game that scrolls its board; ``alone``: nobody else scrolls it."""
 
     def look(self, image, reading, expected=None, before=None, glance=False):
         """The whole board's (image, reading) from a sure reading of its screen, ``expected`` then
@@ -99,11 +125,14 @@ class Game:
         only decides whether to wait for a settled screen; nothing changes."""
         return self.same(seen, expected)
 
-    def learn(self, expected, seen, before=None, move=None, settled: bool = True) -> str | None:
-        """The game's one learning step, once a judgement: ``seen`` on a settled screen after
-        ``move`` from ``before``, ``expected`` predicted (``before`` None: the next stage's first
-        board after ``expected`` won the last; ``settled`` False: a glance taken as ``expected``).
-        What it learned, as a line to say (the loop plans again), or None."""
+    def recall(self, points: dict) -> Learned | None:
+        """Start from what the phone's profile kept from earlier games on it (the points table);
+        what this game learned so far, to keep in that profile (one rebuilt lost it), or None."""
+        return None
+
+    def learn(self, judgement: Judgement) -> Learned | None:
+        """The game's one learning step, once a judgement: what it learned, as a value (the
+        session keeps it in the profile; a note is said and the loop plans again), or None."""
         return None
 
     def ends(self, position) -> bool:
@@ -120,7 +149,7 @@ class Game:
 
     # -- tapping -----------------------------------------------------------------------------
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """Screen points to tap for ``move`` on the screen read now (a question: nothing is sent)."""
         raise NotImplementedError
 
@@ -129,7 +158,7 @@ class Game:
         wants them (default: none, the move is tapped; a question: nothing is sent)."""
         return []
 
-    def planned_taps(self, move, position, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, position, reading) -> list[tuple[tuple[int, int], str]]:
         """For a dry run: the taps of a move planned ahead (``position`` the board before it),
         placed from the screen read at the start, each with a note ("" when none)."""
         raise NotImplementedError

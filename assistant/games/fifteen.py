@@ -107,7 +107,7 @@ class Fifteen(Game):
     def ends(self, board) -> bool:
         return board.is_won()  # the phone shows its solved screen (read as stage_complete)
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """The tile's centre: tapping a tile next to the gap slides it in."""
         tiles = reading.board.tiles
         if move not in tiles:
@@ -123,7 +123,7 @@ class Fifteen(Game):
         (x1, y1), (x2, y2) = reading.cells[tiles.index(move)], reading.cells[tiles.index(0)]
         return [(x1, y1, round(x1 + (x2 - x1) * SWIPE_REACH), round(y1 + (y2 - y1) * SWIPE_REACH), SWIPE_MS)]
 
-    def planned_taps(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
         # the frame's cells stay put: the tile is tapped where it will be by then
         return [(reading.cells[board.tiles.index(move)], "")]
 

@@ -37,7 +37,7 @@ class Flip9(Game):
     def finished(self, state: flip9.State | None, reading) -> bool:
         return reading.screen == "stage_complete" or (state is not None and state.is_won())
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         a, b = move
         buttons = reading.buttons
         if str(a) not in buttons or str(b) not in buttons:
@@ -49,10 +49,10 @@ class Flip9(Game):
             return [buttons[str(a)]]
         return [buttons[str(a)], buttons[str(b)]]
 
-    def planned_taps(self, move, state: flip9.State, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, state: flip9.State, reading) -> list[tuple[tuple[int, int], str]]:
         shown = copy.copy(reading)  # the screen read at the start, with the card that must move by then
         shown.state = type(reading.state)(reading.state.cards, state.must)
-        return [(point, "") for point in self.taps(move, shown)]
+        return [(point, "") for point in self.tap_points(move, shown)]
 
     def animation(self, state, move) -> str:
         return "swap"

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import itertools
 import select
+import time
 from typing import TYPE_CHECKING
 
 from assistant.phone.server import COMMAND_TIMEOUT, PhoneLost, PhoneNotReady, advice
 
 if TYPE_CHECKING:
     import numpy as np
+
+
+FRAME_POLL = 0.005  # seconds between looks for a newer frame, on a channel that cannot wake its readers
 
 
 class ChannelUnavailable(Exception):
@@ -55,6 +59,10 @@ class Channel:
     # inside the call, a screencap shows the screen somewhere inside its own): a touch after a
     # move judged early waits this much more past the animation's learned end.
     touch_margin = 0.05
+    # An `input` call returns once the phone has run it: a screen unchanged after it shows the
+    # touch lost. A channel that only hands its touches over (scrcpy's) says False: a phone busy
+    # elsewhere acts on them later, and a screen unchanged after them may show them yet.
+    acts_before_returning = True
 
     def __init__(self, device, why: str = "one `input` shell call per batch of taps, screencap"):
         # the phone (assistant.phone.device.Device): its shell and serial
@@ -68,20 +76,34 @@ class Channel:
         """Taps in order, in one shell call (one round trip instead of one per tap)."""
         if points:
             # a real phone takes ~0.3 s per `input tap` and says nothing until all are done
-            self._input([f"input tap {x} {y}" for x, y in points], COMMAND_TIMEOUT + 2 * len(points))
+            command = self.device.input_command
+            self._input([f"{command} tap {x} {y}" for x, y in points], COMMAND_TIMEOUT + 2 * len(points))
 
     def swipe(self, a: int, b: int, c: int, d: int, ms: int) -> None:
-        self._input([f"input swipe {a} {b} {c} {d} {int(ms)}"], COMMAND_TIMEOUT + ms / 1000)
+        self._input([f"{self.device.input_command} swipe {a} {b} {c} {d} {int(ms)}"], COMMAND_TIMEOUT + ms / 1000)
 
     def key(self, code: str) -> None:
         """A system key ("KEYCODE_BACK"), as `input keyevent` sends it."""
-        self._input([f"input keyevent {code}"], COMMAND_TIMEOUT)
+        self._input([f"{self.device.input_command} keyevent {code}"], COMMAND_TIMEOUT)
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest decoded screen frame (BGR uint8, screenshot orientation) and the
         time.monotonic() it showed the screen (its capture, as near as known; never after it
         arrived); None: no video here, Screen captures by screencap."""
         return None
+
+    def next_frame(self, shown_from: float, after: float, until: float) -> tuple[np.ndarray, float] | None:
+        """The newest frame (as ``frame``) that showed the screen at ``shown_from`` or later and
+        after ``after``, waiting until ``until`` (time.monotonic) for one; None: no video, or none
+        that new by then. Here by looking again every FRAME_POLL; a channel whose decoder can wake
+        its readers (scrcpy's) answers the moment the frame is decoded."""
+        while True:
+            got = self.frame()
+            if got is None or got[1] >= shown_from and got[1] > after:
+                return got
+            if time.monotonic() > until:
+                return None
+            time.sleep(FRAME_POLL)
 
     def close(self) -> None:
         """Stops what the channel started, on the phone and here (exec starts nothing)."""

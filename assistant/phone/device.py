@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelUnavailable
-from assistant.phone.screen import Screen
+from assistant.phone.screen import DEFAULT_DISPLAY, CaptureFailed, Screen, viewport
 from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
                                     PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
                                     disconnect, is_local, is_network, list_phones, lost_advice, pair,
@@ -51,6 +51,7 @@ class Device:
         self.serial = serial
         self.screen = Screen(self)
         self._model: str | None = None
+        self._sdk: int | None = None
         self.channel: Channel = Channel(self)  # chosen at connect (use_channel)
         self.channel_why = f"channel exec: {self.channel.why}"  # one line, for -v
         self._fallbacks: list[str] = []  # the channels to go on with when this one breaks
@@ -123,7 +124,7 @@ class Device:
         while True:
             state = self.state()
             if state == "device":
-                self._model = self._input_size = None
+                self._model = self._input_size = self._sdk = None
                 self.screen.size = None  # (set again by the next capture)
                 self._reopen_channel()
                 return
@@ -144,17 +145,50 @@ class Device:
     def shell(self, command: str, timeout: float = COMMAND_TIMEOUT) -> str:
         return self.run(command, timeout=timeout).decode("utf-8", "replace")
 
+    def run_binary(self, command: str, expect: int = 0) -> bytes | bytearray:
+        """A command's binary output (a screenshot) as the phone wrote it: by `exec:`, or where
+        adbd has none (before Android 5.0: it came with adb 21, packages/modules/adb
+        daemon/services.cpp) by the legacy `shell:`, whose PTY turns every "\n" into "\r\n"
+        (the terminal's ONLCR: it adds a "\r" before each "\n" and changes nothing else, so
+        taking each "\r\n" back to "\n" restores the bytes exactly)."""
+        if self.sdk >= EXEC_SDK:
+            return self.run(command, "exec", expect)
+        return self.run(command, "shell", expect).replace(b"\r\n", b"\n")
+
+    @property
+    def sdk(self) -> int:
+        """The phone's API level (ro.build.version.sdk); 0 when it does not say."""
+        if self._sdk is None:
+            text = self.shell("getprop ro.build.version.sdk").strip()
+            self._sdk = int(text) if text.isdigit() else 0
+        return self._sdk
+
     @property
     def model(self) -> str:
         if self._model is None:
             self._model = self.shell("getprop ro.product.model").strip() or "unknown model"
         return self._model
 
+    @property
+    def input_command(self) -> str:
+        """`input`, on a phone with several displays told the game's (InputShellCommand's
+        `input [<source>] [-d DISPLAY_ID] <command>`, Android 10+)."""
+        display = self.screen.display
+        return f"input -d {display.input_id}" if display else "input"
+
     def input_size(self) -> tuple[int, int]:
-        """The screen size taps are given in (`wm size`, an override winning over the physical).
+        """The screen size taps are given in: `wm size` (an override winning over the physical),
+        turned with the display's rotation.
+
+        `wm size` prints the natural, unrotated size (WindowManagerShellCommand.java,
+        getInitialDisplaySize / getBaseDisplaySize) while `input` takes rotated coordinates: a
+        display turned a quarter (a landscape tablet or emulator running a portrait game) has
+        its width and height swapped, as adbutils' window_size does by the rotation
+        `dumpsys display` gives (openatx/adbutils adbutils/shell.py). A phone whose `dumpsys
+        display` names no viewport is turned to the screenshot's orientation.
 
         Kept while the screenshots keep their size: one of another size means the screen changed
-        (`wm size` run meanwhile, a rotation), and `wm size` is asked again."""
+        (`wm size` run meanwhile, a rotation), and both are asked again."""
         shot = self.screen.size
         if self._input_size is None or self._input_size[1] != shot:
             text = self.shell("wm size")
@@ -167,7 +201,14 @@ class Device:
             size = sizes.get("Override size") or sizes.get("Physical size")
             if size is None:
                 raise PhoneLost(f"the phone {self.serial} did not say its screen size (`wm size`: {text.strip()!r})")
-            self._input_size = size, shot
+            display = self.screen.display
+            port = viewport(self.shell("dumpsys display"), display.input_id if display else DEFAULT_DISPLAY)
+            rotation = port.get("orientation", "") if port else ""
+            if rotation.isdigit():
+                turned = int(rotation) % 2 == 1
+            else:
+                turned = bool(shot) and (size[0] > size[1]) != (shot[0] > shot[1])
+            self._input_size = (size[::-1] if turned else size), shot
         return self._input_size[0]
 
     @property
@@ -255,6 +296,9 @@ class Device:
         return self.screen.capture()
 
 
+EXEC_SDK = 21  # adbd's `exec:` service came with Android 5.0 (API 21)
+
+
 def _reason(exc: Exception) -> str:
     text = str(exc.args[0] if exc.args else exc).strip()
     return text or type(exc).__name__
@@ -264,12 +308,23 @@ CONNECT_WAIT = 10.0  # seconds a phone just connected over the network may take 
 
 
 def note(message: str) -> None:
-    """A line for the person, on stderr: what tapsolve did on its own."""
+    """A line for the person, on stderr: what tapsolve did on its own (in the run's log too)."""
+    from assistant import runlog
+
+    runlog.line(message, said=True)
     print(f"tapsolve: {message}", file=sys.stderr, flush=True)
 
 
 class Landscape(TapsolveError):
     """The screen is wider than tall: the games are read in portrait."""
+
+
+def check_portrait(device: Device) -> None:
+    width, height = device.size
+    if width > height:
+        device.close()
+        raise Landscape(f"the screen of {device.serial} is landscape ({width}x{height}): switch the "
+                        "emulator (or the phone) to portrait and run again")
 
 
 def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = None,
@@ -295,12 +350,20 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
         note(f"using {phone.serial}, the one ready phone (offline: {', '.join(offline)}; `tapsolve "
              f"disconnect {offline[0] if len(offline) == 1 else 'HOST:PORT'}` drops it)")
     device.serial = phone.serial
-    device.screen.choose()
-    width, height = device.size
-    if width > height:
-        raise Landscape(f"the screen of {phone.serial} is landscape ({width}x{height}): switch the "
-                        "emulator (or the phone) to portrait and run again")
+    try:
+        device.screen.choose()
+        failed = None
+    except CaptureFailed as exc:
+        failed = exc  # a channel's video may show the screen: the channel is chosen all the same
+    if failed is None:
+        check_portrait(device)
     device.use_channel(choice.asked(channel))
+    if failed is not None:
+        if device.channel.frame() is None:  # (waits for the video's first frame)
+            device.close()
+            raise failed
+        device.capture()  # the screen's size, from the video
+        check_portrait(device)
     atexit.register(device.close)  # a server the channel started on the phone is stopped on the way out
     if log:
         log(f"phone {phone.serial}: {device.model}, {device.size[0]}x{device.size[1]}; "

@@ -1,15 +1,15 @@
-"""One tapsolve touching a phone at a time: a lock per phone that the kernel lets go of when its
-holder ends, however it ends (fcntl.flock on a file in a per-user folder)."""
+"""One tapsolve touching a phone at a time: a lock per phone that the system lets go of when its
+holder ends, however it ends (a file lock on a file in a per-user folder: ``solver.platforms``)."""
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import re
 import sys
 from pathlib import Path
 
+from solver import platforms
 from solver.cache import cache_dir, private_temp
 from solver.errors import TapsolveError
 
@@ -41,7 +41,7 @@ def _usable(folder: Path) -> bool:
     except OSError:
         return False
     # (under the shared temp folder another user could have made it first, or a symlink)
-    return os.path.isdir(folder) and not os.path.islink(folder) and info.st_uid == os.getuid()
+    return os.path.isdir(folder) and not os.path.islink(folder) and platforms.mine(info)
 
 
 def file_name(serial: str) -> str:
@@ -81,19 +81,20 @@ class PhoneLock:
     def _take(self, path: Path) -> int:
         """Lock the file at path and write our pid in it; PhoneInUse when another process has it."""
         while True:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+            fd = platforms.open_lock_file(path)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _read_pid(fd)
-                os.close(fd)
-                raise PhoneInUse(
-                    f"the phone {self.serial} is in use by another tapsolve (pid {holder or 'unknown'}): "
-                    f"wait for it to end, or stop it (Ctrl-C where it runs{f', or `kill {holder}`' if holder else ''}), "
-                    "then run again") from None
+                taken = platforms.try_lock(fd)
             except BaseException:
                 os.close(fd)
                 raise
+            if not taken:
+                holder = _read_pid(fd)
+                os.close(fd)
+                # (`kill` is PowerShell's too: Stop-Process)
+                raise PhoneInUse(
+                    f"the phone {self.serial} is in use by another tapsolve (pid {holder or 'unknown'}): "
+                    f"wait for it to end, or stop it (Ctrl-C where it runs{f', or `kill {holder}`' if holder else ''}), "
+                    "then run again")
             # the holder before us removes the file as it lets go: a lock on a file no longer
             # at the path guards nothing, so take the one there now
             try:
@@ -102,6 +103,7 @@ class PhoneLock:
                 same = False
             if same:
                 os.ftruncate(fd, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
                 os.write(fd, f"{os.getpid()}\n".encode())
                 return fd
             os.close(fd)
@@ -109,21 +111,20 @@ class PhoneLock:
     def release(self) -> None:
         if self._fd is None:
             return
-        with contextlib.suppress(OSError):
-            os.unlink(self.path)  # (still holding it: nobody takes a file on its way out)
-        os.close(self._fd)
+        platforms.unlock_and_remove(self._fd, self.path)
         self._fd = None
 
 
 def _read_pid(fd: int) -> int | None:
     try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        os.lseek(fd, 0, os.SEEK_SET)
+        text = os.read(fd, 32).decode("ascii", "replace").strip()
     except OSError:
         return None
     return int(text) if text.isdigit() and text.isascii() else None
 
 
-_held: dict[str, PhoneLock] = {}  # serial -> this process's lock (flock conflicts with itself across opens)
+_held: dict[str, PhoneLock] = {}  # serial -> this process's lock (a file lock conflicts with itself across opens)
 
 
 @contextlib.contextmanager

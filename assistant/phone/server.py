@@ -19,6 +19,7 @@ import time
 import types
 from dataclasses import dataclass
 
+from solver import platforms
 from solver.errors import TapsolveError
 from solver.files import is_digits
 
@@ -228,10 +229,10 @@ def start_server(port: int) -> bool:
     except OSError:
         log = None
     try:
-        # its own session: a Ctrl-C in the terminal, or tapsolve's exit, leaves it running
+        # apart from the terminal: a Ctrl-C in it, or tapsolve's exit, leaves it running
         process = subprocess.Popen([adb_path(), "-P", str(port), "server", "nodaemon"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=log or subprocess.DEVNULL, start_new_session=True)
+                                   stderr=log or subprocess.DEVNULL, **platforms.apart())
     except OSError:
         return False
     deadline = time.monotonic() + SERVER_START_TIMEOUT
@@ -351,6 +352,9 @@ def choose(phones: list[PhoneInfo], serial: str | None) -> PhoneInfo:
 # -- the server's host services for network phones: adb's connect, disconnect and pair ---------
 
 CONNECT_TIMEOUT = 10.0  # seconds the server may take to reach a network phone
+# what an adb server answers (FAIL) a host request it does not know, as one older than a service
+# does (packages/modules/adb sockets.cpp, smart_socket_enqueue: SendFail "unknown host service")
+UNKNOWN_SERVICE = "unknown host service"
 PAIR_TIMEOUT = 60.0  # seconds the pairing exchange may take
 
 
@@ -411,5 +415,10 @@ def pair(client: adbutils.AdbClient, address: str, code: str) -> str:
         reply = str(exc)
     if reply.startswith("Successful"):
         return reply
+    if UNKNOWN_SERVICE in reply:
+        raise AdbServerUnreachable(
+            f"the adb server at {client.host}:{client.port} is too old to pair (it answered \"{reply}\"; "
+            "pairing came with adb 30, platform-tools 30.0.0): update platform-tools, or stop that server "
+            "(`adb kill-server`) and let tapsolve start its own, then pair again")
     raise NoPhone(f"pairing with {address} failed: {reply}; check the pairing code and port (they change "
                   "each time the phone's \"Pair device with pairing code\" dialog opens)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from phonesim.phone import App, Preset
+from phonesim.app import App, Preset
 from solver import games
 from solver.errors import InputError
 

@@ -9,25 +9,30 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from solver import platforms
+
+# the games' fonts, as Linux's packages lay them out in its TrueType folder (scripts/setup installs
+# fonts-roboto-unhinted and fonts-dejavu-core); elsewhere a file of that name among the system's
+# installed fonts (``font_file``)
 FONT_FILES = {
-    ("roboto", "regular"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
-    ("roboto", "bold"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
-    ("roboto", "medium"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Medium.ttf",
-    ("dejavu", "regular"): "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    ("dejavu", "bold"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    ("dejavu", "medium"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    # the thin and heavy weights the 15-puzzle's skins draw their digits in
-    ("roboto", "thin"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Thin.ttf",
-    ("roboto", "light"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Light.ttf",
-    ("roboto", "black"): "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Black.ttf",
-    ("dejavu", "light"): "/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf",
-    ("serif", "regular"): "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
-    ("serif", "bold"): "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+    ("roboto", "regular"): "roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
+    ("roboto", "bold"): "roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
+    ("roboto", "medium"): "roboto/unhinted/RobotoTTF/Roboto-Medium.ttf",
+    ("dejavu", "regular"): "dejavu/DejaVuSans.ttf",
+    ("dejavu", "bold"): "dejavu/DejaVuSans-Bold.ttf",
+    ("dejavu", "medium"): "dejavu/DejaVuSans-Bold.ttf",
+    # the thin and heavy weights the 15-puzzle's skins draw their digits in (the same packages)
+    ("roboto", "thin"): "roboto/unhinted/RobotoTTF/Roboto-Thin.ttf",
+    ("roboto", "light"): "roboto/unhinted/RobotoTTF/Roboto-Light.ttf",
+    ("roboto", "black"): "roboto/unhinted/RobotoTTF/Roboto-Black.ttf",
+    ("serif", "regular"): "dejavu/DejaVuSerif.ttf",
+    ("serif", "bold"): "dejavu/DejaVuSerif-Bold.ttf",
 }
 
 
@@ -86,8 +91,22 @@ THEMES = {
 
 
 @lru_cache(maxsize=None)
+def font_file(family: str, weight: str) -> Path | None:
+    """The family's font file among the system's installed fonts (``solver.platforms.font_folders``:
+    laid out as Linux's packages lay it, or by its name alone, as Windows and macOS keep fonts);
+    None when it has none."""
+    laid_out = Path(FONT_FILES[(family, weight)])
+    return next((path for folder in platforms.font_folders() for path in (folder / laid_out, folder / laid_out.name)
+                 if path.is_file()), None)
+
+
+@lru_cache(maxsize=None)
 def font(family: str, weight: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(FONT_FILES[(family, weight)], size)
+    """The family's font at ``size``; Pillow's own sans font where the system has not the family
+    (Windows and macOS have neither Roboto nor DejaVu Sans unless installed): the games look a
+    little different and play the same (tests/test_platforms.py plays a demo so)."""
+    path = font_file(family, weight)
+    return ImageFont.truetype(str(path), size) if path else ImageFont.load_default(size)
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
-from dataclasses import dataclass
-
 from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import App, Preset, inside
+from phonesim.app import App, Preset, inside
 from solver.fifteen import Board, parity_solvable, scramble
 
 # each look's colours per theme: frame, tile face, digits, the gap (grid look)
@@ -251,7 +250,7 @@ class FifteenApp(App):
         return "tile" if self._gliding(now) else None
 
     def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS). On a swiping skin a tap on a
+        """What a tap at (x, y) lands on (phonesim.app.TAP_TARGETS). On a swiping skin a tap on a
         tile that can slide is still on a live tile: the app only wants it dragged, which a player
         learns by trying."""
         if inside(self.buttons()["new"], x, y):

@@ -14,7 +14,7 @@ import numpy as np
 
 from phonesim.apps import choose, draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import App, Preset, inside
+from phonesim.app import App, Preset, inside
 from solver.flip9 import State
 
 
@@ -93,7 +93,7 @@ class Flip9App(App):
                 return
 
     def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) lands on (phonesim.phone.TAP_TARGETS): a button or nothing."""
+        """What a tap at (x, y) lands on (phonesim.app.TAP_TARGETS): a button or nothing."""
         return "button" if any(inside(rect, x, y) for rect in self.buttons().values()) else "nothing"
 
     # -- geometry --------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import numpy as np
 from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
 from phonesim.apps.others import Interstitial
-from phonesim.phone import App, Preset, inside
+from phonesim.app import App, Preset, inside
 from solver.numbermatch import Add, Board, Pair, Rules, parse_points, points_from
 
 COLUMNS = 9
@@ -57,7 +57,7 @@ class Layout:
     label_y: int
     value_y: int
     panel_top: int | None  # a tablet shows a grey panel under the game card
-    style: str  # the build's look: "current" or "2022" (see phonesim.phone.Preset)
+    style: str  # the build's look: "current" or "2022" (see phonesim.app.Preset)
     add_center: tuple[int, int]
     hint_center: tuple[int, int]
     button_radius: int
@@ -247,7 +247,7 @@ class NumberMatchApp(App):
         return index in m["pair"] or bool(m["removed"]) and index >= m["removed"][0] * COLUMNS
 
     def landed(self, x: int, y: int) -> str:
-        """What a tap at (x, y) lands on now (phonesim.phone.TAP_TARGETS)."""
+        """What a tap at (x, y) lands on now (phonesim.app.TAP_TARGETS)."""
         now = self.clock()
         if self.screen == "board":
             L = self.layout

@@ -5,7 +5,7 @@ it does, and names its package and activity as Android's dumpsys does (phonesim.
 An interstitial runs inside the game's own app (the ad SDK is compiled into the game), so its
 window is the game's package with the SDK's activity class: the class tells an ad from the game.
 
->>> from phonesim.phone import PRESETS
+>>> from phonesim.app import PRESETS
 >>> ad = Interstitial(PRESETS["720x1600"], seconds=5, shown_at=0.0)
 >>> ad.closable(4.9), ad.closable(5.0), ad.tap(*ad.close[:2], now=1.0), ad.tap(*ad.close[:2], now=6.0)
 (False, True, None, 'close')
@@ -43,7 +43,7 @@ def unit_of(preset) -> int:
 class Screen:
     """A full-screen activity of another app: its package, activity class, and what it draws."""
 
-    kind = "app"  # what a tap on it lands on (phonesim.phone.TAP_TARGETS)
+    kind = "app"  # what a tap on it lands on (phonesim.app.TAP_TARGETS)
     title = ""
     COMPONENT = ("", "")  # its package and activity class
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from phonesim.apps import draw
 from phonesim.apps.draw import cap_size
-from phonesim.phone import App, Preset
+from phonesim.app import App, Preset
 from tests.lightsout.rules import CELLS, SIDE, Board
 
 LIT = "#F5C542"

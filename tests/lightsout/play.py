@@ -36,10 +36,10 @@ class LightsOut(Game):
     def ends(self, board) -> bool:
         return board.is_won()
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         return [reading.cells[move]]
 
-    def planned_taps(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
         return [(reading.cells[move], "")]  # the lamps stay where they are
 
     def describe(self, board, move) -> str:

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from assistant.games import Game, InPlace, Plan
+from assistant.games import Game, InPlace, Judgement, Learned, Plan
 from assistant.games.numbermatch.order import on_screen_first
-from assistant.games.numbermatch.points import PointsLearning
+from assistant.games.numbermatch.points import PointsTable
 from assistant.games.numbermatch.solve import add_solve_command, solve_json  # noqa: F401 (the `solve` command)
 from solver.errors import TapsolveError
 from solver.numbermatch import Add, Board, Pair, Rules, search
@@ -21,7 +21,7 @@ from solver.words import count
 CELL_INSIDE = 0.8
 
 
-class NumberMatch(PointsLearning, Game):
+class NumberMatch(Game):
     """Number Match: a position is a Board; a move is a Pair or an Add."""
 
     name = "numbermatch"
@@ -31,23 +31,29 @@ class NumberMatch(PointsLearning, Game):
 
     def __init__(self, objective: str = "fast", budget: float = 1.0):
         super().__init__(objective, budget)
-        self.rules = Rules()
+        self.base_rules = Rules()  # the rules but their points (where an add appends: learned in play)
+        self.points = PointsTable()  # the points as this phone scores them, learned in play
         # where the board stands on the phone's screen, once attached to a link: a board taller
         # than the screen is read whole, and a move's cells brought on screen, by scrolling
         self.view = None  # a scroll.BoardView
-        self.link = None
+        self.session = None
+
+    @property
+    def rules(self) -> Rules:
+        """The rules as this phone plays them: the base rules with the points table learned."""
+        return self.base_rules.scoring(self.points.table)
 
     @staticmethod
     def warm() -> None:
         search.warm_up()  # importing numba and loading the cached kernel: about a second
 
-    def attach(self, link, alone: bool = False) -> None:
+    def attach(self, session, alone: bool = False) -> None:
         from assistant.games.numbermatch.scroll import BoardView  # (the phone's modules: not for `solve`)
 
-        self.link = link
+        self.session = session
         if self.view is None:
             self.view = BoardView()
-        self.view.alone, self.view.say = alone, getattr(link, "say", self.view.say)
+        self.view.alone, self.view.say = alone, session.say
 
     def look(self, image, reading, expected=None, before=None, glance=False):
         """The whole board read by scrolling, without a swipe where the screen agrees with
@@ -55,11 +61,8 @@ class NumberMatch(PointsLearning, Game):
         if self.view is None or reading.screen != "board":
             return image, reading
         view = self.view
-        view.expect, view.before = expected, before
-        try:
-            whole = view.confirm(image, reading) if glance else view.survey(self.link, first=(image, reading))
-        finally:
-            view.expect = view.before = None
+        whole = (view.confirm(image, reading, expected, before) if glance
+                 else view.survey(self.session, (image, reading), expected, before))
         return None if whole is None else (image if glance or view.image is None else view.image, whole[1])
 
     def forget_place(self) -> None:
@@ -67,11 +70,14 @@ class NumberMatch(PointsLearning, Game):
             self.view.first_row = None
 
     def position(self, reading) -> Board:
-        self.keep_points(reading.profile)
+        """The board read, under the rules as this phone plays them (its score None when not read)."""
         board = reading.board.copy()
         board.rules = self.rules
-        self.score_read = "score" not in reading.unsure and "score not read" not in reading.notes
         return board
+
+    def recall(self, points: dict) -> Learned:
+        self.points.recall(points)
+        return Learned(points=self.points.kept())
 
     def plan(self, board: Board) -> Plan:
         solution = search.solve(board, objective=self.objective, budget=self.budget)
@@ -86,35 +92,39 @@ class NumberMatch(PointsLearning, Game):
         """A score that differs is judged (and learned from) on the settled screen only: the
         glance may have caught it mid-count. So is a move that scores a kind of points not yet
         borne out on this phone (``borne_out``), for its score to teach it."""
-        return (self.same(seen, expected) and (not self.score_read or seen.score == expected.score)
-                and self.borne_out(expected))
+        return (self.same(seen, expected) and (seen.score is None or seen.score == expected.score)
+                and self.points.borne_out(expected))
 
-    def learn(self, expected, seen, before=None, move=None, settled: bool = True) -> str | None:
+    def learn(self, judgement: Judgement) -> Learned:
         """Points from the score of a settled screen showing the prediction (``learn_settled``) or
         the next stage's first board (``learn_stage``); a glance kept to be judged with the next
         (``took_glance``); the other add rule, when it fits an add the phone did otherwise. A lost
-        tap teaches nothing: its screen shows a move judged already, or glanced and still kept."""
-        if not settled:
-            return self.took_glance(seen, expected)
-        if self.same(seen, expected):
-            if self.score_read and expected.move_stack:
-                self.learn_settled(expected, seen.score)
-        elif before is None:
-            if self.learn_stage(expected, seen):
+        tap teaches nothing: its screen shows a move judged already, or glanced and still kept.
+        The table learned comes back to keep (``PointsTable.kept``) with a line when it changed."""
+        points, note = self.points, None
+        expected, seen, before = judgement.expected, judgement.seen, judgement.before
+        if not judgement.settled:
+            points.took_glance(seen, expected)
+        elif judgement.how == "stage":
+            if points.learn_stage(expected, seen):
                 seen.rules = self.rules  # the next stage is planned with the table learned
-        elif not self.same(seen, before) and isinstance(move, Add):
-            other = replace(self.rules, add_after="live" if self.rules.add_after == "cell" else "cell")
+        elif self.same(seen, expected):
+            if seen.score is not None and expected.move_stack:
+                points.learn_settled(expected, seen.score)
+        elif not self.same(seen, before) and isinstance(judgement.move, Add):
+            rules = self.base_rules
+            other = replace(rules, add_after="live" if rules.add_after == "cell" else "cell")
             trial = before.copy()
-            trial.rules = other
+            trial.rules = other.scoring(points.table)
             trial.push(Add())
             if trial.cells == seen.cells:
-                self.rules = other
+                self.base_rules = other
                 where = "after the last live number" if other.add_after == "live" else "after the last cell"
-                return f"this game appends added numbers {where}: following it from now on"
-        note, self.note = self.note, None
-        return note
+                note = f"this game appends added numbers {where}: following it from now on"
+        note, points.note = note or points.note, None
+        return Learned(note, points.kept())
 
-    def taps(self, move, reading) -> list[tuple[int, int]]:
+    def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """The taps given what is selected (``show`` brought the move's cells on screen first)."""
         if isinstance(move, Add):
             if reading.add_button is None:
@@ -136,19 +146,20 @@ class NumberMatch(PointsLearning, Game):
         selection off screen first, and taps the first cell of a pair taller than the screen."""
         if self.view is None or not isinstance(move, Pair) or (move.i in reading.cells and move.j in reading.cells):
             return None
-        view, link, cols = self.view, self.link, self.rules.columns
+        view, session, cols = self.view, self.session, self.rules.columns
+        link = session.link
         selected = reading.selected if select else None
         if selected is not None and selected not in (move.i, move.j):
-            link.tap(*view.show(link, [selected // cols]).cells[selected])  # drop the selection
+            link.tap(*view.show(session, [selected // cols]).cells[selected])  # drop the selection
             view.selected = selected = None
         if selected in (move.i, move.j):
-            shown = view.show(link, [(move.j if selected == move.i else move.i) // cols])
+            shown = view.show(session, [(move.j if selected == move.i else move.i) // cols])
         else:
-            shown = view.show(link, [move.i // cols, move.j // cols])
+            shown = view.show(session, [move.i // cols, move.j // cols])
             if select and move.j not in shown.cells:
                 link.tap(*shown.cells[move.i])  # the app keeps the selection while the board scrolls
                 view.selected = move.i
-                shown = view.show(link, [move.j // cols])
+                shown = view.show(session, [move.j // cols])
         return view.image, shown
 
     def order_for_screen(self, board: Board, moves: list, reading) -> list:
@@ -165,7 +176,7 @@ class NumberMatch(PointsLearning, Game):
                 or move.i not in reading.cells or move.j not in reading.cells):
             return None
         after = self.after(board, move)
-        if self.ends(after) or len(after.cells) != len(board.cells) or not self.borne_out(after):
+        if self.ends(after) or len(after.cells) != len(board.cells) or not self.points.borne_out(after):
             return None
         half = round(reading.pitch * CELL_INSIDE / 2)
         parts = [(x - half, y - half, x + half, y + half) for x, y in (reading.cells[move.i], reading.cells[move.j])]
@@ -199,6 +210,9 @@ class NumberMatch(PointsLearning, Game):
         cols = self.rules.columns
         return f"row {cell // cols + 1} column {cell % cols + 1}"
 
+    def summary(self) -> str:
+        return self.points.summary()
+
     def won(self, stages_done: int, stages: int) -> str:
         return f"stage cleared ({stages_done}/{stages})"
 
@@ -209,7 +223,7 @@ class NumberMatch(PointsLearning, Game):
         return (f"{count(tally.moves, 'moves')}, {count(tally.stages, 'stages')} cleared, "
                 f"score {tally.score}")
 
-    def planned_taps(self, move, board: Board, reading) -> list[tuple[tuple[int, int], str]]:
+    def planned_tap_points(self, move, board: Board, reading) -> list[tuple[tuple[int, int], str]]:
         # the lattice is fixed on screen: rows that vanish move the cells, not the grid
         cols = board.rules.columns
         at = cell_lattice(reading, cols)

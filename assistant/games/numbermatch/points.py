@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from solver.numbermatch import POINT_KINDS, Add, Board
+from solver.numbermatch import POINT_KINDS, Add, Board, Rules
 
 # How a person calls each kind of points, for the line said when the phone's table differs.
 POINT_NAMES = {"touching": "touching pairs", "row_break": "pairs across a row break",
                "gap": "pairs across gaps", "row": "each removed row", "clear": "a cleared board"}
 
 
-class PointsLearning:
-    """What the phone's scores bore out or taught of the table (the game's ``rules`` score by it)."""
+class PointsTable:
+    """The points table as the phone plays it: what its scores bore out or taught (the game's
+    ``rules`` score by ``table``). Held by the game; it changes only through ``recall`` and the
+    ``learn_*`` steps, and says what to keep in the phone's profile as a value (``kept``)."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # the points table as the phone plays it: kinds a scored move bore out in this game,
+    def __init__(self):
+        self.table: dict[str, int] = Rules().point_table  # kind to points, as the phone scores them
+        # kinds a scored move bore out in this game,
         # kinds it showed otherwise, and how many of each kind were judged so far
         self.confirmed: set[str] = set()
         self.learned: dict[str, int] = {}
@@ -29,28 +31,23 @@ class PointsLearning:
         # moves taken on a glance since the last score read on a settled screen: how many of each
         # kind they score, their points, and the (cells, score) the last one left (took_glance)
         self.glanced: tuple[dict[str, int], int, tuple] | None = None
-        self.profile = None
-        self.score_read = False  # whether the last position's score was read off the screen
         self.note: str | None = None  # a table entry just learned, said by the game's learn
 
-    def keep_points(self, profile) -> None:
-        """Adopt the points a profile kept from earlier games, and keep in it every entry this
-        one bears out or learns (a rebuilt profile gets them back)."""
-        if profile is None:
-            return
-        if profile is not self.profile:
-            self.profile = profile
-            # trusted until a move scores otherwise (an update of the game), which corrects them
-            for kind, value in profile.points.items():
-                self.stored.setdefault(kind, value)
-            self.rules = self.rules.scoring({k: v for k, v in self.stored.items() if k not in self.confirmed})
-        table = self.rules.point_table
-        kept = {k: table[k] for k in POINT_KINDS if k in self.stored or k in self.confirmed}
-        if kept and profile.points != kept:
-            from calibration import store
+    def __eq__(self, other) -> bool:
+        """Two tables are one when all they learned and bore out is (a question's test compares them)."""
+        return isinstance(other, PointsTable) and vars(self) == vars(other)
 
-            profile.points, profile.changed = kept, True
-            store.remember(profile)  # at once: the run may end before the next read stores it
+    def recall(self, points: dict[str, int]) -> None:
+        """Adopt the points a profile kept from earlier games on this phone: trusted until a move
+        scores otherwise (an update of the game), which corrects them."""
+        for kind, value in points.items():
+            self.stored.setdefault(kind, value)
+        self.table.update({k: v for k, v in self.stored.items() if k not in self.confirmed})
+
+    def kept(self) -> dict[str, int] | None:
+        """Every entry this game bore out or learned, or an earlier one stored: what the
+        phone's profile keeps (a rebuilt profile gets them back); None when there is none."""
+        return {k: self.table[k] for k in POINT_KINDS if k in self.stored or k in self.confirmed} or None
 
     def borne_out(self, expected: Board) -> bool:
         """The kinds of points the last move of ``expected`` scores are borne out on this phone
@@ -63,7 +60,7 @@ class PointsLearning:
         position: its move is not borne out by it, but kept (``glanced``) and judged with the
         next move judged on a settled screen, by the score that screen shows."""
         scored = self.since_settled(expected, expected.score)
-        self.glanced = (*scored, (seen.cells, seen.score)) if self.score_read and scored is not None else None
+        self.glanced = (*scored, (seen.cells, seen.score)) if seen.score is not None and scored is not None else None
 
     def since_settled(self, board: Board, score: int | None) -> tuple[dict[str, int], int] | None:
         """The moves since the last score read on a settled screen (those before the last move
@@ -93,14 +90,14 @@ class PointsLearning:
         before the next stage is planned. True when that taught the table an entry."""
         fresh = board.stage is not None and won.stage is not None and board.stage == won.stage + 1 \
             and all(board.cells)  # no pair played on it yet
-        return self.score_read and fresh and bool(won.move_stack) and self.learn_settled(won, board.score)
+        return board.score is not None and fresh and bool(won.move_stack) and self.learn_settled(won, board.score)
 
     def learn_scored(self, counts: dict[str, int], gained: int) -> bool:
         """One scored move: ``counts`` of each kind it scores (its pair's kind, rows removed, the
         board cleared) and the points the phone gave it. A move scored as predicted bears out its
         kinds; one scored otherwise is an equation kept until the entries it holds can be told
         apart (``resolve``). True when an entry was learned (``note`` says it)."""
-        table = self.rules.point_table
+        table = dict(self.table)  # (as it was before this move: the note says it)
         for k, n in counts.items():
             self.kind_moves[k] += n
         if gained == sum(table[k] * n for k, n in counts.items()):
@@ -124,7 +121,7 @@ class PointsLearning:
         learned = {}
         while True:
             for known in (self.confirmed, self.confirmed | set(self.stored)):
-                table = self.rules.point_table
+                table = dict(self.table)
                 solved = solve_points(self.pending, table, known)
                 if solved is None and known is self.confirmed:
                     self.pending = []  # the moves contradict what they bore out: a score was misread
@@ -142,13 +139,12 @@ class PointsLearning:
                     self.learned_after[k] = self.kind_moves[k]
                     self.confirmed -= {d for d, basis in self.rests_on.items() if k in basis}
             self.confirmed.update(solved)
-            self.rules = self.rules.scoring(solved)
-            self.keep_points(self.profile)
+            self.table.update(solved)
             self.pending = [(counts, gained) for counts, gained in self.pending if set(counts) - self.confirmed]
 
     def waiting(self) -> str:
         """Moves scored otherwise whose entries cannot be told apart yet, and what would tell."""
-        table = self.rules.point_table
+        table = self.table
         out = []
         for counts, gained in self.pending:
             unknown = [k for k in counts if k not in self.confirmed]

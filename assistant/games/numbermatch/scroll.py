@@ -21,18 +21,16 @@ Every swipe starts and ends on cell centres of the grid (never on a button), and
 
 from __future__ import annotations
 
-import copy
 
-import numpy as np
 
-import vision
 from assistant.games import BoardChanged
+from assistant.games.numbermatch.placement import (COLUMNS, capacity, fits, goes_on_below, looks_same, numbered,
+                                                   screen_rows, step)
 from assistant.settle import STILL_PIXELS, changed_pixels
 from solver.errors import TapsolveError
-from solver.numbermatch import Board, Rules
-from vision import ReadError, Reading
-
-COLUMNS = Rules().columns  # cells a row, as the rules (and the reader's grid) have it
+from solver.numbermatch import Board
+from solver.errors import NotABoardNow
+from vision import Reading
 MAX_SWIPES = 40  # per survey or show: a board needing more is not behaving like a list
 SPEED = 1.0  # finger speed in px/ms: a drag this slow stops about where the finger stops
 MIN_MS = 300
@@ -51,58 +49,6 @@ class ScrollError(TapsolveError):
 
 class _Misplaced(Exception):
     """A screen's rows fit nowhere in what was read before: start the survey again."""
-
-
-def capacity(reading: Reading) -> int | None:
-    """How many whole rows the grid shows, from the reading profile's geometry (None: unknown)."""
-    geo = getattr(reading.profile, "geometry", None) or {}
-    try:
-        return int((float(geo["bottom"]) - float(geo["top"])) / float(geo["pitch"]) + 0.1)
-    except (KeyError, TypeError, ValueError, ZeroDivisionError):
-        return None
-
-
-def screen_rows(reading: Reading) -> list[tuple[int, ...]]:
-    """The board rows on screen, top first (the last may be partial)."""
-    cells = reading.board.cells
-    return [tuple(cells[k:k + COLUMNS]) for k in range(0, len(cells), COLUMNS)]
-
-
-def goes_on_below(image, reading: Reading) -> bool | None:
-    """Whether digits show in the row the fade cuts under the last whole row (None: no room
-    to look). The reader counts a grid filled with full rows as going on below; at the board's
-    true end that row is empty lattice, and rows repeated by adds cannot tell the end either."""
-    if image is None or not reading.cells or not reading.pitch or reading.profile is None:
-        return None
-    bg = (reading.profile.colours or {}).get("background")
-    bottom = (reading.profile.geometry or {}).get("bottom")
-    if bg is None or bottom is None:
-        return None
-    p = reading.pitch
-    last = max(y for _, y in reading.cells.values())
-    y0, y1 = int(last + 0.65 * p), int(min(last + 1.5 * p, float(bottom), image.shape[0]))
-    if y1 - y0 < 0.1 * p:
-        return None
-    xs = sorted({x for x, _ in reading.cells.values()})[:COLUMNS]
-    bg = np.asarray(bg, np.float32)
-    for x in xs:
-        band = image[y0:y1, max(0, int(x - 0.3 * p)):int(x + 0.3 * p)].astype(np.float32)
-        if band.size and float(np.abs(band - bg).max()) > 40:
-            return True
-    return False
-
-
-def numbered(reading: Reading, first_row: int) -> Reading:
-    """A copy of a reading (whose cells count from the top of the screen) with absolute indices."""
-    out = copy.copy(reading)
-    base = first_row * COLUMNS
-    out.cells = {k + base: xy for k, xy in reading.cells.items()}
-    out.selected = None if reading.selected is None else reading.selected + base
-    out.unsure = [k + base for k in reading.unsure]
-    out.unsure_why = {str(int(k) + base) if k.isdigit() else k: v for k, v in reading.unsure_why.items()}
-    out.first_row = first_row
-    out.more_above = first_row > 0
-    return out
 
 
 class Budget:
@@ -140,12 +86,7 @@ class BoardView:
         self.reading: Reading | None = None  # the last reading, absolute indices
         self.swipes = 0
         self.looks = 0
-        # the board the loop expects after its move (autoplay), to choose among places on a board
-        # of repeated rows that the screen alone cannot tell apart; None: the screen alone
-        self.expect: Board | None = None
-        # the board before that move: a screen that still shows it (a lost tap) needs no survey
-        self.before: Board | None = None
-        self.say = lambda text: None  # progress while scrolling takes long (the link's, once attached)
+        self.say = lambda text: None  # progress while scrolling takes long (the session's, once attached)
 
     # -- looking ---------------------------------------------------------------------------
 
@@ -156,13 +97,13 @@ class BoardView:
             reading.more_below = False
         return reading
 
-    def _look(self, link, tries: int = 3):
+    def _look(self, session, tries: int = 3):
         """Capture and read; cells read with low confidence are read again from a new capture."""
         for _ in range(tries):
             self.looks += 1
             try:
-                image, reading = link.look("numbermatch")
-            except ReadError:
+                image, reading = session.look("numbermatch")
+            except NotABoardNow:
                 return None, Reading("numbermatch", "unknown")
             self.image = image
             if reading.screen != "board" or reading.sure:
@@ -170,18 +111,11 @@ class BoardView:
         raise TapsolveError(f"cannot read {reading.describe_unsure()} for sure (counted from the top of the "
                             "screen): run `tapsolve calibrate` with the board on screen, or report the screenshot")
 
-    def _read(self, link, image):
-        """Read a screenshot just captured with the link's profile (a look when that fails)."""
-        profile = getattr(link, "profile", None)
-        if image is None or profile is None:
-            return self._look(link)
-        try:
-            reading = vision.read(image, "numbermatch", profile)
-            reading.learn()  # into the link's profile, as the link's own reads do
-        except ReadError:
-            return self._look(link)
-        if reading.profile_stale or not reading.sure or reading.screen != "board":
-            return self._look(link)
+    def _read(self, session, image):
+        """Read a screenshot just captured with the session's profile (a look when that fails)."""
+        reading = session.reread(image, "numbermatch")
+        if reading is None:
+            return self._look(session)
         self.looks += 1
         self.image = image
         return image, self._ends(image, reading)
@@ -213,7 +147,7 @@ class BoardView:
         y = image.shape[0] // 20
         return changed_pixels(last[y:], image[y:]) <= STILL_PIXELS
 
-    def _swipe(self, link, reading: Reading, rows: int, budget: Budget) -> float:
+    def _swipe(self, session, reading: Reading, rows: int, budget: Budget) -> float:
         """Swipe the board by ``rows`` (positive shows later rows) between cell centres of the grid
         on screen; returns the finger's travel in pixels (positive: moved up)."""
         centres = sorted({y for _, y in reading.cells.values()})
@@ -226,7 +160,7 @@ class BoardView:
         budget.spend()
         self.swipes += 1
         self.left = None
-        link.swipe(x, y1, x, y2, max(MIN_MS, int(abs(y2 - y1) / SPEED)))
+        session.link.swipe(x, y1, x, y2, max(MIN_MS, int(abs(y2 - y1) / SPEED)))
         return float(y1 - y2)
 
     def _settle(self, image, reading: Reading, first_row: int) -> Reading:
@@ -250,13 +184,17 @@ class BoardView:
 
     # -- the whole board -------------------------------------------------------------------
 
-    def survey(self, link, first=None) -> tuple[Board | None, Reading]:
+    def survey(self, session, first=None, expect: Board | None = None,
+               before: Board | None = None) -> tuple[Board | None, Reading]:
         """The whole board and a reading of the screen as it is left (absolute indices, the whole
         board in ``reading.board``). ``first``: an (image, reading) just taken, to save a look.
+        ``expect``: the board the loop expects after its move (autoplay), to choose among places
+        on a board of repeated rows that the screen alone cannot tell apart; ``before``: the board
+        before that move (a screen that still shows it, a lost tap, needs no survey).
         On a screen that is not a board: (None, that reading)."""
         budget = Budget(self.max_swipes)
         for _ in range(3):
-            image, reading = first if first is not None else self._look(link)
+            image, reading = first if first is not None else self._look(session)
             if first is not None:
                 self._ends(image, reading)
             first = None
@@ -265,7 +203,7 @@ class BoardView:
                 return None, reading
             if self._unchanged(image):
                 return self.board, self.reading  # nothing moved since the last look: no swipes
-            confirmed = self.confirm(image, reading)
+            confirmed = self.confirm(image, reading, expect, before)
             if confirmed is not None:
                 return confirmed
             room = capacity(reading)
@@ -277,14 +215,14 @@ class BoardView:
                 self.board = reading.board.copy()
                 return self.board, self._whole(shown, self.board)
             try:
-                return self._read_down(link, image, reading, budget)
+                return self._read_down(session, image, reading, budget, expect)
             except _Misplaced:
                 self.first_row = None
                 continue
         raise ScrollError("the board kept changing while it was read: leave the phone alone "
                           "while the board is read, and run again")
 
-    def _to_top(self, link, image, reading: Reading, budget: Budget):
+    def _to_top(self, session, image, reading: Reading, budget: Budget):
         """Swipe down until the picture stops changing: the board's first row is at the top.
 
         When nobody else scrolls the board (``alone``), where this view left it is known: one
@@ -299,8 +237,8 @@ class BoardView:
         while still < need:
             # after an unchanged picture, one row less: rows repeated by adds (3 rows over and
             # over) look unchanged after a swipe of 12 rows that moved, not after 12 and then 11
-            self._swipe(link, reading, -(span - still % 2 if span > 1 else span), budget)
-            after = link.capture()
+            self._swipe(session, reading, -(span - still % 2 if span > 1 else span), budget)
+            after = session.capture()
             same = self._same_picture(image, after, reading)
             image = after
             if same:
@@ -311,17 +249,17 @@ class BoardView:
                 still, moved = 0, True
                 if known is not None and known < span:  # a row to spare for a short scroll
                     break
-        return self._read(link, image) if moved else (image, reading)
+        return self._read(session, image) if moved else (image, reading)
 
-    def confirm(self, image, reading: Reading):
+    def confirm(self, image, reading: Reading, expect: Board | None = None, before: Board | None = None):
         """The whole board without a swipe, when the screen agrees with a board the loop thinks
-        possible (the one it predicts, then the one before its move): the rows on screen and the
+        possible (``expect``, the one it predicts, then ``before``, the one before its move): the rows on screen and the
         header match that board at some place, the nearest to where the board stood. The rows
         off screen are that board's. None when the screen agrees with neither: survey again."""
         if self.first_row is None or not reading.cells or reading.screen != "board":
             return None
         self._ends(image, reading)
-        for board in (self.expect, self.before):
+        for board in (expect, before):
             if board is None or board.adds_left != reading.board.adds_left \
                     or None not in (board.stage, reading.board.stage) and board.stage != reading.board.stage:
                 continue
@@ -333,14 +271,14 @@ class BoardView:
                 continue
             # a move leaves the board where it stood, pulled back as far as a shorter board's end
             stand = min(self.first_row, max(0, len(rows) - len(seen)))
-            if (board is self.expect and stand not in fits
+            if (board is expect and stand not in fits
                     and seen == self.rows[self.first_row:self.first_row + len(seen)]):
                 # the screen still shows the board read last, where it stood (a frame from before
                 # the move's animation): on rows repeated by adds, the prediction fits it farther
                 # on, a place the board never went to
                 continue
             at = stand if stand in fits else min(fits, key=lambda f: (abs(f - self.first_row), f))
-            if board is self.expect:
+            if board is expect:
                 self.selected = None  # a move made leaves nothing selected but what the screen shows
             self.rows = rows
             self.board = Board(list(board.cells), adds_left=reading.board.adds_left,
@@ -348,9 +286,9 @@ class BoardView:
             return self.board, self._whole(self._settle(image, reading, at), self.board)
         return None
 
-    def _read_down(self, link, image, reading: Reading, budget: Budget):
+    def _read_down(self, session, image, reading: Reading, budget: Budget, expect: Board | None):
         self.say("reading the whole board: it is taller than the screen, scrolling through it...")
-        image, reading = self._to_top(link, image, reading, budget)
+        image, reading = self._to_top(session, image, reading, budget)
         if reading.screen != "board":
             self.first_row = None
             return None, reading
@@ -363,8 +301,8 @@ class BoardView:
         # the picture (a few times: a dropped swipe must not cut the board short)
         while reading.more_below and still < (MAX_DROPPED_SWIPES if goes_on_below(image, reading)
                                               else self.unchanged + 2):
-            travel = self._swipe(link, reading, len(screen_rows(reading)) - 2, budget)
-            after, new = self._look(link)
+            travel = self._swipe(session, reading, len(screen_rows(reading)) - 2, budget)
+            after, new = self._look(session)
             if new.screen != "board":
                 self.first_row = None
                 return None, new
@@ -374,7 +312,7 @@ class BoardView:
                 still += 1  # the end of the board, or a swipe the phone dropped: try again
                 continue
             still = 0
-            at = self._place(link, rows, after, new, travel, forward=True)
+            at = self._place(session, rows, after, new, travel, forward=True, expect=expect)
             if at is None:
                 raise _Misplaced
             at, after, new = at
@@ -390,25 +328,27 @@ class BoardView:
                            score=last.score, stage=last.stage)
         return self.board, self._whole(shown, self.board)
 
-    def _place(self, link, rows, image, reading: Reading, travel: float, forward: bool | None):
-        """The board row at the top of a screen read after a swipe: (row, image, reading) or None.
+    def _place(self, session, rows, image, reading: Reading, travel: float, forward: bool | None,
+               expect: Board | None = None):
+        """The board row at the top of a screen read after a swipe: (row, image, reading) or None
+        (``expect``: the board the loop expects, whose end chooses among places at the board's end).
 
         The distance says where the board should be; the rows already known must agree. When
         they do not, the screen is read again (the board may still have been moving); then the
         content decides, taking the place nearest to the distance among those it allows."""
         for attempt in range(2):
             predicted = round((self._top_y(reading) - (self.row0_y - travel)) / reading.pitch)
-            fits = [f for f in self._fits(rows, reading) if forward is None
+            places = [f for f in fits(rows, reading) if forward is None
                     or (f >= self.first_row if forward else f <= self.first_row)]
-            if forward and not reading.more_below and self.expect is not None:
+            if forward and not reading.more_below and expect is not None:
                 # at the board's end a swipe may stop short by any amount, and rows repeated by
                 # adds fit at several places short of the distance (the distance's own among
                 # them): the screen cannot choose, the board the loop expects can, when its end
                 # is one of them
-                end = -(-len(self.expect.cells) // COLUMNS) - len(screen_rows(reading))
-                if end in fits and end <= predicted:
+                end = -(-len(expect.cells) // COLUMNS) - len(screen_rows(reading))
+                if end in places and end <= predicted:
                     return end, image, reading
-            if predicted in fits:
+            if predicted in places:
                 return predicted, image, reading
             # A slow swipe does not carry the board further than the finger went, but the
             # board's end can stop it short: a place short of the distance is the board's end
@@ -417,74 +357,41 @@ class BoardView:
             if forward is None:
                 short = []
             elif forward:
-                short = sorted((f for f in fits if f < predicted), reverse=True)
+                short = sorted((f for f in places if f < predicted), reverse=True)
             else:
-                short = sorted(f for f in fits if f > predicted)
+                short = sorted(f for f in places if f > predicted)
             at_end = (forward and not reading.more_below) or (forward is False and predicted < 0)
             if short and (at_end or attempt == 1):
                 return short[0], image, reading
-            if fits and attempt == 1:
-                return min(fits, key=lambda f: (abs(f - predicted), f)), image, reading
+            if places and attempt == 1:
+                return min(places, key=lambda f: (abs(f - predicted), f)), image, reading
             if attempt == 0:
-                image, reading = self._look(link)
+                image, reading = self._look(session)
                 if reading.screen != "board":
                     return None
         return None
 
-    @staticmethod
-    def _fits(rows, reading: Reading) -> list[int]:
-        """Every first row at which the screen's rows agree with the known rows (one at least shared)."""
-        seen = screen_rows(reading)
-        out = []
-        for f in range(0, len(rows)):
-            shared = [(rows[f + i], row) for i, row in enumerate(seen) if f + i < len(rows)]
-            if shared and all(a == b for a, b in shared):
-                out.append(f)
-        return out
-
     # -- bringing rows on screen -----------------------------------------------------------
 
-    def _looks_same(self, a: int, b: int, k: int) -> bool:
-        """The screens with board rows ``a`` and ``b`` at the top (``k`` rows shown) look alike."""
-        return self.rows[a:a + k] == self.rows[b:b + k]
-
-    def _step(self, top: int, target: int, k: int, reach: int) -> int:
-        """The board row to bring to the top with the next swipe, on the way to ``target``.
-
-        A swipe moves at most ``reach`` rows. Rows repeat after adds (a board of 27 numbers added
-        to three times is one screen of 3 rows over and over), so the place a swipe aims at may
-        look just like the screen it leaves: then a board that moved cannot be told from a swipe
-        the phone dropped. Aim instead at the place nearest the target, in reach, that looks
-        different (and from which the target does too, since the target looks like here)."""
-        aim = top + max(-reach, min(reach, target - top))
-        if not self._looks_same(top, aim, k):
-            return aim
-        last = max(0, len(self.rows) - k)
-        others = [t for t in range(max(0, top - reach), min(last, top + reach) + 1)
-                  if not self._looks_same(top, t, k)]
-        if not others:
-            return aim
-        return min(others, key=lambda t: (abs(t - aim), abs(t - top)))
-
-    def show(self, link, rows) -> Reading:
+    def show(self, session, rows) -> Reading:
         """Scroll as little as needed for the board rows ``rows`` to be on screen (the first of
         them when they do not fit on one screen); the fresh reading, with absolute indices."""
         rows = sorted(set(int(r) for r in rows))
         first, last = rows[0], rows[-1]
         if self.board is None or self.first_row is None:
-            self.survey(link)
+            self.survey(session)
         placed = None
-        image = link.capture()
+        image = session.capture()
         if self._unchanged(image):  # just as the last survey left it: no need to read it again
             placed = self.first_row, image, self.raw
         for _ in range(0 if placed else 2):  # where the board stands now; read it again if it changed
-            image, reading = self._look(link)
+            image, reading = self._look(session)
             if reading.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
-            placed = self._place(link, self.rows, image, reading, 0.0, None)
+            placed = self._place(session, self.rows, image, reading, 0.0, None)
             if placed is not None:
                 break
-            self.survey(link)
+            self.survey(session)
         if placed is None:
             raise ScrollError("the board on screen does not match the board read a moment ago: run again")
         at, image, reading = placed
@@ -511,15 +418,15 @@ class BoardView:
                 self.say(f"scrolling to row{f's {first + 1}-' if last > first else ' '}{last + 1} "
                          f"of {len(self.rows)}...")
                 told = True
-            step = self._step(top, target, k, reach)
-            travel = self._swipe(link, reading, step - top, budget)
-            after, new = self._look(link)
+            aim = step(self.rows, top, target, k, reach)
+            travel = self._swipe(session, reading, aim - top, budget)
+            after, new = self._look(session)
             if new.screen != "board":
                 raise ScrollError("the board left the screen while it was being scrolled")
             if self._same_picture(image, after, reading):
-                if self._looks_same(top, step, k):
+                if looks_same(self.rows, top, aim, k):
                     # every place in reach looks like this one: only the distance can tell
-                    shown = self._settle(after, new, step)
+                    shown = self._settle(after, new, aim)
                     image, reading = after, new
                     continue
                 still += 1  # a swipe the phone dropped
@@ -528,7 +435,7 @@ class BoardView:
                              "(are swipes reaching the phone?)")
                 continue
             still = 0
-            placed = self._place(link, self.rows, after, new, travel, step > top)
+            placed = self._place(session, self.rows, after, new, travel, aim > top)
             if placed is None:
                 raise BoardChanged("rows brought on screen differ from the board read before")
             at, image, reading = placed

@@ -1,0 +1,304 @@
+"""A read's life on one phone: which capture it takes, which profile reads it, what the profile
+learns, and when it is saved: the one place outside vision's own draft that changes a profile.
+
+The link (``assistant.link``) captures and touches; the store (``calibration.store``) loads and
+saves; a game learns from a judgement and says what it learned as a value (``Learned``). This
+module is where those meet: a read learns into its profile here (``Reading.learn``, once), the
+profile is rebuilt or rechecked here, what the game and the animation clock learned is taken
+into it here, and it is saved here, by one method (``Session.save``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+import vision
+from calibration import store
+from solver import games as registry
+from vision.image import background, check_image, theme as screen_theme
+
+# seconds between two fresh reads of a board its profile did not read for sure (``recheck``):
+# a dialog over the board fails both for as long as it stays, a profile that misleads only its own
+RECHECK_EVERY = 3.0
+
+COVERED = "screen"  # the part a reader doubts when it sees something drawn over the board (a dialog, a banner)
+
+
+def trusted(reading: vision.Reading) -> bool:
+    """Whether a profile may learn from this reading: the game's board read for sure, so nothing
+    (a dialog, an ad, a banner) is over it. A profile built or extended from anything else reads
+    the clean board wrong later ("the digit did not read"), in this run and the next."""
+    return reading.screen == "board" and reading.sure
+
+
+def _path(profile: vision.Profile) -> Path:
+    return store.profile_path(profile.model, profile.width, profile.height, profile.game, profile.theme)
+
+
+# the profiles in use, by id, with where they are stored: what only counts touches is saved at exit
+_in_use: dict[int, tuple[vision.Profile, Path]] = {}
+
+
+def save(profile: vision.Profile | None, note: Callable[[str], None] | None = None, *, counted: bool = False) -> None:
+    """Store a profile when it learned something since it was stored (a digit first seen in
+    play: without this the next game on the phone asks tesseract for it again); ``counted``:
+    when only its touch counts changed too (else those wait for something learned, or the exit:
+    a move's count is not worth rewriting the profile for)."""
+    if profile is None or not profile.model:
+        return
+    path = _path(profile)
+    _in_use[id(profile)] = profile, path
+    if profile.changed or counted and profile.counted:
+        store.save(profile, path, note)
+
+
+@atexit.register
+def save_counts() -> None:
+    """At exit: store the profiles in use whose touch counts changed since they were stored."""
+    for profile, _ in list(_in_use.values()):
+        save(profile, counted=True)
+
+
+def recheck(image: np.ndarray, reading: vision.Reading, model: str,
+            note: Callable[[str], None] | None = None) -> vision.Reading:
+    """A board read with a profile but not for sure, read again afresh (no profile): when the
+    fresh read is sure the profile was what failed, and the fresh one replaces it (stored);
+    otherwise the screen itself is not clear (something over the board) and ``reading`` stands."""
+    if (reading.screen != "board" or reading.sure or reading.profile is None or COVERED in reading.unsure_why
+            or vision.CAUGHT_MOVING in reading.unsure_why):
+        # (something seen over the board: a fresh read would see it too; a moment no still
+        # screen shows, which a fresh read, without what the profile knows, may take for one)
+        return reading
+    try:
+        fresh = vision.read(image, reading.game)
+    except vision.ReadError:
+        return reading
+    if not trusted(fresh) or fresh.profile is None:
+        return reading
+    fresh.profile.model = model
+    if note:
+        note(f"the reading profile {_path(fresh.profile)} failed to read a clear board (a fresh read did): rebuilt it")
+    fresh.profile.changed = True
+    save(fresh.profile, note)
+    return fresh
+
+
+def read(image: np.ndarray, model: str, game: str = "auto", *, rebuild: bool = False,
+         note: Callable[[str], None] | None = None, stored_only: bool = False) -> vision.Reading | None:
+    """Read a screenshot with the stored profiles for this device (building and storing one on
+    first contact, or when ``rebuild``, or when the stored one no longer fits or is wrong).
+    Only a ``trusted`` reading teaches or stores a profile; a stored one that fails to read a
+    board a fresh read reads for sure is replaced (``recheck``). ``stored_only`` (a compressed
+    video frame, which never builds a profile): read with a stored profile and for sure, else
+    None, and the caller reads a lossless screenshot instead.
+
+    Every game's stored profile is offered to its own reader: which game is on screen is
+    decided by the screen, never by which profile happened to be stored first. A stored file
+    that cannot be used is said only when its game is the one on screen (then it is rebuilt):
+    another game's broken file is no concern of this read."""
+    image = check_image(image)
+    h, w = image.shape[:2]
+    theme = screen_theme(background(image))
+    games = list(registry.NAMES) if game == "auto" else [game]
+    profiles, broken = {}, {}
+    if not rebuild:
+        for g in games:
+            try:
+                stored = store.load(store.profile_path(model, w, h, g, theme))
+            except store.ProfileError as exc:
+                broken[g] = exc
+                continue
+            if stored is not None:
+                profiles[g] = stored
+    if stored_only and not profiles:
+        return None
+    try:
+        reading = vision.read(image, game, profiles=profiles)
+    except vision.ReadError:
+        if stored_only:
+            return None
+        raise
+    if stored_only and (reading.profile is None or reading.profile is not profiles.get(reading.game)
+                        or not reading.sure or reading.screen == "unknown"):
+        return None
+    if reading.profile is not None and reading.profile is profiles.get(reading.game):
+        checked = recheck(image, reading, model, note)
+        if checked is not reading:
+            return checked  # (stored already)
+    if not trusted(reading):
+        return reading  # (nothing learned, nothing stored: the profile, if built, is this read's only)
+    reading.learn()  # what the read learned goes into the stored profile it read with, then to disk
+    new = reading.profile
+    if new is None:
+        return reading
+    if note and reading.game in broken:
+        note(f"{broken[reading.game]}: rebuilt it")
+    new.model = model
+    if reading.profile_stale and note:
+        note(f"the stored profile {_path(new)} no longer fits this screen: rebuilt it")
+    if rebuild or reading.profile_stale or new.game not in profiles:
+        new.changed = True
+    save(new, note)
+    return reading
+
+
+class Session:
+    """One phone's reads: the link that captures them, the profile that reads them (None until
+    a board is read for sure), and what play teaches that profile."""
+
+    def __init__(self, link, say=print, keep: bool = False):
+        self.link, self.say = link, say
+        # keep: what play teaches the profile is stored for the next game (False: the profile
+        # built or loaded by the first read is stored as it was, and play's lessons stay in memory)
+        self.keep = keep
+        self.profile: vision.Profile | None = None
+        self._reconnects = 0  # the link's count when the profile was taken (one that came back may be another phone)
+        self._clocked = None  # the profile whose animation times the link's clock started from
+        self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
+        self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
+        self.last_image = None
+        self.recorder = link.recorder  # (assistant.record: every read's screen and verdict)
+
+    @property
+    def model(self) -> str:
+        return self.link.device.model
+
+    def note(self, line: str) -> None:
+        self.say(line)
+
+    def look(self, game: str = "auto", glance: bool = False):
+        """Capture and read the screen: (image, reading). The first read builds or loads the
+        device's profile; later ones reuse it and teach it what they learned (stored).
+        ``glance``: one capture, maybe unsettled (``Link.glance``)."""
+        link = self.link
+        if link.reconnects != self._reconnects:
+            # (the next read takes the profile of what came back: maybe another phone)
+            self.profile, self._reconnects = None, link.reconnects
+        if self.profile is None and self._first_by_video is None and link.video_size:
+            # a phone with a stored profile needs no lossless screenshot to start from: its
+            # first read may be a video frame, read with that profile for sure
+            self._first_by_video = store.stored_for(self.model, *link.video_size)
+            link.quality(lossless=not self._first_by_video)
+        image = link.glance() if glance else link.capture()
+        self.last_image = image  # (what the screen showed, even when it reads as nothing known)
+        self.recorder.screen(image, "glance" if glance else "look")
+        video = link.from_video
+        if self.profile is None or self.profile.game != (game if game != "auto" else self.profile.game):
+            reading = read(image, self.model, game, note=self.say, stored_only=video)
+            if reading is None:  # (a video frame no stored profile read for sure: never built on)
+                self._first_by_video = False
+                link.quality(lossless=True)
+                return self.look(game, glance)
+        else:
+            try:
+                reading = vision.read(image, game, self.profile)
+            except vision.ReadError:
+                if not video:
+                    raise
+                reading = None
+            if video and (reading is None or not reading.sure or reading.screen == "unknown"):
+                # a compressed video frame not read for sure is never judged nor learned from:
+                # the screen is captured again by a lossless screencap and read from that
+                link.quality(lossless=True)
+                return self.look(game, glance)
+            reading = self._settle_profile(image, reading, game, glance)
+        if reading.profile is not None and trusted(reading):
+            self.profile = reading.profile  # (a profile built under a dialog or an ad is never kept)
+        # video frames (compressed) once the profile is built on a lossless screencap, and
+        # while what is on screen reads for sure
+        link.quality(lossless=self.profile is None or not reading.sure or reading.screen == "unknown")
+        if reading.screen == "board" and reading.sure:
+            link.ticking = reading.ticking
+        self.save()
+        self.recorder.read(reading)
+        return image, reading
+
+    def _settle_profile(self, image, reading, game: str, glance: bool):
+        """A read with the profile in use: what it learned taken in, or the profile rebuilt,
+        swapped for the other game's, or rechecked afresh (``recheck``)."""
+        if trusted(reading):
+            reading.learn()  # into the profile in use (stored by ``save``, with what play taught it)
+        if reading.profile_stale:
+            return read(image, self.model, game, rebuild=True, note=self.say)
+        if reading.profile is not None and reading.profile.game != self.profile.game:
+            # the other game is on screen now: its own stored profile, not a blank one
+            return read(image, self.model, reading.game, note=self.say)
+        if not glance and time.monotonic() - self._rechecked >= RECHECK_EVERY:
+            # (a glance may catch an animation: only a settled screen is worth a fresh read)
+            checked = recheck(image, reading, self.model, note=self.say)
+            if checked is not reading or not reading.sure:
+                self._rechecked = time.monotonic()
+            return checked
+        return reading
+
+    def capture(self):
+        """The screen once settled, not read (a scroll compares it with the last before reading)."""
+        self.last_image = self.link.capture()
+        return self.last_image
+
+    def reread(self, image, game: str):
+        """A screenshot just captured (a scroll's), read with the profile in use: the reading
+        when it is a board read for sure with that profile, else None (the caller looks again)."""
+        if image is None or self.profile is None:
+            return None
+        try:
+            reading = vision.read(image, game, self.profile)
+        except vision.ReadError:
+            return None
+        if reading.profile_stale or not reading.sure or reading.screen != "board":
+            return None
+        reading.learn()  # (trusted: a board read for sure)
+        self.last_image = image
+        return reading
+
+    def misled(self, image, game: str) -> bool:
+        """Whether the profile in use misread ``image``: a fresh read (tesseract alone) reads
+        another board. Then the profile is rebuilt from it and stored (True); a question the
+        loop asks only when the game refused a move the reading said was legal."""
+        try:
+            fresh = vision.read(image, game, None)
+            with_profile = vision.read(image, game, self.profile)
+        except vision.ReadError:
+            return False
+        if (fresh.board, fresh.state) == (with_profile.board, with_profile.state):
+            return False
+        self.profile = read(image, self.model, game, rebuild=True, note=self.say).profile
+        return True
+
+    def take(self, learned) -> None:
+        """What a judgement taught the game (``assistant.games.Learned``), kept in the profile and saved."""
+        if learned is not None and learned.points is not None and self.profile is not None \
+                and self.profile.points != learned.points:
+            self.profile.points, self.profile.changed = dict(learned.points), True
+        self.save()
+
+    def kept_points(self) -> dict:
+        """The points table the profile kept from earlier games on this phone (empty: none)."""
+        return dict(self.profile.points) if self.profile is not None else {}
+
+    def save(self) -> None:
+        """Take the animation clock's learned times into the profile and store it when it
+        learned anything: the one step that saves a profile in play."""
+        profile = self.profile
+        if profile is None:
+            return
+        clock = self.link.clock
+        if profile is not self._clocked:
+            self._clocked = profile
+            clock.start_from(profile.animations, profile.touches)
+        animations, touches = clock.known()
+        if animations != profile.animations:
+            profile.animations, profile.changed = animations, True
+        if touches != profile.touches:  # stored with the next thing learned, or at exit
+            profile.touches, profile.counted = touches, True
+        if self.keep:
+            save(profile, self.say)
+
+    def live_frame(self):
+        """(BGR frame, monotonic time) newest from the phone's video, for the guide's mirror; None without one."""
+        return self.link.live_frame()
