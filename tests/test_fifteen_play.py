@@ -183,17 +183,18 @@ def test_autoplay_learns_that_an_app_slides_by_swipe_and_keeps_it_in_the_profile
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     skin = skin_where(50_000, slide="swipe", width=3)
     vp, phone, loop = start(harness, "1080x2400", seed=11, skin=skin, slides=14)
+    loop.session.keep = True  # (as play and the demo do: what play teaches the profile is stored)
     assert autoplay.play(loop, say=loop.said.append) == 0
     assert phone.app.board.is_won() and vp.wrong_taps == 0
     assert loop.link.taps == 2 and loop.link.swipes == loop.tally.moves  # (the two taps changed nothing)
     assert [t.target for t in phone.tap_log] == ["live", "live"]
     assert loop.said[-1].endswith("; this app slides tiles by swipe (kept for this phone)")
     stored = store.load(store.profile_path(phone.preset.model, phone.preset.width, phone.preset.height, "fifteen",
-                                           loop.link.profile.theme))
-    assert stored is not None and stored.geometry["slide"] == "swipe"
+                                           loop.session.profile.theme))
+    assert stored is not None and stored.points == {"slides_by_swipe": 1}
     phone.app.new_deal()
     link = Link(connect(vp.serial, client=harness.client), say=loop.said.append, reconnect_timeout=4)
-    again = Loop(link, game="auto", budget=1.0, say=loop.said.append, wait_unknown=5)
+    again = Loop(Session(link, keep=True), game="auto", budget=1.0, say=loop.said.append, wait_unknown=5)
     assert autoplay.play(again, say=loop.said.append) == 0
     assert phone.app.board.is_won() and link.taps == 0 and link.swipes == again.tally.moves > 0
     vp.stop()
@@ -267,6 +268,7 @@ def test_a_timer_ticking_before_any_read_does_not_keep_the_first_capture_from_se
     from assistant.link import Link
 
     class Ticking:
+        screen = None  # (no Screen of a phone: captures only)
         serial = "ticking"
 
         def __init__(self):

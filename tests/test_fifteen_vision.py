@@ -255,7 +255,8 @@ def test_a_stored_geometry_is_checked():
 
     base = {"version": 1, "game": "fifteen", "width": 1080, "height": 2400, "theme": "light", "model": "P",
             "colours": {}, "fonts": {}}
-    assert problem({**base, "geometry": {"board": [50, 400, 980, 980], "size": 4, "slide": "swipe"}}) is None
-    assert "slide" in problem({**base, "geometry": {"board": [50, 400, 980, 980], "size": 4, "slide": "fling"}})
+    assert problem({**base, "geometry": {"board": [50, 400, 980, 980], "size": 4}}) is None
+    assert problem({**base, "geometry": {}, "points": {"slides_by_swipe": 1}}) is None  # (play's one entry)
+    assert "slides_by_swipe" in problem({**base, "geometry": {}, "points": {"touching": 1}})
     assert "inside" in problem({**base, "geometry": {"board": [500, 400, 980, 980], "size": 4}})
     assert "size" in problem({**base, "geometry": {"board": [50, 400, 980, 980], "size": 9}})

@@ -292,8 +292,6 @@ def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool =
                 for d, glyph in zip(digits, cells[c].glyphs):
                     font.add(d, normalise(glyph))
         geometry = {"board": board_box(cells), "size": n}
-        if "slide" in profile.geometry:  # how the app slides a tile, learned in play: kept
-            geometry["slide"] = profile.geometry["slide"]
         if profile.geometry != geometry or font.counts != getattr(profile.fonts.get("tile"), "counts", {}):
             profile.geometry, profile.fonts["tile"], profile.changed = geometry, font, True
     screen = "stage_complete" if board is not None and board.is_won() else "board"
@@ -375,17 +373,20 @@ class FifteenReader(Reader):
     read_board = staticmethod(read_fifteen)
 
     def check_geometry(self, geo: dict, w: int, h: int) -> None:
-        """Where the board was (x, y, w, h on the screen), its tiles a side, and how the app
-        slides a tile when play learned it ("swipe": assistant.games.fifteen)."""
+        """Where the board was (x, y, w, h on the screen) and its tiles a side."""
         if not geo:
             return
-        check_keys("geometry", geo, {"board", "size"}, {"slide"})
-        if "slide" in geo and geo["slide"] not in ("tap", "swipe"):
-            raise Wrong(f"geometry.slide {geo['slide']!r} is not tap or swipe")
+        check_keys("geometry", geo, {"board", "size"}, set())
         x, y, bw, bh = check_numbers("geometry.board", geo["board"], 4, 0, max(w, h))
         if x + bw > w or y + bh > h or bw < 1 or bh < 1:
             raise Wrong(f"geometry.board {geo['board']!r} is not inside the {w}x{h} screen")
         check_int("geometry.size", geo["size"], 3, 5)
+
+    def check_points(self, points: dict) -> None:
+        """The 15-puzzle scores no points: its table keeps the one thing play learns of an app,
+        ``slides_by_swipe`` 1 (a tap slides no tile; assistant.games.fifteen)."""
+        if set(points) - {"slides_by_swipe"} or points.get("slides_by_swipe", 1) != 1:
+            raise ValueError('a fifteen profile\'s points table holds only "slides_by_swipe": 1')
 
     def trust_case(self, truth: dict) -> dict:
         """The tiles, and where the first row is."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from assistant.games import Game, Plan
+from assistant.games import Game, Judgement, Learned, Plan
 from solver import fifteen
 from solver.errors import TapsolveError
 from solver.words import count
@@ -19,6 +19,8 @@ SWIPE_REACH = 0.7
 SWIPE_MS = 150
 # Taps that change nothing in a row before a swipe is tried (a tap may just be lost)
 TAPS_DOUBTED = 2
+# The profile's entry for an app that slides tiles only by swipe (see Fifteen.kept)
+SLIDES_BY_SWIPE = "slides_by_swipe"
 # Swipes that change nothing in a row before a stored "swipe" is doubted (the app was updated,
 # or another app plays the game on this phone) and taps are tried again
 SWIPES_DOUBTED = 2
@@ -35,57 +37,54 @@ class Fifteen(Game):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # how the app slides a tile: "tap" (most apps), "swipe" (learned: a tap changed nothing
-        # and a swipe made the move), or None (not known yet: taps, a swipe after a tap that
-        # changed nothing)
+        # how the app slides a tile: "tap" (most apps), "swipe" (learned: taps changed nothing
+        # and a swipe made the move, or kept in the profile by an earlier game), or None (not
+        # known yet: taps, a swipe after TAPS_DOUBTED taps that changed nothing)
         self.slide: str | None = None
-        self.taps_failed = 0  # taps in a row that changed nothing (TAPS_DOUBTED: a swipe is tried)
+        self.taps_failed = 0  # taps in a row that changed nothing
         self.swipes_failed = 0  # swipes in a row that changed nothing
-        self.profile = None  # the profile the slide is kept in (the reading's)
         self.learned_swipe = False  # learned in this run (said in the summary)
 
     def position(self, reading):
-        self.keep_slide(reading.profile)
         return fifteen.Board(reading.board.tiles)
 
-    def keep_slide(self, profile) -> None:
-        """Adopt the way of sliding a profile kept from earlier games, and keep a learned one in it."""
-        if profile is None:
-            return
-        if profile is not self.profile:
-            self.profile = profile
-            if self.slide is None and profile.geometry.get("slide") == "swipe":
-                self.slide = "swipe"
-        if self.slide == "swipe" and profile.geometry.get("slide") != "swipe":
-            from calibration import store
+    def kept(self) -> Learned:
+        """What the profile is to keep of this app: whether it slides tiles by swipe (the
+        15-puzzle scores no points: its reader takes this one entry for its table)."""
+        return Learned(points={SLIDES_BY_SWIPE: 1} if self.slide == "swipe" else {})
 
-            profile.geometry["slide"], profile.changed = "swipe", True
-            store.remember(profile)  # at once: the run may end before the next read stores it
+    def recall(self, points: dict) -> Learned | None:
+        if self.slide is None and points.get(SLIDES_BY_SWIPE) == 1:
+            self.slide = "swipe"
+        return self.kept() if self.slide == "swipe" else None
 
     def touch(self) -> str:
         """The touch the next move is made with, "tap" or "swipe" (a question: nothing changes)."""
         return self.slide or ("swipe" if self.taps_failed >= TAPS_DOUBTED else "tap")
 
-    def learn(self, expected, seen, before=None, move=None, settled: bool = True) -> str | None:
+    def learn(self, judgement: Judgement) -> Learned | None:
         """A touch that made the move says how the app slides; touches that changed nothing
-        (``seen`` as ``before``) make the next touch the other kind (TAPS_DOUBTED taps: a tap
-        may also just be lost; SWIPES_DOUBTED swipes doubt a stored "swipe")."""
-        touch = self.touch()
-        if seen.tiles == expected.tiles:
+        (seen as before) make the next touch the other kind (TAPS_DOUBTED taps: a tap may also
+        just be lost; SWIPES_DOUBTED swipes doubt a kept "swipe"). What to keep, when it changed."""
+        touch, seen = self.touch(), judgement.seen
+        if judgement.before is None or judgement.move is None:
+            return None  # (the next stage's first board: no touch judged)
+        if seen.tiles == judgement.expected.tiles:
             self.taps_failed = self.swipes_failed = 0
             if touch == "swipe" and self.slide != "swipe":
                 self.slide, self.learned_swipe = "swipe", True
-                self.keep_slide(self.profile)
-            elif touch == "tap":
+                return self.kept()
+            if touch == "tap":
                 self.slide = "tap"
-        elif before is not None and seen.tiles == before.tiles:
+        elif seen.tiles == judgement.before.tiles:
             if touch == "tap" and self.slide != "tap":
                 self.taps_failed += 1
             elif touch == "swipe":
                 self.swipes_failed += 1
                 self.taps_failed = 0  # taps again, then a swipe again
-                if self.swipes_failed >= SWIPES_DOUBTED:
+                if self.swipes_failed >= SWIPES_DOUBTED and self.slide == "swipe":
                     self.slide = None
+                    return self.kept()  # (no longer kept)
         return None
 
     def summary(self) -> str:
