@@ -197,9 +197,14 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     if loop.came_back():  # (lost during a scroll's capture: never a tap planned before)
                         raise PhoneCameBack("the phone came back")
                     taps = loop.game.tap_points(move, loop.reading)
+                    swipes = loop.game.swipes(move, loop.reading)  # (an app that wants a swipe)
                     kind = loop.game.animation(loop.position, move)
                     stop.moving = True
-                    link.tap_all(taps, kind=kind)
+                    if swipes:
+                        for x1, y1, x2, y2, ms in swipes:
+                            link.swipe(x1, y1, x2, y2, ms)
+                    else:
+                        link.tap_all(taps, kind=kind)
                     sent = time.monotonic()
                 except BoardChanged as exc:
                     stop.moving = False

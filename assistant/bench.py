@@ -61,11 +61,17 @@ def register(commands, parser_class) -> None:
     nm.add_argument("--json", action="store_true", help="print the figures as JSON")
     nm.set_defaults(run=numbermatch)
 
-    pl = games.add_parser("play", help="play one Number Match game on the virtual phone through real adb "
-                                       "and time it against the phone's own costs")
+    pl = games.add_parser("play", help="play one Number Match (or 15-puzzle) game on the virtual phone through "
+                                       "real adb and time it against the phone's own costs")
+    pl.add_argument("--game", choices=("numbermatch", "fifteen"), default="numbermatch",
+                    help="the game played (default numbermatch)")
+    pl.add_argument("--skin", type=non_negative_int, default=None, metavar="SEED",
+                    help="15-puzzle: the app's look drawn from this seed (as `tapsolve phone --skin`)")
+    pl.add_argument("--width", type=bounded_int(3, 5, "15-puzzle widths"), default=None,
+                    help="15-puzzle: tiles a side (default 4, or the skin's own)")
     pl.add_argument("--preset", default="1080x2400", help="virtual phone model (default 1080x2400)")
     pl.add_argument("--size", type=bounded_int(2, MAX_SIZE, "board sizes"), default=27,
-                    help="start numbers (default 27)")
+                    help="Number Match: start numbers (default 27)")
     pl.add_argument("--adds", type=adds, default=5, help="presses of + (default 5)")
     pl.add_argument("--objective", choices=("fast", "score"), default="fast",
                     help="fewest adds and moves (default), or most points")
@@ -76,7 +82,7 @@ def register(commands, parser_class) -> None:
     add_channel_option(pl)
     add_run_options(pl)
     pl.add_argument("--json", action="store_true", help="print the run summary as one JSON object, last")
-    pl.set_defaults(run=play, game="numbermatch", stages=1)
+    pl.set_defaults(run=play, stages=1)
     tr = games.add_parser("trust", help="the reader on damaged screenshots: silent misreads must be 0")
     trust_arguments(tr)
     tr.set_defaults(run=trust)
@@ -241,8 +247,9 @@ def play(args) -> int:
     floor (``pipelined_floor_s``)."""
     from assistant import demo
 
-    code, figures = demo.play_virtual(args, options=dict(size=args.size, adds=args.adds), max_moves=args.max_moves,
-                                      breakdown=True)
+    # (each game's app takes its own options and leaves the other's)
+    options = dict(size=args.size, adds=args.adds, skin=args.skin, width=args.width)
+    code, figures = demo.play_virtual(args, options=options, max_moves=args.max_moves, breakdown=True)
     moves, wall = figures["moves"], figures["wall_s"]
     animations = figures["breakdown_s"]["animations"]
     figures["floor_s"] = floor = round(figures["phone_floor_s"] + animations, 3)

@@ -29,6 +29,15 @@ STILL_SPAN = 0.3
 # pictures may move all the time.
 STATUS_BAR_PART = 1 / 20
 BANNER_PART = 1 / 12
+# A part that changes on its own (a game's timer in its header, before a read has said where it
+# is): with nothing sent since, frames that kept changing for TICKING_AFTER seconds, the last
+# TICKING_FRAMES changes all inside one box of at most TICKING_AREA of the compared screen, are
+# still but for that box (no animation of a game lasts that long, and a video or an ad changes
+# far more of the screen; after a touch, a move's animation could look so on a loaded computer,
+# and the read's own ticking parts are known by then).
+TICKING_AFTER = 1.0
+TICKING_FRAMES = 3
+TICKING_AREA = 0.06
 
 
 class ScreenNotSettling(TapsolveError):
@@ -41,6 +50,34 @@ def changed_pixels(a, b) -> int:
     r, g, b_ = cv2.split(cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b)))
     strongest = cv2.max(cv2.max(r, g), b_)
     return cv2.countNonZero(cv2.threshold(strongest, PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1])
+
+
+def changed_box(a, b) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) around the pixels that differ between two captures where the game
+    draws (see still), None when none does."""
+    h = a.shape[0]
+    y0, y1 = int(h * STATUS_BAR_PART), int(h * (1 - BANNER_PART))
+    r, g, b_ = cv2.split(cv2.absdiff(np.ascontiguousarray(a[y0:y1]), np.ascontiguousarray(b[y0:y1])))
+    mask = cv2.threshold(cv2.max(cv2.max(r, g), b_), PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1]
+    points = cv2.findNonZero(mask)
+    if points is None:
+        return None
+    x, y, w, bh = cv2.boundingRect(points)
+    return x, y0 + y, x + w, y0 + y + bh
+
+
+def ticking_box(boxes: list, shape) -> tuple[int, int, int, int] | None:
+    """The one small box the last TICKING_FRAMES changes all fell in (a part changing on its
+    own), or None."""
+    recent = boxes[-TICKING_FRAMES:]
+    if len(recent) < TICKING_FRAMES or any(b is None for b in recent):
+        return None
+    x0, y0 = min(b[0] for b in recent), min(b[1] for b in recent)
+    x1, y1 = max(b[2] for b in recent), max(b[3] for b in recent)
+    h, w = shape[:2]
+    if (x1 - x0) * (y1 - y0) > TICKING_AREA * w * h * (1 - STATUS_BAR_PART - BANNER_PART):
+        return None
+    return max(0, x0 - 2), max(0, y0 - 2), min(w, x1 + 2), min(h, y1 + 2)
 
 
 def still(a: np.ndarray, b: np.ndarray, ticking=()) -> bool:
@@ -85,7 +122,13 @@ class Settler:
             previous, previous_at = (None if touched_at is not None else self.screen), None
             times = [at]
         moving = 0.0  # seconds the screen was seen changing (see STALL_GAP)
+        boxes = []  # where each pair of frames in a row differed
         while True:
+            if touched_at is None and previous is not None and not still(previous, image, ticking):
+                boxes.append(changed_box(previous, image))
+                found = ticking_box(boxes, image.shape) if moving >= TICKING_AFTER else None
+                if found is not None:  # a clock ticking where no read has said yet: left out
+                    ticking = [*ticking, found]
             if previous is not None and still(previous, image, ticking):
                 if (touched_at is None or at - previous_at >= STILL_SPAN
                         or seen_still_by is not None and seen_still_by(previous_at)):

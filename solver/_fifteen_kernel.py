@@ -16,7 +16,7 @@ larger one.
 import numpy as np
 from solver.jit import njit
 
-TABLE_VERSION = 1
+TABLE_VERSION = 1  # (the tables' layout: the search's own arguments may change without it)
 UNKNOWN = 255
 MAX_LINE = 2000  # longest line a weighted search may return (5x5 lines are a few hundred)
 
@@ -168,17 +168,27 @@ def _move_tile(cells, index, reflected, t, src, dst, use_pdb, slot, group, mirro
 
 
 @njit(cache=True)
-def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, group, slot, mirror_tile, mirror_cell):
+def ida_star(start, width, weight_num, weight_den, node_budget, target, locked, pdb, offset, group, slot,
+             mirror_tile, mirror_cell):
     """IDA* from `start`: (line of tiles, nodes, found). With weight 1/1 the line is shortest;
     a heavier weight on the heuristic finds longer lines sooner. `pdb` empty: Manhattan only.
 
+    The goal is each tile on its cell `target[tile]` (its home for every tile: the board solved;
+    some tiles' cells and -1 for the rest, which may be anywhere: a stage of a large board), the
+    blank never entering a cell with `locked[cell]` (a stage already placed); Manhattan distance
+    is to those cells (the tables: to home, for the board solved).
     Each slide changes one group's table entry on the board and one on its mirror, so only
     those two are looked up; a depth's values are kept to restore them on the way back.
     Stops with found False once `node_budget` nodes are generated."""
     n = width * width
     cells = start.copy()
     nbr, count = neighbours(width)
-    md = manhattan_table(width)
+    md = np.zeros(n * n, np.int64)
+    for t in range(1, n):
+        goal = target[t]
+        if goal >= 0:
+            for c in range(n):
+                md[t * n + c] = abs(c // width - goal // width) + abs(c % width - goal % width)
     use_pdb = pdb.size > 0
     groups = offset.size
     index = np.zeros(max(groups, 1), np.int64)
@@ -233,7 +243,7 @@ def ida_star(start, width, weight_num, weight_den, node_budget, pdb, offset, gro
                 continue
             to = nbr[blank * 4 + tried[d]]
             tried[d] += 1
-            if to == came[d]:
+            if to == came[d] or locked[to]:
                 continue
             t = cells[to]
             nodes += 1

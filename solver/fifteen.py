@@ -1,4 +1,4 @@
-"""Sliding-puzzle rules (the 15-puzzle, and its 3x3 and 5x5 sizes) and its optimal solver.
+"""Sliding-puzzle rules (the 15-puzzle, its 3x3 size, and 5x5 up to 7x7) and its solver: optimal up to 4x4, in stages beyond.
 
 A board is its tiles row by row, ``0`` the blank; the goal is 1..N-1 in order with the blank in
 the bottom-right cell. A move is the tile slid into the blank, so it must touch the blank. Every
@@ -29,18 +29,23 @@ from solver.errors import InputError
 from solver.files import is_digits
 from solver.rules import Position
 
-WIDTHS = (3, 4, 5)
+WIDTHS = (3, 4, 5, 6, 7)
 # The 4x4 pattern groups: Korf and Felner's 6-6-3 split, turned for the blank at the bottom
 # right. Each group's tiles lie together at home, so one group's moves rarely serve another.
 GROUPS = ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12), (13, 14, 15))
 # Nodes an optimal search may generate before a board is called too hard to prove: a 4x4 board
-# needs at most some millions with the tables; a random 5x5 one far more than any budget.
-PROOF_NODES = {3: 10**9, 4: 2 * 10**9, 5: 5_000_000}
-# Then IDA* with the heuristic weighted (f = moves + w * distance), each within WEIGHTED_NODES:
-# heavy weights find a line in a moment, lighter ones a shorter line when they finish; the
-# shortest line found is given, marked not optimal.
-WEIGHTS = ((3, 1), (5, 1), (2, 1), (3, 2))
-WEIGHTED_NODES = 5_000_000
+# needs at most some millions with the tables; a random 5x5 one far more than any budget (a
+# board a few slides from home is still proved within this).
+PROOF_NODES = {3: 10**9, 4: 2 * 10**9, 5: 200_000, 6: 200_000, 7: 200_000}
+# Past that, a board wider than 4 is solved in stages, the well-known row-and-column reduction:
+# its top row, then its left column, a tile more home each time by IDA* on those tiles alone
+# with the distance weighted (f = moves + w * distance), the rows and columns placed before
+# locked; then the next row and
+# column, down to the 3x3 in the corner, solved shortest. Each stage tries these weights in
+# turn, each within STAGE_NODES: a line of a few hundred slides in a fraction of a second, not
+# proved shortest.
+STAGE_WEIGHTS = ((3, 1), (5, 1), (8, 1))
+STAGE_NODES = 1_000_000
 
 
 class BoardError(InputError):
@@ -77,7 +82,7 @@ class Board(Position):
         count = len(self.tiles)
         self.width = next((w for w in WIDTHS if w * w == count), None)
         if self.width is None:
-            raise BoardError(f"a board has 9, 16 or 25 tiles (3x3, 4x4, 5x5) counting the blank, not {count}")
+            raise BoardError(f"a board has 9, 16, 25, 36 or 49 tiles (3x3 to 7x7) counting the blank, not {count}")
         seen = set()
         for t in self.tiles:
             if t >= count:
@@ -184,25 +189,33 @@ def scramble(width: int, slides: int, rng) -> Board:
 
 # -- the readable search ---------------------------------------------------------------------
 
-def solve_plain(board: Board, node_budget: int = 10**6) -> list[int] | None:
-    """A shortest line of tiles by plain IDA* with Manhattan distance (None past the budget).
+def solve_plain(board: Board, node_budget: int = 10**6, targets: dict[int, int] | None = None,
+                locked=()) -> list[int] | None:
+    """A shortest line of tiles by plain IDA* with Manhattan distance (None past the budget):
+    to the goal, or with ``targets`` (tile to cell) to those tiles on those cells, the blank
+    never entering a ``locked`` cell.
 
     The readable twin of the compiled search: deepen a bound on moves + distance left, walk
     every line under it, never sliding a tile straight back."""
     work = board.copy()
+    w = board.width
+    goal = targets if targets is not None else {t: t - 1 for t in range(1, w * w)}
     nodes = 0
+
+    def distance() -> int:
+        return sum(abs(c // w - goal[t] // w) + abs(c % w - goal[t] % w) for c, t in enumerate(work.tiles) if t in goal)
 
     def walk(moved: int, last: int | None, bound: int) -> int | None:
         """Depth-first under `bound`; the smallest bound that was passed, or -1 when solved."""
         nonlocal nodes
-        h = work.manhattan()
+        h = distance()
         if moved + h > bound:
             return moved + h
         if h == 0:
             return -1
         smallest = None
         for tile in work.legal_moves():
-            if tile == last:
+            if tile == last or work.tiles.index(tile) in locked:
                 continue
             nodes += 1
             if nodes > node_budget:
@@ -217,10 +230,10 @@ def solve_plain(board: Board, node_budget: int = 10**6) -> list[int] | None:
             smallest = found if smallest is None else min(smallest, found)
         return smallest if smallest is not None else 1 << 30
 
-    bound = work.manhattan()
+    bound = distance()
     while True:
         found = walk(0, None, bound)
-        if found is None:
+        if found is None or found == 1 << 30:  # past the budget, or no slide left to try
             return None
         if found == -1:
             return work.move_stack
@@ -337,10 +350,23 @@ class Solution:
                 "optimal": self.optimal, "seconds": round(self.seconds, 4), "nodes": self.nodes}
 
 
-def search(board: Board, weight=(1, 1), node_budget: int = 10**9, tables: bool = True):
-    """One compiled IDA* run: (line, nodes, found). ``tables=False`` on 4x4: Manhattan only."""
+def search(board: Board, weight=(1, 1), node_budget: int = 10**9, tables: bool = True,
+           targets: dict[int, int] | None = None, locked=()):
+    """One compiled IDA* run: (line, nodes, found). ``tables=False`` on 4x4: Manhattan only.
+    ``targets``: tile to the cell it must reach (default every tile home: the board solved;
+    some tiles: a stage, by Manhattan distance alone, the others anywhere), ``locked``: cells
+    the blank must not enter (placed stages)."""
     from solver import _fifteen_kernel as kernel
 
+    n = board.width * board.width
+    target = np.arange(-1, n - 1, dtype=np.int64)  # every tile's home; the blank none
+    if targets is not None:
+        target[:] = -1
+        for tile, cell in targets.items():
+            target[tile] = cell
+        tables = False  # the tables bring every tile home
+    lock = np.zeros(n, np.bool_)
+    lock[list(locked)] = True
     empty = np.zeros(0, np.int64)
     if board.width == 4 and tables:
         t = pattern_tables()
@@ -348,23 +374,64 @@ def search(board: Board, weight=(1, 1), node_budget: int = 10**9, tables: bool =
     else:
         args = (np.zeros(0, np.uint8), empty, empty, empty, empty, empty)
     line, nodes, found = kernel.ida_star(np.array(board.tiles, np.int64), board.width, weight[0], weight[1],
-                                         node_budget, *args)
+                                         node_budget, target, lock, *args)
     return [int(t) for t in line], int(nodes), bool(found)
 
 
 def solve(board: Board, proof_nodes: int | None = None) -> Solution:
     """A shortest line when the search proves one within `proof_nodes` (by size by default);
-    else the shortest line the weighted searches find, marked not optimal."""
+    else, on a board wider than 4, a line found in stages (``solve_in_stages``), marked not optimal."""
     t0 = time.perf_counter()
     budget = PROOF_NODES[board.width] if proof_nodes is None else proof_nodes
     line, nodes, found = search(board, node_budget=budget)
     if found:
         return Solution(board, line, "solved", True, nodes, time.perf_counter() - t0)
-    best = None
-    for weight in WEIGHTS:
-        line, more, found = search(board, weight, WEIGHTED_NODES)
-        nodes += more
-        if found and (best is None or len(line) < len(best)):
-            best = line
-    status = "gave_up" if best is None else "solved"
-    return Solution(board, best or [], status, False, nodes, time.perf_counter() - t0)
+    line, more = solve_in_stages(board) if board.width > 3 else (None, 0)
+    status = "gave_up" if line is None else "solved"
+    return Solution(board, line or [], status, False, nodes + more, time.perf_counter() - t0)
+
+
+def solve_in_stages(board: Board) -> tuple[list[int] | None, int]:
+    """A line by rows and columns (``stages``, each by STAGE_WEIGHTS), each row and column then
+    locked, down to the 3x3 left in the bottom-right corner, solved shortest as a 3x3 board of
+    its own. (line, nodes); line None when a stage found none."""
+    n = board.width
+    work, line, nodes, locked = board.copy(), [], 0, set()
+    for k in range(n - 3):
+        for cells, step in (([k * n + c for c in range(k, n)], n), ([r * n + k for r in range(k + 1, n)], 1)):
+            for targets in stages(cells, step):
+                for weight in STAGE_WEIGHTS:
+                    part, spent, found = search(work, weight, STAGE_NODES, targets=targets, locked=locked)
+                    nodes += spent
+                    if found:
+                        break
+                else:
+                    return None, nodes
+                for tile in part:
+                    work.push(tile)
+                line += part
+            locked |= set(cells)
+    corner = [r * n + c for r in range(n - 3, n) for c in range(n - 3, n)]  # its cells, in reading order
+    label = {cell + 1: k + 1 for k, cell in enumerate(corner)}  # a tile's number on the 3x3 board
+    small = Board([label.get(work.tiles[c], 0) for c in corner])
+    rest, spent, _ = search(small)
+    tile_of = {k: t for t, k in label.items()}
+    return line + [tile_of[t] for t in rest], nodes + spent
+
+
+def stages(cells: list[int], step: int) -> list[dict[int, int]]:
+    """The stages that bring a row's (or a column's) tiles home, ``cells`` its cells in order
+    and ``step`` from a cell to the one beside it off the line (n for a row: the cell below).
+    Each stage's targets (tile to cell) keep the tiles placed before it. Its tiles one by one
+    but the last two: the first of them goes to the last cell, the last beside it, then both
+    home together (the way round a full line that is no way in)."""
+    home = {cell + 1: cell for cell in cells}
+    out, placed = [], {}
+    for cell in cells[:-2]:
+        placed[cell + 1] = cell
+        out.append(dict(placed))
+    a, b = cells[-2] + 1, cells[-1] + 1
+    out.append({**placed, a: cells[-1]})
+    out.append({**placed, a: cells[-1], b: cells[-1] + step})
+    out.append(dict(home))
+    return out

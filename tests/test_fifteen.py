@@ -63,7 +63,7 @@ def test_legal_moves_push_and_pop():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("1 2 3 4 5 6 7 8", "9, 16 or 25 tiles"),
+    ("1 2 3 4 5 6 7 8", "9, 16, 25, 36 or 49 tiles"),
     ("1 2 3 4 5 6 7 8 8", "tile 8 appears twice"),
     ("1 2 3 4 5 6 7 0 _", "two blanks"),
     ("1 2 x 4 5 6 7 8 0", "'x'"),
@@ -145,6 +145,55 @@ def test_5x5_gets_a_line_marked_not_proved_when_the_proof_budget_runs_out():
     easy = scramble(5, 12, random.Random(6))
     proved = fifteen.solve(easy)
     assert proved.optimal and len(proved.moves) <= 12 and replays_to_goal(easy, proved.moves)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([5, 6, 7]), st.randoms(use_true_random=False))
+def test_boards_wider_than_4_get_a_line_in_stages_marked_not_proved(width, rng):
+    """A random 5x5 to 7x7 board (far past any proof budget) gets a line that solves it, said
+    not to be proved shortest: the search never gives up on a solvable board."""
+    tiles = list(range(width * width))
+    rng.shuffle(tiles)
+    if not fifteen.parity_solvable(tiles, width):
+        a, b = [k for k, t in enumerate(tiles) if t][:2]
+        tiles[a], tiles[b] = tiles[b], tiles[a]
+    board = Board(tiles)
+    solution = fifteen.solve(board)
+    assert solution.status == "solved" and not solution.optimal
+    assert replays_to_goal(board, solution.moves)
+
+
+def locked_walk(width: int, locked: set, slides: int, rng) -> Board:
+    """The goal after random slides that never move the blank into a ``locked`` cell."""
+    board = Board.goal(width)
+    last = None
+    for _ in range(slides):
+        tile = rng.choice([t for t in board.legal_moves() if t != last and board.tiles.index(t) not in locked])
+        board.push(tile)
+        last = tile
+    return Board(board.tiles)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([3, 4]), st.integers(0, 10**6), st.booleans())
+def test_a_stage_search_equals_the_readable_one(width, seed, lock_top_row):
+    """The compiled search towards some tiles' cells, the blank kept out of locked cells, finds
+    lines as short as the readable twin's (weight 1: shortest), and they reach those cells."""
+    rng = random.Random(seed)
+    locked = set(range(width)) if lock_top_row else set()
+    board = locked_walk(width, locked, 30, rng)
+    first = width if lock_top_row else 0  # a stage's cells: the first column below the locked row
+    cells = [c for c in range(first, width * width, width)][:2]
+    targets = {c + 1: c for c in cells} | ({1: 0} if not lock_top_row else {})
+    line, _, found = fifteen.search(board, targets=targets, locked=locked)
+    plain = fifteen.solve_plain(board, node_budget=2_000_000, targets=targets, locked=locked)
+    assume(plain is not None)
+    assert found and len(line) == len(plain)
+    work = board.copy()
+    for tile in line:
+        assert work.tiles.index(tile) not in locked
+        work.push(tile)
+    assert all(work.tiles[c] == t for t, c in targets.items())
 
 
 # -- against a breadth-first search on 3x3 -------------------------------------------------------
@@ -283,7 +332,7 @@ def test_solve_fifteen_that_finds_no_line_in_its_budget_says_so_in_one_line_exit
     from assistant import cli
 
     monkeypatch.setattr(fifteen, "PROOF_NODES", {5: 100})
-    monkeypatch.setattr(fifteen, "WEIGHTED_NODES", 100)  # no weighted search finds a line either
+    monkeypatch.setattr(fifteen, "STAGE_NODES", 1)  # no stage finds its line either
     board = scramble(5, 80, random.Random(5)).format()
     assert cli.main(["solve", "fifteen", board, *json_out]) == 1
     out, err = capsys.readouterr()

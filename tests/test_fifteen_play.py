@@ -1,7 +1,10 @@
 """The 15-puzzle end to end on phonesim through the real adb server: autoplay with dropped taps
 and with tiles that glide, the guide following a player who slides another tile, and
-`tapsolve demo --game fifteen`."""
+`tapsolve demo --game fifteen`; random app skins on the real profile, an app that slides by
+swipe learned and kept, and `bench play --game fifteen`."""
 
+import json
+import random
 import re
 import subprocess
 import sys
@@ -162,3 +165,125 @@ def test_dry_run_taps_each_tile_where_it_will_be(harness):
         board.push(tile)
     assert board.is_won()
     vp.stop()
+
+
+# -- any app's look and feel: phonesim's skins -------------------------------------------------------
+
+from phonesim.apps.fifteen import Skin  # noqa: E402
+
+
+def skin_where(first: int, **want) -> int:
+    """The first skin seed from ``first`` whose drawn parameters are ``want``."""
+    return next(k for k in range(first, first + 10_000) if all(getattr(Skin.draw(k), a) == v for a, v in want.items()))
+
+
+def test_autoplay_learns_that_an_app_slides_by_swipe_and_keeps_it_in_the_profile(harness, tmp_path, monkeypatch):
+    """italankin/15Puzzle moves tiles by gesture (docs/how-to-play.markdown): on a skin that only
+    swipes, two taps change nothing, a swipe makes the move, and every later move is a swipe; the
+    next game on the phone swipes from its first move, from the stored profile."""
+    from calibration import store
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    skin = skin_where(50_000, slide="swipe", width=3)
+    vp, phone, loop = start(harness, "1080x2400", seed=11, skin=skin, slides=14)
+    loop.session.keep = True  # (as play and the demo do: what play teaches the profile is stored)
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert phone.app.board.is_won() and vp.wrong_taps == 0
+    assert loop.link.taps == 2 and loop.link.swipes == loop.tally.moves  # (the two taps changed nothing)
+    assert [t.target for t in phone.tap_log] == ["live", "live"]
+    assert loop.said[-1].endswith("; this app slides tiles by swipe (kept for this phone)")
+    stored = store.load(store.profile_path(phone.preset.model, phone.preset.width, phone.preset.height, "fifteen",
+                                           loop.session.profile.theme))
+    assert stored is not None and stored.points == {"slides_by_swipe": 1}
+    phone.app.new_deal()
+    link = Link(connect(vp.serial, client=harness.client), say=loop.said.append, reconnect_timeout=4)
+    again = Loop(Session(link, keep=True), game="auto", budget=1.0, say=loop.said.append, wait_unknown=5)
+    assert autoplay.play(again, say=loop.said.append) == 0
+    assert phone.app.board.is_won() and link.taps == 0 and link.swipes == again.tally.moves > 0
+    vp.stop()
+
+
+@pytest.mark.parametrize("skin, preset", [(k, p) for k, p in zip(random.Random(38).sample(range(60_000, 70_000), 3),
+                                                                  ("720x1600", "1080x2400", "1440x3200"))])
+def test_autoplay_clears_random_skins_on_the_real_profile_without_a_wrong_tap(harness, tmp_path, monkeypatch, skin,
+                                                                              preset):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, preset, realism="real", seed=skin, skin=skin, slides=12)
+    phone.realism = phone.realism.scaled(0.1)
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert phone.app.board.is_won() and vp.wrong_taps == 0
+    assert loop.tally.replans == 0
+    vp.stop()
+
+
+def test_a_swiping_app_takes_a_swipe_from_a_tile_towards_the_gap_and_nothing_else():
+    p = PRESETS["1080x2400"]
+    app = apps.create("fifteen", p, seed=1, skin=skin_where(50_000, slide="swipe", width=4))
+    tile = app.board.legal_moves()[0]
+    (x, y, w, h), (gx, gy, _, _) = app.cell_rects()[app.board.tiles.index(tile)], app.cell_rects()[app.board.blank]
+    before = list(app.board.tiles)
+    app.tap(x + w // 2, y + h // 2)
+    assert app.board.tiles == before  # a tap changes nothing ...
+    app.swipe(x + w // 2, y + h // 2, x + w // 2 - (gx - x), y + h // 2 - (gy - y))
+    assert app.board.tiles == before  # ... nor a swipe away from the gap
+    app.swipe(x + w // 2, y + h // 2, gx + w // 2, gy + h // 2)
+    assert app.board.tiles != before and app.board.blank == before.index(tile)
+    tapper = apps.create("fifteen", p, seed=1, skin=skin_where(50_000, slide="tap", width=4))
+    tile = tapper.board.legal_moves()[0]
+    (x, y, w, h), (gx, gy, _, _) = tapper.cell_rects()[tapper.board.tiles.index(tile)], tapper.cell_rects()[tapper.board.blank]
+    before = list(tapper.board.tiles)
+    tapper.swipe(x + w // 2, y + h // 2, gx + w // 2, gy + h // 2)
+    assert tapper.board.tiles == before  # a tapping app takes no swipe
+
+
+def test_skins_draw_every_kind_of_look_and_each_seed_always_the_same():
+    skins = [Skin.draw(k) for k in range(300)]
+    assert Skin.draw(7) == Skin.draw(7)
+    for part, kinds in (("palette", {"light", "dark", "colourful", "correct"}), ("gap", {"hole", "filled", "blank"}),
+                        ("slide", {"tap", "swipe"}), ("width", {3, 4, 5}), ("tall", {1.0, 1.15, 1.3}),
+                        ("weight", {"thin", "light", "regular", "medium", "bold", "black"}),
+                        ("header", {True, False}), ("buttons", {True, False})):
+        assert {getattr(k, part) for k in skins} == kinds, part
+    assert {k.spacing == 0 for k in skins} == {True, False} and {k.frame is None for k in skins} == {True, False}
+
+
+def test_a_bad_skin_option_is_one_line():
+    run = subprocess.run([sys.executable, "-m", "assistant", "phone", "--game", "fifteen", "--skin", "-3"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "Traceback" not in run.stderr and "-3" in run.stderr
+    assert len(run.stderr.strip().splitlines()) <= 3  # (argparse's usage line, then the one error line)
+
+
+@pytest.mark.phone
+def test_bench_play_fifteen_clears_a_skin_with_no_wrong_tap():
+    run = subprocess.run([sys.executable, "-m", "assistant", "bench", "play", "--game", "fifteen", "--skin", "5",
+                          "--width", "3", "--realism", "real", "--time-scale", "0.1", "--seed", "3", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["cleared_stages"] == 1 and summary["wrong_taps"] == 0 and summary["moves"] > 0
+
+
+def test_a_timer_ticking_before_any_read_does_not_keep_the_first_capture_from_settling():
+    """An app's header timer changes on every capture (a phone whose captures take a second,
+    a timer in tenths: italankin/15Puzzle shows 0:10.0); before a read has said where it is, a
+    small part changing on its own for over a second is left out, and the screen is still."""
+    from assistant.link import Link
+
+    class Ticking:
+        screen = None  # (no Screen of a phone: captures only)
+        serial = "ticking"
+
+        def __init__(self):
+            self.n = 0
+
+        def capture(self):
+            self.n += 1
+            frame = np.full((2400, 1080, 3), 240, np.uint8)
+            frame[600:1500, 60:1020] = (30, 120, 200)  # the board, still
+            frame[300:360, 800:800 + 20 * (self.n % 7 + 1)] = 0  # the timer's digits, every capture anew
+            return frame
+
+    link = Link(Ticking(), say=lambda _: None)
+    image = link.capture()
+    assert image[700, 500].tolist() == [30, 120, 200] and link.settler.unsettled > 0

@@ -1,10 +1,13 @@
 """The 15-puzzle reader on every phonesim fixture (both looks, light and dark, PNG, JPEG and
-half-size), its place in the game detection, and tiles it must not guess."""
+half-size), on random app skins at screens of 320x569 to 1440x2960 and in a store image, its
+place in the game detection, and tiles it must not guess."""
 
 import json
+import random
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 import vision
@@ -124,3 +127,136 @@ def test_a_phone_with_another_games_profile_still_recognises_the_15_puzzle():
     reading = session.read(image, "Test Phone", "auto")
     assert reading.game == "fifteen" and reading.board.tiles == truth["board"]["tiles"]
     assert not reading.profile_stale
+
+
+# -- any app's look: phonesim's random skins ------------------------------------------------------
+
+from phonesim import apps  # noqa: E402
+from phonesim.app import Preset  # noqa: E402
+
+# screens from the smallest real 15-puzzle screenshots (320x569) to a 1440x2960 phone
+SCREENS = ((320, 569), (720, 1280), (1080, 2400), (1440, 2960))
+
+
+def skin_app(skin: int, screen=(1080, 2400), **options):
+    w, h = screen
+    preset = Preset(f"{w}x{h}", w, h, 160, "Skin phone", "skin", "skin", "roboto", max(20, w // 15))
+    return apps.create("fifteen", preset, seed=skin, skin=skin, **options)
+
+
+def check_skin(reading, app, scale=1.0, offset=(0, 0)):
+    """Read exactly, sure, each tap point inside its cell as the app drew it."""
+    assert reading.game == "fifteen" and reading.sure, reading.text()
+    assert reading.board.tiles == app.board.tiles
+    for cell, (x, y, w, h) in app.cell_rects().items():
+        cx, cy = reading.cells[cell]
+        assert abs(cx - offset[0] - (x + w / 2) * scale) <= w * scale / 4
+        assert abs(cy - offset[1] - (y + h / 2) * scale) <= h * scale / 4
+
+
+# skins drawn at random (seeded), each at one of the screens in turn: no one skin is tuned for
+@pytest.mark.parametrize("skin", random.Random(38).sample(range(10_000, 100_000), 24))
+def test_a_random_skin_reads_exactly_on_any_screen(skin):
+    app = skin_app(skin, SCREENS[skin % len(SCREENS)])
+    check_skin(vision.read(app.render(), "auto"), app)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("skin", random.Random(39).sample(range(10_000, 100_000), 16))
+def test_a_random_skin_reads_exactly_as_jpeg_and_with_the_profile_it_built(skin):
+    """A first read learns the app's glyphs; a read with that profile needs no tesseract."""
+    app = skin_app(skin, SCREENS[skin % len(SCREENS)])
+    first = vision.read(jpeg(app.render(), quality=85), "auto")
+    check_skin(first, app)
+    first.learn()
+    app.tap_on_cell(app.board.tiles.index(app.board.legal_moves()[0]))  # a slide: the board changed
+    again = vision.read(app.render(), "fifteen", first.profile, use_tesseract=False)
+    check_skin(again, app)
+
+
+def in_store_frame(screen: np.ndarray) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """A store image: the screenshot shrunk inside a dark phone body on a coloured backdrop, a
+    caption above it. The image, the screenshot's scale and its top-left corner in it."""
+    scale = 0.45
+    small = cv2.resize(screen, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    out = np.full((int(h * 1.45), int(w * 1.6), 3), (70, 110, 160), np.uint8)
+    x0, y0 = (out.shape[1] - w) // 2, int(h * 0.35)
+    cv2.rectangle(out, (x0 - 24, y0 - 60), (x0 + w + 24, y0 + h + 60), (25, 25, 28), -1)
+    cv2.putText(out, "Classic mode", (x0, y0 - 100), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (255, 255, 255), 3)
+    out[y0:y0 + h, x0:x0 + w] = small
+    return out, scale, (x0, y0)
+
+
+@pytest.mark.parametrize("skin", [20_001, 20_002, 20_003])
+def test_a_store_image_of_the_screen_inside_a_device_frame_reads(skin):
+    app = skin_app(skin, (1080, 2400))
+    image, scale, offset = in_store_frame(app.render())
+    check_skin(vision.read(image, "auto"), app, scale, offset)
+
+
+def test_a_timer_ticking_in_the_header_is_left_out_of_stillness_but_not_the_board():
+    app = skin_app(next(k for k in range(30_000, 31_000) if skin_app(k).skin.header))
+    reading = vision.read(app.render(), "fifteen")
+    rects = app.cell_rects().values()
+    top, bottom = min(r[1] for r in rects), max(r[1] + r[3] for r in rects)
+    ticking = reading.ticking
+    assert any(y0 <= app.preset.status_bar + 2 * app.unit <= y1 for _, y0, _, y1 in ticking)  # the timer's line
+    assert not any(y0 < bottom and y1 > top for _, y0, _, y1 in ticking)  # no tile
+
+
+def test_glyphs_are_learned_only_from_a_sure_read():
+    app = skin_app(40_001)
+    rect = app.cell_rects()[app.board.tiles.index(app.board.legal_moves()[0])]
+    painted = vision.read(paint_over(app.render(), rect, "#"), "fifteen")
+    assert not painted.sure and "tile" not in painted.learned.fonts
+    sure = vision.read(app.render(), "fifteen")
+    assert sure.sure and len(sure.learned.fonts["tile"]) >= 9
+    assert sure.learned.geometry["size"] == app.width
+
+
+def test_a_board_that_is_no_permutation_is_unsure_with_why():
+    """Two tiles showing one number: neither is guessed, each says why."""
+    app = skin_app(40_002, width=4)
+    tiles = app.board.tiles
+    a, b = [c for c, t in enumerate(tiles) if t][:2]
+    image = app.render()
+    ra, rb = app.cell_rects()[a], app.cell_rects()[b]
+    image[rb[1]:rb[1] + rb[3], rb[0]:rb[0] + rb[2]] = image[ra[1]:ra[1] + ra[3], ra[0]:ra[0] + ra[2]]
+    reading = vision.read(image, "fifteen")
+    assert reading.board is None and {a, b} <= set(reading.unsure)
+    assert reading.unsure_why[str(a)] == f"{tiles[a]} read on two tiles"
+
+
+@pytest.mark.slow
+def test_no_other_games_screen_is_taken_for_a_15_puzzle():
+    """Every Number Match and Flip 9 fixture and real screenshot: no 15-puzzle board, sure or not."""
+    others = [FIXTURES / e["png"] for e in INDEX if e["game"] != "fifteen"]
+    others += sorted((ROOT.parent / "shared" / "realshots").glob("*.jpg"))  # (where CI lays shared/)
+    # a phone that played a 15-puzzle app: its stored board's place is searched first, never alone
+    stored = {}
+    for theme in ("light", "dark"):
+        app = skin_app(next(k for k in range(70_000, 71_000) if (skin_app(k).theme.name == theme)), (1080, 2400))
+        first = vision.read(app.render(), "fifteen")
+        first.learn()
+        stored[theme] = first.profile
+    for png in others:
+        image = vision.load_image(png)
+        with pytest.raises(ReadError, match="15-puzzle"):
+            vision.read(image, "fifteen")
+        profile = stored[vision.image.theme(vision.image.background(image))]
+        if profile.fits(image):
+            with pytest.raises(ReadError, match="15-puzzle"):
+                vision.read(image, "fifteen", profile)
+
+
+def test_a_stored_geometry_is_checked():
+    from vision.schema import problem
+
+    base = {"version": 1, "game": "fifteen", "width": 1080, "height": 2400, "theme": "light", "model": "P",
+            "colours": {}, "fonts": {}}
+    assert problem({**base, "geometry": {"board": [50, 400, 980, 980], "size": 4}}) is None
+    assert problem({**base, "geometry": {}, "points": {"slides_by_swipe": 1}}) is None  # (play's one entry)
+    assert "slides_by_swipe" in problem({**base, "geometry": {}, "points": {"touching": 1}})
+    assert "inside" in problem({**base, "geometry": {"board": [500, 400, 980, 980], "size": 4}})
+    assert "size" in problem({**base, "geometry": {"board": [50, 400, 980, 980], "size": 9}})

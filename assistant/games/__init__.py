@@ -153,6 +153,11 @@ class Game:
         """Screen points to tap for ``move`` on the screen read now (a question: nothing is sent)."""
         raise NotImplementedError
 
+    def swipes(self, move, reading) -> list[tuple[int, int, int, int, int]]:
+        """Swipes (x1, y1, x2, y2, ms) that make ``move`` instead of its taps, on an app that
+        wants them (default: none, the move is tapped; a question: nothing is sent)."""
+        return []
+
     def planned_tap_points(self, move, position, reading) -> list[tuple[tuple[int, int], str]]:
         """For a dry run: the taps of a move planned ahead (``position`` the board before it),
         placed from the screen read at the start, each with a note ("" when none)."""

@@ -1,29 +1,94 @@
-"""The 15-puzzle as the assistant plays it: plan the fewest slides, tap the tile, and draw the
+"""The 15-puzzle as the assistant plays it: plan the fewest slides, tap the tile (or swipe it,
+on an app that wants swipes: learned in play and kept in the phone's profile), and draw the
 next tile outlined with an arrow to the gap."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from assistant.games import Game, Plan
+from assistant.games import Game, Judgement, Learned, Plan
 from solver import fifteen
 from solver.errors import TapsolveError
 from solver.words import count
 
 TILE = (226, 230, 236)  # RGB: a tile's face on the diagram (the gap stays white)
+# A swipe slides a tile this share of the way from its centre to the gap's, in this many ms: a
+# drag that ends inside the tile's own cell on apps that follow the finger, and a fling on
+# those that take the gesture's direction
+SWIPE_REACH = 0.7
+SWIPE_MS = 150
+# Taps that change nothing in a row before a swipe is tried (a tap may just be lost)
+TAPS_DOUBTED = 2
+# The profile's entry for an app that slides tiles only by swipe (see Fifteen.kept)
+SLIDES_BY_SWIPE = "slides_by_swipe"
+# Swipes that change nothing in a row before a stored "swipe" is doubted (the app was updated,
+# or another app plays the game on this phone) and taps are tried again
+SWIPES_DOUBTED = 2
 
 
 class Fifteen(Game):
-    """The sliding puzzle (3x3 to 5x5): a position is a fifteen.Board; a move is the tile slid
-    into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
+    """The sliding puzzle (3x3 to 5x5 on screen): a position is a fifteen.Board; a move is the
+    tile slid into the gap. The solver (numba, with tables for 4x4) loads on the first plan."""
 
     name = "fifteen"
     APP_PACKAGES = ("org.phonesim.fifteen",)  # the virtual phone's app (no one real app is known)
     moves_word = "slides"
     won_word = "solved"
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # how the app slides a tile: "tap" (most apps), "swipe" (learned: taps changed nothing
+        # and a swipe made the move, or kept in the profile by an earlier game), or None (not
+        # known yet: taps, a swipe after TAPS_DOUBTED taps that changed nothing)
+        self.slide: str | None = None
+        self.taps_failed = 0  # taps in a row that changed nothing
+        self.swipes_failed = 0  # swipes in a row that changed nothing
+        self.learned_swipe = False  # learned in this run (said in the summary)
+
     def position(self, reading):
         return fifteen.Board(reading.board.tiles)
+
+    def kept(self) -> Learned:
+        """What the profile is to keep of this app: whether it slides tiles by swipe (the
+        15-puzzle scores no points: its reader takes this one entry for its table)."""
+        return Learned(points={SLIDES_BY_SWIPE: 1} if self.slide == "swipe" else {})
+
+    def recall(self, points: dict) -> Learned | None:
+        if self.slide is None and points.get(SLIDES_BY_SWIPE) == 1:
+            self.slide = "swipe"
+        return self.kept() if self.slide == "swipe" else None
+
+    def touch(self) -> str:
+        """The touch the next move is made with, "tap" or "swipe" (a question: nothing changes)."""
+        return self.slide or ("swipe" if self.taps_failed >= TAPS_DOUBTED else "tap")
+
+    def learn(self, judgement: Judgement) -> Learned | None:
+        """A touch that made the move says how the app slides; touches that changed nothing
+        (seen as before) make the next touch the other kind (TAPS_DOUBTED taps: a tap may also
+        just be lost; SWIPES_DOUBTED swipes doubt a kept "swipe"). What to keep, when it changed."""
+        touch, seen = self.touch(), judgement.seen
+        if judgement.before is None or judgement.move is None:
+            return None  # (the next stage's first board: no touch judged)
+        if seen.tiles == judgement.expected.tiles:
+            self.taps_failed = self.swipes_failed = 0
+            if touch == "swipe" and self.slide != "swipe":
+                self.slide, self.learned_swipe = "swipe", True
+                return self.kept()
+            if touch == "tap":
+                self.slide = "tap"
+        elif seen.tiles == judgement.before.tiles:
+            if touch == "tap" and self.slide != "tap":
+                self.taps_failed += 1
+            elif touch == "swipe":
+                self.swipes_failed += 1
+                self.taps_failed = 0  # taps again, then a swipe again
+                if self.swipes_failed >= SWIPES_DOUBTED and self.slide == "swipe":
+                    self.slide = None
+                    return self.kept()  # (no longer kept)
+        return None
+
+    def summary(self) -> str:
+        return "; this app slides tiles by swipe (kept for this phone)" if self.learned_swipe else ""
 
     def plan(self, board) -> Plan:
         solution = fifteen.solve(board)
@@ -47,6 +112,15 @@ class Fifteen(Game):
         if move not in tiles:
             raise TapsolveError(f"tile {move} is not on the board on screen")
         return [reading.cells[tiles.index(move)]]
+
+    def swipes(self, move, reading) -> list[tuple[int, int, int, int, int]]:
+        """On an app that slides by swipe: from the tile's centre towards the gap's (x1, y1, x2,
+        y2, ms); else none (the move is tapped)."""
+        if self.touch() != "swipe":
+            return []
+        tiles = reading.board.tiles
+        (x1, y1), (x2, y2) = reading.cells[tiles.index(move)], reading.cells[tiles.index(0)]
+        return [(x1, y1, round(x1 + (x2 - x1) * SWIPE_REACH), round(y1 + (y2 - y1) * SWIPE_REACH), SWIPE_MS)]
 
     def planned_tap_points(self, move, board, reading) -> list[tuple[tuple[int, int], str]]:
         # the frame's cells stay put: the tile is tapped where it will be by then
@@ -116,7 +190,7 @@ def mark_slide(image: np.ndarray, tile, gap, size: float) -> np.ndarray:
 
 def add_solve_command(games) -> None:
     """Register `tapsolve solve fifteen` on the `solve` command's games."""
-    ff = games.add_parser(Fifteen.name, help="15-puzzle (also 3x3 and 5x5): slide the tiles home in the fewest moves")
+    ff = games.add_parser(Fifteen.name, help="15-puzzle (3x3 to 7x7): slide the tiles home in the fewest moves")
     ff.add_argument("tiles", help='the tiles row by row, 0 or _ the blank: "1 2 3 4, 5 6 7 8, ..., 13 14 _ 15"')
     ff.add_argument("--json", action="store_true", help="print the Solution JSON")
     ff.set_defaults(run=solve_fifteen)
@@ -133,7 +207,7 @@ def solve_fifteen(args) -> int:
 
     board = fifteen.Board.parse(args.tiles)
     solution = fifteen.solve(board)
-    if solution.status != "solved":  # (a 5x5 board: the search's budget ran out before any line)
+    if solution.status != "solved":  # (a board past 4x4: a stage's budget ran out before any line)
         raise TapsolveError(f"no line found within the search's budget ({solution.nodes:,} nodes): slide a few "
                             "tiles home by hand and solve the board again")
     if args.json:
@@ -148,7 +222,8 @@ def solve_fifteen(args) -> int:
     if solution.optimal:
         print(f"{count(len(solution.moves), 'moves')} (optimal)")
     else:
-        print(f"{count(len(solution.moves), 'moves')} (not proved shortest: the search ran out of budget first)")
+        print(f"{count(len(solution.moves), 'moves')} (not proved shortest: solved row by row and column by "
+              "column, the shortest line is too costly to prove on a board this large)")
     return 0
 
 

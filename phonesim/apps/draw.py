@@ -27,6 +27,12 @@ FONT_FILES = {
     ("dejavu", "regular"): "dejavu/DejaVuSans.ttf",
     ("dejavu", "bold"): "dejavu/DejaVuSans-Bold.ttf",
     ("dejavu", "medium"): "dejavu/DejaVuSans-Bold.ttf",
+    # the thin and heavy weights the 15-puzzle's skins draw their digits in (the same packages)
+    ("roboto", "thin"): "roboto/unhinted/RobotoTTF/Roboto-Thin.ttf",
+    ("roboto", "light"): "roboto/unhinted/RobotoTTF/Roboto-Light.ttf",
+    ("roboto", "black"): "roboto/unhinted/RobotoTTF/Roboto-Black.ttf",
+    ("serif", "regular"): "dejavu/DejaVuSerif.ttf",
+    ("serif", "bold"): "dejavu/DejaVuSerif-Bold.ttf",
 }
 
 
