@@ -8,12 +8,24 @@ from solver import platforms
 from solver.errors import TapsolveError
 
 
-def capture(serial: str | None):
-    """(RGB screenshot, model) from a phone over ADB."""
+def capture(serial: str | None, args):
+    """(RGB screenshot, model) from a phone over ADB, in the run's log and recording (a read
+    that fails leaves its screen behind, as play does: ``assistant.record``)."""
+    from assistant import record
     from assistant.phone import device
 
-    phone = device.connect(serial, channel="exec")  # one lossless screenshot: no taps, no video to start
-    return phone.capture(), phone.model
+    recorder = record.for_run(args)
+    phone = record.connected(recorder, device.connect(serial, channel="exec"))  # one lossless screenshot: no taps, no video
+    image = phone.capture()
+    recorder.screen(image, "look")
+    return image, phone.model
+
+
+def recorded(args, reading):
+    """``reading``, in the run's recording when it read from a phone."""
+    if vars(args).get("recorder") is not None:
+        args.recorder.read(reading)
+    return reading
 
 
 def note(message: str) -> None:
@@ -31,8 +43,8 @@ def run_read(args) -> int:
     else:
         from assistant import session
 
-        image, model = capture(args.serial) if args.image is None else (vision.load_image(args.image), args.model)
-        reading = session.read(image, model, args.game, note=note)
+        image, model = capture(args.serial, args) if args.image is None else (vision.load_image(args.image), args.model)
+        reading = recorded(args, session.read(image, model, args.game, note=note))
     if args.json:
         print_json(args, reading.to_json())
     elif reading.screen != "board" and reading.board is None and reading.state is None:
@@ -51,9 +63,9 @@ def run_calibrate(args) -> int:
     from assistant import session
     from calibration import store
 
-    image, model = capture(args.serial) if args.image is None else (vision.load_image(args.image), args.model or "image")
+    image, model = capture(args.serial, args) if args.image is None else (vision.load_image(args.image), args.model or "image")
     notes = []
-    reading = session.read(image, model, args.game, rebuild=True, note=notes.append)
+    reading = recorded(args, session.read(image, model, args.game, rebuild=True, note=notes.append))
     p = reading.profile
     if p is None:
         from assistant.in_front import RUN_AGAIN, InFront
@@ -101,7 +113,7 @@ def digit_runs(digits: str) -> str:
 
 def add_commands(commands) -> None:
     """Register `read` and `calibrate` on the `tapsolve` subcommand parser."""
-    from assistant.options import non_negative_int
+    from assistant.options import add_run_options, non_negative_int
     from solver.games import NAMES
 
     games = ("auto", *NAMES)
@@ -113,10 +125,12 @@ def add_commands(commands) -> None:
     read.add_argument("--model", help="use (and update) the stored profile of this device model")
     read.add_argument("--first-row", type=non_negative_int, default=0,
                       help="board row at the top of the grid when the board is scrolled")
+    add_run_options(read)  # (a read from a phone is logged, and recorded when it fails)
     read.set_defaults(run=run_read)
     cal = commands.add_parser("calibrate", help="rebuild the reading profile of a phone and game")
     cal.add_argument("--serial", help="the phone (default: the only one connected)")
     cal.add_argument("--game", choices=games, default="auto", help="which game (default: auto)")
     cal.add_argument("--image", help="calibrate from a screenshot instead of a phone")
     cal.add_argument("--model", help="device model to file the profile under (with --image)")
+    add_run_options(cal)
     cal.set_defaults(run=run_calibrate)

@@ -192,6 +192,20 @@ def test_a_clean_run_leaves_only_its_log_lines(harness, state):
     vp.stop()
 
 
+def test_a_read_from_a_phone_is_logged_and_recorded(harness, state, tmp_path):
+    """`read --serial` is a run on a phone like play's: in the log, and with --record its screen
+    and reading kept (as a read that fails keeps them)."""
+    vp = add_phone(harness, "--preset", "720x1600", "--size", "12", "--seed", "2")
+    run = tapsolve("read", "--serial", vp.serial, "--record", str(tmp_path / "kept"), port=harness.adb_port,
+                   env=run_env(harness, state))
+    assert run.returncode == 0, run.stderr
+    index = json.loads((tmp_path / "kept" / "index.json").read_text())
+    assert index["phone"]["model"] == vp.phone.preset.model and len(index["screens"]) == 1
+    assert [e["kind"] for e in events_of(tmp_path / "kept")] == ["phone", "read", "end"]  # (screens: the index)
+    assert "read screen 1: numbermatch board, sure" in log_text(state)
+    vp.stop()
+
+
 def test_ctrl_c_leaves_a_recording(harness, state):
     vp = add_phone(harness, "--preset", "720x1600", "--seed", "3", "--tap-latency", "0.1")
     run = subprocess.Popen([sys.executable, "-m", "assistant", "play", "--serial", vp.serial, "--game", "numbermatch"],
