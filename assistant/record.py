@@ -275,8 +275,8 @@ def finish(args, why: str | None, version: str = "unknown") -> Path | None:
         runlog.line(line)
         return None
     recorder.event("end", line, why=why or "done")
-    if not recorder.on or (why is None and not asked):
-        return None
+    if not recorder.on or (why is None or not recorder.frames) and not asked:
+        return None  # (a run that ended before it saw the phone's screen, refused at start, has nothing to show)
     try:
         return recorder.write(Path(asked) if asked else new_folder(args.command), why or "done", version)
     except OSError as exc:

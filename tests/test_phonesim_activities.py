@@ -160,8 +160,10 @@ def test_each_screen_is_a_full_screen_of_its_own_not_the_game(show):
     changed = np.any(frame[below] != game[below], axis=2).mean()
     assert changed > 0.15 and len(np.unique(frame[below].reshape(-1, 3), axis=0)) > 8
     assert vision.read(game, "numbermatch").screen == "board"
-    try:  # the reader finds no board on it (at most the ad's close button)
+    try:  # the reader finds no board on it (at most the ad's close button, or labelled buttons
+        # that are not the game's own: the store's "Install", read as a dialog's; the phone's
+        # own word on what is in front decides what play does there)
         screen = vision.read(frame, "numbermatch").screen
     except ReadError:
         screen = None
-    assert screen == ("ad" if show == "ad" else None)
+    assert screen in (("ad",) if show == "ad" else (None, "dialog"))

@@ -13,7 +13,9 @@ from solver import cache
 
 @pytest.fixture
 def sigint_restored():
-    before = signal.getsignal(signal.SIGINT)
+    """Ctrl-C as Python sets it at start (another test in this process may have left it ignored,
+    as a stopped command does on its way out), and as it was again after."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, before)
 
