@@ -2,12 +2,17 @@
 
 from dataclasses import dataclass, field
 
-from solver.numbermatch import Add, Board, Move
+from solver.numbermatch import Add, Board, Move, Pair
 
 
 def adds_in(moves: list[Move]) -> int:
     """How many of ``moves`` press "+"."""
     return sum(isinstance(m, Add) for m in moves)
+
+
+def pairs_in(moves: list[Move]) -> int:
+    """How many of ``moves`` are pairs (a wait for the row window's rows is no move of the player's)."""
+    return sum(isinstance(m, Pair) for m in moves)
 
 
 @dataclass
@@ -50,4 +55,4 @@ class Solution:
 
     @property
     def pairs(self) -> int:
-        return len(self.moves) - self.adds_used
+        return pairs_in(self.moves)
