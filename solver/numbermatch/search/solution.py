@@ -51,7 +51,8 @@ class Solution:
         return {"game": "numbermatch", "board": self.start.to_json(), "status": self.status,
                 "moves": [m.to_json() for m in self.moves], "seconds": round(self.seconds, 4),
                 "adds_used": self.adds_used, "score": self.score, "optimal": self.optimal,
-                "adds_optimal": self.adds_optimal, "moves_optimal": self.moves_optimal, "nodes": self.nodes}
+                "adds_optimal": self.adds_optimal, "moves_optimal": self.moves_optimal, "nodes": self.nodes,
+                "row_window": self.start.rules.row_window}
 
     @property
     def pairs(self) -> int:
