@@ -85,7 +85,8 @@ SLOTS = 36
 
 ENTER, ITERATE = 0, 1
 # the wait's priority among a position's moves: first, as the game without the window plays
-# (a row goes at once), then the pairs chosen in the window
+# (a row goes at once), then the pairs chosen in the window; last for the most points (a pair
+# across a waiting row sees over crossed-out cells: it scores a gap, the most of a pair)
 WAIT_PRIO = 1 << 39
 FAST, SCORE_MODE, MOVES = 0, 1, 2
 R_MIX = 0x5DEECE66D1F3A7B  # mixes the adds left into a MOVES table key
@@ -656,7 +657,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
             if ctl[PENDING]:  # the row window: wait for the emptied rows to go ("+" waits for them)
                 mv[e, 0] = -2
                 mv[e, 1] = -2
-                prio[e] = WAIT_PRIO
+                prio[e] = -WAIT_PRIO if ctl[MODE] == SCORE_MODE else WAIT_PRIO
                 e += 1
             elif r > 0 and live > 0 and not (moves_mode and ctl[COST] + live + 4 * (r - 1) > ctl[BOUND]):
                 if add_room(cells, ctl) + live <= ctl[MAXN]:
