@@ -1,6 +1,7 @@
 """The virtual phone's game apps play by the rules, draw what their truth says, and match the fixtures."""
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import centre
+from helpers import centre, tapsolve
 from phonesim.apps import create
 from phonesim.apps.numbermatch import NumberMatchApp, play_pairs, start_cells
 from phonesim.phone import PRESETS, Phone
@@ -207,6 +208,20 @@ def test_without_the_row_window_the_row_goes_with_its_pair_and_bad_seconds_are_r
     assert app.board.cells == [3, 0, 7]
     with pytest.raises(InputError, match="row window must be 0"):
         create("numbermatch", SMALL, row_window=-1)
+
+
+@pytest.mark.phone
+def test_the_demo_clears_a_stage_with_the_row_window_on_and_no_wrong_tap(tmp_path):
+    """tapsolve does not plan for the window: an emptied row lingering on screen is read as a
+    moment on the way to the board it waits for (a row of crossed-out numbers is caught moving),
+    never as the board (the old reader's reading of it ended this game on an illegal move)."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    out = tapsolve("demo", "--no-window", "--row-window", "0.5", "--realism", "real", "--size", "42", "--seed",
+                   "309", "--json", "--no-record", env=env, timeout=400)
+    assert out.returncode == 0, out.stderr[-2000:]
+    figures = json.loads(out.stdout)
+    assert (figures["cleared_stages"], figures["wrong_taps"]) == (1, 0)
+    assert "Traceback" not in out.stderr
 
 
 def test_clearing_the_board_shows_stage_complete_then_continue_starts_the_next_stage():
