@@ -133,7 +133,7 @@ def ours(board, objective: str, budget: float) -> Result:
     solution = search.solve(board, objective=objective, budget=budget)
     cleared = solution.status == "solved"
     return Result(solution.status, solution.score if cleared else 0, solution.adds_used,
-                  solution.seconds, solution.adds_optimal, len(solution.moves) - solution.adds_used,
+                  solution.seconds, solution.adds_optimal, solution.pairs,
                   solution.moves_optimal)
 
 

@@ -41,11 +41,11 @@ def standin_phone(preset="1080x2400", **faults):
 
 def replayed(out):
     """The Number Match board a `tapsolve solve --json` answer ends on: its moves pushed on its board."""
-    from solver.numbermatch import Add, Board, Pair
+    from solver.numbermatch import Add, Board, Pair, Rules, Wait
 
-    board = Board.from_json(out["board"])
+    board = Board.from_json(out["board"], rules=Rules(row_window=out.get("row_window", False)))
     for move in out["moves"]:
-        board.push(Add() if move["type"] == "add" else Pair(*move["cells"]))
+        board.push({"add": Add(), "wait": Wait()}.get(move["type"]) or Pair(*move["cells"]))
     return board
 
 

@@ -31,6 +31,21 @@ def test_numbermatch_human_output_lists_steps_and_summary():
     assert lines[-1].startswith("Cleared with 0 adds")
 
 
+def test_numbermatch_row_window_plays_pairs_with_the_emptied_row_still_there():
+    # tests/test_numbermatch_rules.py: 1 and 9 meet on a diagonal through the row 5 5 empties
+    # only while it waits; without the window the board is unsolvable with no add
+    board = "12....... 55....... ..9....8."
+    out = json.loads(tapsolve("solve", "numbermatch", board, "--adds", "0", "--row-window", "--json").stdout)
+    assert out["status"] == "solved" and out["row_window"] is True
+    assert {"type": "pair", "cells": [0, 20]} in out["moves"]
+    assert replayed(out).is_won()
+    run = tapsolve("solve", "numbermatch", board, "--adds", "0", "--row-window")
+    assert run.returncode == 0, run.stderr
+    assert "with 9 at (3,3)" in run.stdout and run.stdout.splitlines()[-1].startswith("Cleared with 0 adds")
+    out = json.loads(tapsolve("solve", "numbermatch", board, "--adds", "0", "--json").stdout)
+    assert out["status"] == "unsolvable" and out["row_window"] is False
+
+
 def test_numbermatch_unsolvable_board_says_so():
     run = tapsolve("solve", "numbermatch", "12", "--adds", "0", "--json")
     assert json.loads(run.stdout)["status"] == "unsolvable"

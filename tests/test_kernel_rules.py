@@ -3,12 +3,12 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.numbermatch import Add, Board, Pair, Rules
+from solver.numbermatch import Add, Board, Pair, Rules, Wait
 from solver.numbermatch.search import Kernel
 from solver.numbermatch.search.reference import pairing_class
 
-# Boards with many crossed-out cells (0), any length (so partial last rows), a few widths and
-# both add rules: the mid-game positions the solver is handed.
+# Boards with many crossed-out cells (0), any length (so partial last rows), a few widths, both
+# add rules, with and without the row window: the mid-game positions the solver is handed.
 cells_strategy = st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), min_size=1, max_size=50)
 
 
@@ -17,7 +17,7 @@ def boards(draw):
     # any points table: the kernel scores by the board's, a learned one as much as the default
     points = draw(st.one_of(st.just(Rules().points), st.tuples(*[st.integers(0, 300)] * 5)))
     rules = Rules(columns=draw(st.sampled_from([9, 9, 9, 2, 5])),
-                  add_after=draw(st.sampled_from(["cell", "live"])), points=points)
+                  add_after=draw(st.sampled_from(["cell", "live"])), points=points, row_window=draw(st.booleans()))
     return Board(draw(cells_strategy), draw(st.integers(0, 3)), score=draw(st.integers(0, 500)),
                  stage=draw(st.integers(1, 9)), rules=rules)
 
@@ -36,20 +36,25 @@ class Stepper:
         return a.cells[:a.ctl[K.N]].tolist(), int(a.ctl[K.ADDS]), int(a.ctl[K.SCORE])
 
     def legal_moves(self):
+        """The moves ``run`` generates: the pairs, then a wait while rows wait to go, else "+"."""
         K, a = self.K, self.a
         end = K.pairs_into(a.cells, a.ctl[K.N], a.ctl[K.COLS], a.mv, 0, len(a.mv))
         moves = [Pair(int(i), int(j)) for i, j in a.mv[:end].tolist()]
+        if a.ctl[K.PENDING]:
+            return moves + [Wait()]
         return moves + [Add()] if a.ctl[K.ADDS] > 0 and a.ctl[K.LIVE] > 0 else moves
 
     def push(self, move):
         K, a = self.K, self.a
         if isinstance(move, Add):
             K.push_add(a.cells, a.rl, a.ctl, a.undo, a.zob, a.zn)
+        elif isinstance(move, Wait):
+            K.push_wait(a.cells, a.rl, a.ctl, a.undo, a.gone, a.zob, a.zn)
         else:
             K.push_pair(a.cells, a.rl, a.ctl, a.undo, move.i, move.j, a.pts, a.zob, a.zn, a.lg)
 
     def pop(self):
-        self.K.pop_move(self.a.cells, self.a.rl, self.a.ctl, self.a.undo)
+        self.K.pop_move(self.a.cells, self.a.rl, self.a.ctl, self.a.undo, self.a.gone)
 
     def bookkeeping_is_current(self):
         """Whether what the kernel keeps up to date move by move (the hash, the live numbers
@@ -61,8 +66,10 @@ class Stepper:
             if v:
                 rows[k // cols] += 1
                 classes[pairing_class(v)] += 1
+        waiting = len(Board(cells, rules=self.board.rules).rows_waiting()) if cells else 0
         return (int(ctl[K.HASH]) == int(K.full_hash(a.cells, ctl[K.N], a.zob, a.zn))
                 and rows == a.rl.tolist() and classes == ctl[K.CNT:K.CNT + 5].tolist()
+                and int(ctl[K.PENDING]) == waiting
                 and int(ctl[K.LIVE]) == sum(classes) and not any(a.cells[ctl[K.N]:]))
 
 

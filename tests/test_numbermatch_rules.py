@@ -2,11 +2,11 @@
 
 import pytest
 
-from solver.numbermatch import POINTS, Add, Board, BoardError, Pair, Rules, matches, parse_points
+from solver.numbermatch import POINTS, Add, Board, BoardError, Pair, Rules, Wait, matches, parse_points
 
 
-def board(text, adds=5):
-    return Board.parse(text, adds_left=adds)
+def board(text, adds=5, window=False):
+    return Board.parse(text, adds_left=adds, rules=Rules(row_window=window))
 
 
 # -- seeing along lines, at distance 1 and across crossed-out cells ---------------------------
@@ -69,6 +69,63 @@ def test_removed_row_changes_diagonal_neighbours():
     assert not b.is_pair(0, 19)
     b.push(Pair(9, 10))
     assert b.is_pair(0, 10) and b.pair_kind(0, 10) == "touching"
+
+
+# -- the row-removal window (seed 004: "you can still choose pairs, which resets the animation
+# timer"): an emptied row stays until the player waits, and pairs are played with it there ------
+
+def test_in_the_row_window_an_emptied_row_stays_and_keeps_the_old_diagonals():
+    b = board("134567822 55....... 394567822", window=True)
+    b.push(Pair(9, 10))
+    assert b.format() == "134567822 ......... 394567822"          # the row is still on the board
+    assert b.score == POINTS["touching"] + POINTS["row"]          # its points with its pair
+    assert not b.is_pair(0, 19)                                   # 1 and 9 are not on one line yet
+    assert b.rows_waiting() == [1] and Add() not in b.legal_moves() and Wait() in b.legal_moves()
+    b.push(Wait())                                                # no pair chosen: the row goes
+    assert b.format() == "134567822 394567822" and b.is_pair(0, 10)
+    assert b.rows_waiting() == [] and Wait() not in b.legal_moves() and Add() in b.legal_moves()
+
+
+def test_a_pair_across_a_waiting_row_sees_the_board_as_it_stands():
+    b = board("234567822 19....... 834567822", window=True)
+    b.push(Pair(9, 10))
+    assert b.is_pair(0, 18) and b.pair_kind(0, 18) == "gap"       # over the empty row: far apart
+    b.push(Pair(0, 18))
+    assert b.format() == ".34567822 ......... .34567822"
+    assert b.score == POINTS["touching"] + POINTS["row"] + POINTS["gap"]
+
+
+def test_rows_emptied_in_one_window_go_together_and_come_back_together():
+    b = board("19....... 234567822 55.......", window=True)
+    b.push(Pair(0, 1))
+    b.push(Pair(18, 19))                                          # a second row joins the first
+    assert b.rows_waiting() == [0, 2]
+    b.push(Wait())
+    assert b.format() == "234567822"
+    b.pop()
+    assert b.format() == "......... 234567822 ........."
+
+
+def test_in_the_row_window_the_last_pair_clears_the_board():
+    b = board("55....... 1.9", window=True)
+    b.push(Pair(0, 1))
+    assert not b.is_won() and b.format() == "......... 1.9"
+    b.push(Pair(9, 11))                                           # the last numbers: every row goes
+    assert b.is_won() and b.cells == []
+    assert b.score == POINTS["touching"] + POINTS["gap"] + 2 * POINTS["row"] + POINTS["clear"]
+
+
+def test_the_row_window_clears_a_board_that_needs_an_add_without_it():
+    # 5 5 empties row 2; while it waits, 1 and 9 are on a diagonal through its empty cell, then
+    # 2 and 8 see each other across the crossed-out cells: the window clears it with no add
+    text, line = "12....... 55....... ..9....8.", [Pair(9, 10), Pair(0, 20), Pair(1, 25)]
+    b = board(text, adds=0, window=True)
+    for move in line:
+        b.push(move)
+    assert b.is_won()
+    b = board(text, adds=0)
+    b.push(Pair(9, 10))
+    assert b.legal_moves() == []
 
 
 def test_partial_last_row_removed_and_add_starts_a_new_row():

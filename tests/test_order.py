@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 
 from assistant.games.numbermatch.order import on_screen_first
 from solver.numbermatch import search
-from solver.numbermatch import Add, Board, Pair
+from solver.numbermatch import Add, Board, Pair, Rules, Wait
 
 
 def test_a_later_pair_on_screen_is_played_first_with_its_cells_followed():
@@ -25,12 +25,13 @@ def away(pair, shown) -> int:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(1, 9), min_size=18, max_size=36), st.integers(0, 3), st.integers(0, 10**6))
-def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbers, adds, seed):
+@given(st.lists(st.integers(1, 9), min_size=18, max_size=36), st.integers(0, 3), st.integers(0, 10**6),
+       st.booleans())
+def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbers, adds, seed, window):
     import random
 
     rng = random.Random(seed)
-    board = Board(numbers, adds)
+    board = Board(numbers, adds, rules=Rules(row_window=window))
     solution = search.solve(board, objective="fast", budget=0.3)
     if solution.status != "solved":
         return
@@ -50,3 +51,20 @@ def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbe
         position.push(move)
         moves = ordered[1:]
     assert position.is_won()
+
+
+def test_the_game_plans_for_the_row_window_only_when_told_and_a_wait_is_no_touch():
+    # tests/test_numbermatch_rules.py: this board clears with no add only in the row window
+    from assistant.games.numbermatch import NumberMatch
+
+    game = NumberMatch()
+    assert not game.row_window and not game.rules.row_window
+    board = Board.parse("12....... 55....... ..9....8.", adds_left=0)
+    board.rules = game.rules
+    assert game.plan(board).status == "unsolvable"
+    game.row_window = True
+    board.rules = game.rules
+    plan = game.plan(board)
+    assert plan.status == "solved" and Wait() in plan.moves
+    assert game.tap_points(Wait(), reading=None) == [] and game.animation(board, Wait()) == "rows go"
+    assert on_screen_first(board, plan.moves, shown=range(18, 27))[-2:] == plan.moves[-2:]

@@ -433,6 +433,10 @@ def _read_cells(image, dist, lattice: Lattice, profile: Profile, use_tesseract: 
         # every row with all its numbers crossed out goes: no still board shows none live (the
         # moment a stage's last pair fades, or ink this phone's profile knows is not live)
         reading.doubt(CAUGHT_MOVING, "no live number on the board")
+    elif any(all(c.state == "faded" for c in cells[r:min(r + COLUMNS, last + 1)]) for r in range(0, last + 1, COLUMNS)):
+        # nor a row of them: it is on its way out (its collapse, or the row-removal window of a
+        # game that keeps it a moment for pairs chosen meanwhile, seed 004's; phonesim --row-window)
+        reading.doubt(CAUGHT_MOVING, "a row with every number crossed out")
     if covered:
         for k in covered:
             if k >= 0:

@@ -21,17 +21,24 @@ from phonesim.apps import AppOptionError, choose, draw
 from phonesim.apps.draw import cap_size
 from phonesim.apps.others import Interstitial
 from phonesim.app import App, Preset, inside
-from solver.numbermatch import Add, Board, Pair, Rules, parse_points, points_from
+from solver.numbermatch import Add, Board, Pair, Rules, Wait, parse_points, points_from
 
 COLUMNS = 9
 # The animations the real game plays, by the names a realism profile gives their lengths:
 ANIMATIONS = {
     "select": "a tapped number's highlight grows out from the cell's centre",
     "fade": "a pair's two numbers fade from live to crossed out",
-    "collapse": "after the fade, rows left with no number shrink away and the rows below slide up",
+    "collapse": "after the fade (and the row window, when on), rows left with no number shrink away and the rows"
+                " below slide up",
     "add": 'after "+", the copied numbers are written in one after another',
     "slide": "after the last pair's animation, the stage-complete screen slides in from below",
 }
+# The row-removal window (seed 004's blog, quoted in issue 40: "you can still choose pairs, which
+# resets the animation timer"; not confirmed on today's game, so off by default): a row a pair
+# empties stays on the board, its numbers crossed out, for ``row_window`` seconds after the
+# pair's fade; a pair chosen then is played on the board as it stands (``Rules.row_window``) and
+# starts the seconds again; when they run out, every row waiting goes together (``Wait``).
+MAX_ROW_WINDOW = 5.0  # seconds: the blog's window is about half a second
 SEED_SQUARE = 0.3  # the selection's highlight starts as a square this part of the cell, and grows
 BANNER_DP = 50  # a standard banner ad is 320x50 dp
 
@@ -122,13 +129,16 @@ class NumberMatchApp(App):
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
                  adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None,
-                 ad_seconds: float = 5.0, ad_store: bool = False):
+                 ad_seconds: float = 5.0, ad_store: bool = False, row_window: float = 0.0):
         self.preset, self.seed, self.size, self.ads = preset, seed, size, ads
         self.ad_seconds, self.ad_store = ad_seconds, ad_store
         self._ad_due = False
         self.theme = draw.THEMES[theme]
         # another points table plays a game whose scoring differs from the rules' reconstruction
-        self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule, points=points_from(points or {}))
+        self.rules = Rules(columns=COLUMNS, adds=adds, add_after=add_rule, points=points_from(points or {}),
+                           row_window=row_window > 0)
+        self.row_window = row_window
+        self._window_ends: float | None = None  # when the rows waiting on the board go
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
         self.coins = random.Random(f"coins:{seed}").randint(50, 999)
@@ -177,6 +187,7 @@ class NumberMatchApp(App):
         self.ghost = [v or 1 + (7 * k) % 9 for k, v in enumerate(board.cells)]
         self.selected, self.hinted = None, None
         self._motion = None
+        self._window_ends = None
         self.scroll_pixels(0)  # back inside the board
 
     def start_stage(self, stage: int, score: int) -> None:
@@ -191,9 +202,10 @@ class NumberMatchApp(App):
         self.scroll_pixels(0)  # back inside the board
         self.check_end()
 
-    def _animate_move(self, before, pair=(), removed=(), added=0) -> None:
+    def _animate_move(self, before, pair=(), removed=(), added=0, at: float | None = None) -> None:
         """Start the picture's way from the board ``before`` (cells, ghost digits, scroll) to the
-        board now: a pair fades (then its empty rows collapse), or an add writes its numbers."""
+        board now (from time ``at``, default now): a pair fades (then its empty rows collapse),
+        or an add writes its numbers, or (the row window's end) the rows waiting collapse."""
         d = self.durations
         fade = d.get("fade", 0.0) if pair else 0.0
         collapse = d.get("collapse", 0.0) if removed else 0.0
@@ -203,7 +215,7 @@ class NumberMatchApp(App):
             return
         cells, ghost, offset = before
         self.animated_s += fade + collapse + write
-        self._motion = {"t0": self.clock(), "fade": fade, "collapse": collapse, "write": write,
+        self._motion = {"t0": self.clock() if at is None else at, "fade": fade, "collapse": collapse, "write": write,
                         "cells": cells, "ghost": ghost, "offset": offset, "pair": tuple(pair),
                         "removed": sorted(removed), "added": added}
 
@@ -221,9 +233,40 @@ class NumberMatchApp(App):
             return None
         return draw.eased((now - self._ended_at) / seconds)
 
+    def _close_window(self, now: float) -> None:
+        """The rows waiting on the board go once the row window's seconds have run out with no
+        pair chosen: the board as the game stands from then on, their collapse playing from the
+        window's end."""
+        ends = self._window_ends
+        if ends is None or now < ends:
+            return
+        self._window_ends = None
+        self._let_rows_go(ends)
+
+    def _let_rows_go(self, at: float | None) -> None:
+        """Every row waiting on the board goes (``Wait``), its collapse starting at ``at`` (None:
+        at once, unseen: an add's numbers are written next)."""
+        board = self.board
+        waiting = board.rows_waiting()
+        if not waiting:
+            return
+        before = (list(board.cells), list(self.ghost), self.offset)
+        for r in reversed(waiting):
+            del self.ghost[r * COLUMNS:(r + 1) * COLUMNS]
+        if self.selected is not None:  # the selected number moves up with its row
+            self.selected -= COLUMNS * sum(r < self.selected // COLUMNS for r in waiting)
+        board.push(Wait())
+        if at is not None:
+            self._animate_move(before, removed=waiting, at=at)
+        self.hinted = None
+        self.scroll_pixels(0)
+        self.check_end()
+
     def motion(self, now: float | None = None) -> str | None:
-        """The animation playing now (a name from ANIMATIONS), None when the screen is still."""
+        """The animation playing now (a name from ANIMATIONS), None when the screen is still
+        (also while emptied rows wait in the row window: nothing moves then)."""
         now = self.clock() if now is None else now
+        self._close_window(now)
         m = self._moving(now)
         if m is None and self.screen == "stage_complete" and self._slide(now) is not None:
             return "slide"
@@ -237,6 +280,7 @@ class NumberMatchApp(App):
 
     def animating(self, index: int, now: float) -> bool:
         """Whether board cell ``index`` (as the game stands) is moving or changing its look at ``now``."""
+        self._close_window(now)
         if index == self.selected and now - self._selected_at < self.durations.get("select", 0.0):
             return True
         m = self._moving(now)
@@ -249,6 +293,7 @@ class NumberMatchApp(App):
     def landed(self, x: int, y: int) -> str:
         """What a tap at (x, y) lands on now (phonesim.app.TAP_TARGETS)."""
         now = self.clock()
+        self._close_window(now)
         if self.screen == "board":
             L = self.layout
             index = self.cell_at(x, y)
@@ -281,8 +326,8 @@ class NumberMatchApp(App):
             m = self._motion  # the screen slides in once the last pair's animation is over
             self._ended_at = m["t0"] + m["fade"] + m["collapse"] + m["write"] if m else self.clock()
             self.animated_s += self.durations.get("slide", 0.0)
-        elif not any(self.board.pairs()) and not self.board.can_add():
-            self.screen = "game_over"
+        elif not any(self.board.pairs()) and not self.board.can_add() and not self.board.rows_waiting():
+            self.screen = "game_over"  # (rows waiting in the row window go first: "+" may follow)
 
     def tap_cell(self, index: int) -> None:
         """What tapping cell ``index`` does: select, cross out a pair, move or drop the selection."""
@@ -303,16 +348,24 @@ class NumberMatchApp(App):
                 crossed.cells[i] = crossed.cells[j] = 0
                 before = (list(board.cells), list(self.ghost), self.offset)
                 removed = crossed.emptied_rows(i, j)
+                if self.row_window:
+                    # the rows stay while pairs keep coming; the last number takes every row
+                    removed = [] if any(crossed.cells) else list(range(board.rows))
                 for r in reversed(removed):
                     del self.ghost[r * COLUMNS:(r + 1) * COLUMNS]
                 board.push(Pair(i, j))
                 self._animate_move(before, pair=(i, j), removed=removed)
+                if board.rows_waiting():  # a pair chosen in the window starts its seconds again
+                    self._window_ends = self.clock() + self.durations.get("fade", 0.0) + self.row_window
                 self._after_move()
             else:
                 self.selected = index
                 self._selected_at = self.clock()
 
     def press_add(self) -> None:
+        if self.board.rows_waiting() and self.board.adds_left and self.board.live_count():
+            self._window_ends = None  # "+" lets the rows waiting go at once, then adds
+            self._let_rows_go(None)
         if self.board.can_add():
             before = (list(self.board.cells), list(self.ghost), self.offset)
             self.board.push(Add())
@@ -361,6 +414,7 @@ class NumberMatchApp(App):
         return index if index < len(self.board.cells) else None
 
     def tap(self, x: int, y: int) -> None:
+        self._close_window(self.clock())
         if self.screen == "board":
             L = self.layout
             index = self.cell_at(x, y)
@@ -382,6 +436,7 @@ class NumberMatchApp(App):
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int = 300) -> None:
         """A vertical swipe scrolls the board: the finger moving up shows later rows."""
+        self._close_window(self.clock())
         if self.screen != "board" or abs(y1 - y2) < abs(x1 - x2):
             return
         self.scroll_pixels(y1 - y2)
@@ -402,6 +457,9 @@ class NumberMatchApp(App):
         return {}
 
     def truth(self) -> dict:
+        """What the screen shows: the board as the game stands (in the row window, with the
+        emptied rows still on it)."""
+        self._close_window(self.clock())
         L = self.layout
         on_board = self.screen == "board"
         cells = self.visible_cells() if on_board else {}
@@ -423,6 +481,7 @@ class NumberMatchApp(App):
 
     def render(self) -> np.ndarray:
         now = self.clock()
+        self._close_window(now)
         if self.screen == "board":
             return self._render_board(now)
         # the other screens change only with the stage and score: keep the last one drawn
@@ -740,7 +799,7 @@ class NumberMatchApp(App):
     # -- options and fixtures ----------------------------------------------------------------
 
     OPTIONS = {"size": 27, "adds": 5, "add_rule": "cell", "ads": False, "points": None, "ad_seconds": 5.0,
-               "ad_store": False}
+               "ad_store": False, "row_window": 0.0}
     FIXTURES = """Number Match states: `fresh`, `midgame` (crossed-out cells, one cell selected), `after_adds`,
 `tall_scrolled` (a board taller than the grid, scrolled by whole rows to the middle),
 `tall_partial` (the same scrolled a third of a row further: the top row is cut by the border and
@@ -756,9 +815,13 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
             raise AppOptionError(f"adds must be 0 to 99, not {adds!r}")
         if not isinstance(options["ad_seconds"], (int, float)) or not 0 <= options["ad_seconds"] <= MAX_AD_SECONDS:
             raise AppOptionError(f"an ad's countdown must be 0 to {MAX_AD_SECONDS} seconds, not {options['ad_seconds']!r}")
+        window = options["row_window"]
+        if (not isinstance(window, (int, float)) or isinstance(window, bool)
+                or not 0 <= window <= MAX_ROW_WINDOW):
+            raise AppOptionError(f"the row window must be 0 (off) to {MAX_ROW_WINDOW:g} seconds, not {window!r}")
         return cls(preset, seed=seed, theme=theme, size=size, adds=adds, add_rule=add_rule, ads=options["ads"],
                    points=parse_points(points) if isinstance(points, str) else points,
-                   ad_seconds=options["ad_seconds"], ad_store=options["ad_store"])
+                   ad_seconds=options["ad_seconds"], ad_store=options["ad_store"], row_window=float(window))
 
     @classmethod
     def add_options(cls, parser, types) -> None:
@@ -778,6 +841,9 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
                             help=f"the ads' countdown before BACK closes them (default {o['ad_seconds']:g})")
         parser.add_argument("--ad-store", action="store_true",
                             help="a tap on an ad opens the store in front, as a click-through does")
+        parser.add_argument("--row-window", type=types.finite_seconds, default=o["row_window"], metavar="S",
+                            help="Number Match: a row a pair empties stays S seconds after its fade, and a pair "
+                                 "chosen then is played with it there (the seed's row-removal window; default 0: off)")
 
     @classmethod
     def fixture_states(cls, preset, theme: str, seed: int):

@@ -12,6 +12,15 @@ True
 >>> board.pop(); board.format()
 Pair(i=0, j=1)
 '467956239 385113145 967616278'
+
+With ``Rules(row_window=True)`` a row a pair empties stays until the player lets it go
+(``Wait``), and pairs chosen before then are played with it still there:
+
+>>> board = Board.parse("123456789 19", rules=Rules(row_window=True))
+>>> board.push(Pair(9, 10)); board.format(), Wait() in board.legal_moves()
+('123456789 ..', True)
+>>> board.push(Wait()); board.format()
+'123456789'
 """
 
 from __future__ import annotations
@@ -77,6 +86,12 @@ class Rules:
     # "live": after the last live number (a variant, so a game that plays otherwise is testable).
     add_after: str = "cell"
     points: tuple[int, ...] = tuple(POINTS.values())
+    # True: the row-removal window (the seed's blog: "you can still choose pairs, which resets
+    # the animation timer"): a row a pair empties stays on the board, crossed out, while pairs
+    # keep coming; a pair chosen then is played on the board as it stands, the empty rows still
+    # there. The rows go together when the player lets the window end (``Wait``: "+" is pressed
+    # only after it) or crosses out the last number. False: a row goes with its pair.
+    row_window: bool = False
 
     @property
     def point_table(self) -> dict[str, int]:
@@ -147,7 +162,15 @@ class Add:
         return {"type": "add"}
 
 
-Move = Union[Pair, Add]
+@dataclass(frozen=True)
+class Wait:
+    """Choose nothing until the rows emptied in the row-removal window go (``Rules.row_window``)."""
+
+    def to_json(self) -> dict:
+        return {"type": "wait"}
+
+
+Move = Union[Pair, Add, Wait]
 
 
 def parse_cells(text: str) -> list[int]:
@@ -284,18 +307,31 @@ class Board(Position):
                 yield from (Pair(i, j) for j in sorted(self.seen_from(i)) if matches(value, self.cells[j]))
 
     def can_add(self) -> bool:
-        return self.adds_left > 0 and self.live_count() > 0
+        """A press is left, a number to copy, and (in the row window) no emptied row waiting to go."""
+        return self.adds_left > 0 and self.live_count() > 0 and not self.rows_waiting()
+
+    def rows_waiting(self) -> list[int]:
+        """The rows wholly crossed out, top first, when emptied rows stay (``Rules.row_window``):
+        they go at the next ``Wait``. Without the window none wait (an emptied row goes at once)."""
+        if not self.rules.row_window:
+            return []
+        cols = self.rules.columns
+        return [r for r in range(self.rows) if not any(self.cells[r * cols:(r + 1) * cols])]
 
     def legal_moves(self) -> list[Move]:
-        """All legal pairs, then the add if a press is left."""
+        """All legal pairs, then the add if a press is left, then the wait if rows wait to go."""
         moves: list[Move] = list(self.pairs())
         if self.can_add():
             moves.append(Add())
+        if self.rows_waiting():
+            moves.append(Wait())
         return moves
 
     def is_legal(self, move: Move) -> bool:
         if isinstance(move, Add):
             return self.can_add()
+        if isinstance(move, Wait):
+            return bool(self.rows_waiting())
         return self.is_pair(move.i, move.j)
 
     def pair_kind(self, i: int, j: int) -> str:
@@ -326,13 +362,15 @@ class Board(Position):
         counts = {self.pair_kind(pair.i, pair.j): 1}
         if emptied:
             counts["row"] = emptied
-        if emptied == self.rows:
+        # in the row window the rows emptied earlier are still there: the pair clears the board
+        # when it crosses out the last numbers
+        if emptied == self.rows or (self.rules.row_window and self.live_count() == 2):
             counts["clear"] = 1
         return counts
 
     def points(self, move: Move) -> int:
         """The points a legal move earns: the pair, each row it removes, and the clear."""
-        if isinstance(move, Add):
+        if not isinstance(move, Pair):
             return 0
         after = self.copy()
         after.push(move)
@@ -357,10 +395,18 @@ class Board(Position):
             self.cells.extend(live)
             self.adds_left -= 1
             return
+        cols = self.rules.columns
+        if isinstance(move, Wait):
+            for r in reversed(self.rows_waiting()):
+                del self.cells[r * cols:(r + 1) * cols]
+            return
         points = self.rules.point_table
         self.score += sum(points[k] * n for k, n in self.scored(move).items())
         self.cells[move.i] = self.cells[move.j] = 0
-        cols = self.rules.columns
+        if self.rules.row_window:
+            if not self.live_count():
+                self.cells = []  # nothing left to choose: every row goes
+            return
         for r in self.emptied_rows(move.i, move.j):
             del self.cells[r * cols:(r + 1) * cols]
 
@@ -368,6 +414,8 @@ class Board(Position):
         """A line for a person: the pair's values and (row, column) positions from 1, or the add."""
         if isinstance(move, Add):
             return f"press +  ({self.adds_left - 1} left after)"
+        if isinstance(move, Wait):
+            return f"wait: let the empty {'rows' if len(self.rows_waiting()) > 1 else 'row'} go"
         cols = self.rules.columns
         (ri, ci), (rj, cj) = divmod(move.i, cols), divmod(move.j, cols)
         return (f"{self.cells[move.i]} at ({ri + 1},{ci + 1}) with {self.cells[move.j]} at "

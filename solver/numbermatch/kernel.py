@@ -23,7 +23,14 @@ The state of one search lives in a few arrays (``solver.numbermatch.search.bindi
   the key) known not to clear within so much more add cost (see ``MOVES`` and ``ROOM_BITS``);
 - ``lg``, ``memo``, ``gstack``, ``gains`` the fewest-moves search's lock floors: what the bits
   of ``ctl[LMASK]`` mean, the floors of the groups of pairing classes settled so far, scratch,
-  each depth's gains (see ``lock_floor``).
+  each depth's gains (see ``lock_floor``);
+- ``gone`` the rows each wait of the current line removed (``Rules.row_window``), a stack
+  ``ctl[GONE]`` deep, so the wait can be taken back.
+
+The row-removal window (``ctl[WINDOW]``, ``Rules.row_window``): a pair leaves the rows it
+empties on the board (``ctl[PENDING]`` of them wait), a third kind of move, the wait
+(``push_wait``), removes them all, and "+" waits for them. The lock floors' masks assume a row
+goes with its pair, so a window search takes none (``lock_floor``; ``pairs_floor`` still holds).
 
 Fewest moves: with the adds fixed, a line's pairs are (live numbers at the start + the live
 numbers copied by each add) / 2, so the fewest pairs is the least ``COST``, the sum of the live
@@ -71,15 +78,23 @@ LOCKS = 30      # 1: LMASK is kept (the board has few enough live numbers); 2: i
                 # lock each other past what its bound allows (``lock_floor``)
 LMASK = 31      # the start board's live numbers still live, a bit each (kept before the first press)
 LOCK_BUDGET = 32  # positions ``mask_floor`` may search for one group's floor not yet known
-SLOTS = 33
+WINDOW = 33     # 1: emptied rows wait on the board until a wait (Rules.row_window)
+PENDING = 34    # rows wholly crossed out, waiting to go (WINDOW only)
+GONE = 35       # rows on the ``gone`` stack
+SLOTS = 36
 
 ENTER, ITERATE = 0, 1
+# the wait's priority among a position's moves: first, as the game without the window plays
+# (a row goes at once), then the pairs chosen in the window; last for the most points (a pair
+# across a waiting row sees over crossed-out cells: it scores a gap, the most of a pair)
+WAIT_PRIO = 1 << 39
 FAST, SCORE_MODE, MOVES = 0, 1, 2
 R_MIX = 0x5DEECE66D1F3A7B  # mixes the adds left into a MOVES table key
 
 # undo columns
-U_KIND, U_I, U_J, U_VI, U_VJ, U_ROWA, U_LENA, U_ROWB, U_LENB, U_N, U_SCORE, U_HASH, U_MASK = range(13)
-UNDO_COLS = 13
+U_KIND, U_I, U_J, U_VI, U_VJ, U_ROWA, U_LENA, U_ROWB, U_LENB, U_N, U_SCORE, U_HASH, U_MASK, U_PEND = range(14)
+UNDO_COLS = 14
+PAIR, ADD, WAIT = 0, 1, 2  # U_KIND (and a line's kinds); in ``mv`` an add is (-1, -1), a wait (-2, -2)
 
 
 @njit(cache=True)
@@ -162,6 +177,7 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
     u[U_SCORE] = ctl[SCORE]
     u[U_HASH] = ctl[HASH]
     u[U_MASK] = ctl[LMASK]
+    u[U_PEND] = ctl[PENDING]
     if ctl[LOCKS] and ctl[ADDS] == ctl[ADDS0]:
         mask = ctl[LMASK]
         ctl[LMASK] = mask & ~(1 << root_bit(lg, mask, i)) & ~(1 << root_bit(lg, mask, j))
@@ -172,6 +188,24 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
     ri, rj = i // cols, j // cols
     rl[ri] -= 1
     rl[rj] -= 1
+    if ctl[WINDOW]:
+        # the rows emptied stay (the pair's points were taken where they stand); the last pair
+        # leaves nothing to choose, so every row goes
+        emptied = (rl[rj] == 0) + (ri != rj and rl[ri] == 0)
+        score += pts[3] * emptied
+        ctl[PENDING] += emptied
+        if ctl[LIVE] == 2:
+            n = 0
+            h = zn[0]
+            score += pts[4]
+            ctl[PENDING] = 0
+        ctl[N] = n
+        ctl[SCORE] = score
+        ctl[HASH] = h
+        ctl[LIVE] -= 2
+        ctl[CNT + klass(vi)] -= 2
+        ctl[DEPTH] = d + 1
+        return
     # bottom row first, so the upper row's cells keep their indices
     if rl[rj] == 0:
         ln = remove_row(cells, rl, n, cols, rj)
@@ -213,7 +247,8 @@ def push_add(cells, rl, ctl, undo, zob, zn):
     n = ctl[N]
     start = add_room(cells, ctl)
     u = undo[d]
-    u[U_KIND] = 1
+    u[U_KIND] = ADD
+    u[U_PEND] = ctl[PENDING]
     u[U_I] = start
     u[U_J] = -1
     u[U_N] = n
@@ -241,12 +276,49 @@ def push_add(cells, rl, ctl, undo, zob, zn):
 
 
 @njit(cache=True)
-def pop_move(cells, rl, ctl, undo):
+def push_wait(cells, rl, ctl, undo, gone, zob, zn):
+    """Let the rows waiting on the board go (the row window ends): every row wholly crossed
+    out, bottom first, onto the ``gone`` stack."""
+    d = ctl[DEPTH]
+    n = ctl[N]
+    cols = ctl[COLS]
+    u = undo[d]
+    u[U_KIND] = WAIT
+    u[U_I] = ctl[GONE]
+    u[U_N] = n
+    u[U_SCORE] = ctl[SCORE]
+    u[U_HASH] = ctl[HASH]
+    u[U_MASK] = ctl[LMASK]
+    u[U_PEND] = ctl[PENDING]
+    top = ctl[GONE]
+    for r in range((n + cols - 1) // cols - 1, -1, -1):
+        if rl[r] == 0:
+            n -= remove_row(cells, rl, n, cols, r)
+            gone[top] = r
+            top += 1
+    u[U_J] = top - ctl[GONE]
+    ctl[GONE] = top
+    ctl[N] = n
+    ctl[HASH] = full_hash(cells, n, zob, zn)
+    ctl[PENDING] = 0
+    ctl[DEPTH] = d + 1
+
+
+@njit(cache=True)
+def pop_move(cells, rl, ctl, undo, gone):
     d = ctl[DEPTH] - 1
     u = undo[d]
     n = ctl[N]
     cols = ctl[COLS]
-    if u[U_KIND] == 1:
+    if u[U_KIND] == WAIT:
+        # top row first: each goes back where it was, the ones above it back already
+        for t in range(u[U_I] + u[U_J] - 1, u[U_I] - 1, -1):
+            r = gone[t]
+            ln = min(u[U_N], r * cols + cols) - r * cols
+            insert_row(cells, rl, n, cols, r, ln)
+            n += ln
+        ctl[GONE] = u[U_I]
+    elif u[U_KIND] == ADD:
         for k in range(u[U_I], n):
             if cells[k]:
                 rl[k // cols] -= 1
@@ -272,6 +344,7 @@ def pop_move(cells, rl, ctl, undo):
     ctl[SCORE] = u[U_SCORE]
     ctl[HASH] = u[U_HASH]
     ctl[LMASK] = u[U_MASK]
+    ctl[PENDING] = u[U_PEND]
     ctl[DEPTH] = d
 
 
@@ -366,7 +439,7 @@ def sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur):
     the sleepers move up with the rows below (a sleeper never sits in an emptied row: its
     numbers are live). The score is not the same both ways (a pair's points depend on where
     it stands when taken), so in SCORE mode a move that empties a row wakes every pair, and an
-    add always does."""
+    add or a wait always does. In the row window a pair's emptied rows stay: nothing moves."""
     cols = ctl[COLS]
     a = lsl[d, 1]
     e = a
@@ -378,6 +451,8 @@ def sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur):
             lsl[d + 1, 0] = a
             lsl[d + 1, 1] = a
             return
+        if ctl[WINDOW]:
+            ra = rb = -1  # the rows it empties stay: no cell moves
         for src in range(2):
             lo = lsl[d, 0] if src == 0 else lvl[d, 0]
             hi = lsl[d, 1] if src == 0 else cur
@@ -523,7 +598,7 @@ def save_best(ctl, undo, best):
 
 @njit(cache=True, nogil=True)  # the fewest-moves racer runs beside the pass, in a thread of its own
 def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, deg, best, sl,
-        lsl, mark, lg, memo, gstack, gains):
+        lsl, mark, lg, memo, gstack, gains, gone):
     """Search until a line clears the board (FOUND, the line is in ``undo``), the tree of this
     pass is exhausted (EXHAUSTED), or ``ctl[NODES]`` reaches ``ctl[LIMIT_AT]`` (LIMIT; call
     again to go on). A node fails when it is a known failure (transposition tables), when its
@@ -572,14 +647,19 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
                 continue
             e = s
             if d >= ctl[FORCED]:
-                e = pairs_into(cells, ctl[N], ctl[COLS], mv, s, cap - 1)
+                e = pairs_into(cells, ctl[N], ctl[COLS], mv, s, cap - 2)
                 if e < 0:
                     ctl[CAPPED] = 1
                     continue
                 if lsl[d, 1] > lsl[d, 0]:
                     e = drop_sleeping(mv, s, e, sl, lsl[d, 0], lsl[d, 1], mark)
                 order_moves(cells, rl, ctl, mv, prio, s, e, pts, deg)
-            if r > 0 and live > 0 and not (moves_mode and ctl[COST] + live + 4 * (r - 1) > ctl[BOUND]):
+            if ctl[PENDING]:  # the row window: wait for the emptied rows to go ("+" waits for them)
+                mv[e, 0] = -2
+                mv[e, 1] = -2
+                prio[e] = -WAIT_PRIO if ctl[MODE] == SCORE_MODE else WAIT_PRIO
+                e += 1
+            elif r > 0 and live > 0 and not (moves_mode and ctl[COST] + live + 4 * (r - 1) > ctl[BOUND]):
                 if add_room(cells, ctl) + live <= ctl[MAXN]:
                     mv[e, 0] = -1
                     mv[e, 1] = -1
@@ -602,8 +682,10 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
                     prio[b], prio[cur] = prio[cur], prio[b]
                 lvl[d, 2] = cur + 1
                 sleep_for_child(rl, ctl, mv, lvl, sl, lsl, d, cur)
-                if mv[cur, 0] < 0:
+                if mv[cur, 0] == -1:
                     push_add(cells, rl, ctl, undo, zob, zn)
+                elif mv[cur, 0] == -2:
+                    push_wait(cells, rl, ctl, undo, gone, zob, zn)
                 else:
                     push_pair(cells, rl, ctl, undo, mv[cur, 0], mv[cur, 1], pts, zob, zn, lg)
                 ctl[STATE] = ENTER
@@ -616,7 +698,7 @@ def run(cells, rl, ctl, undo, mv, prio, lvl, tt_key, tt_val, mt, zob, zn, pts, d
                         store(tt_key, tt_val, ctl[HASH] ^ ctl[SALT], r)
                 if d == 0:
                     return EXHAUSTED
-                pop_move(cells, rl, ctl, undo)
+                pop_move(cells, rl, ctl, undo, gone)
                 if ctl[NODES] >= ctl[LIMIT_AT]:
                     return LIMIT
                 continue

@@ -13,7 +13,7 @@ from assistant.games.numbermatch.order import on_screen_first
 from assistant.games.numbermatch.points import PointsTable
 from assistant.games.numbermatch.solve import add_solve_command, solve_json  # noqa: F401 (the `solve` command)
 from solver.errors import TapsolveError
-from solver.numbermatch import Add, Board, Pair, Rules, search
+from solver.numbermatch import Add, Board, Pair, Rules, Wait, search
 from solver.words import count
 
 # The middle of a cell whose picture a pair's fade changes: this part of the cell's pitch, clear
@@ -29,9 +29,11 @@ class NumberMatch(Game):
     won_word = "board cleared"  # (the guide's last exported step; a stage's end has its own words)
     APP_PACKAGES = ("com.easybrain.number.puzzle.game",)  # Easybrain's (the virtual phone's app too)
 
-    def __init__(self, objective: str = "fast", budget: float = 1.0):
+    def __init__(self, objective: str = "fast", budget: float = 1.0, row_window: bool = False):
         super().__init__(objective, budget)
-        self.base_rules = Rules()  # the rules but their points (where an add appends: learned in play)
+        # the rules but their points (where an add appends: learned in play; the row-removal
+        # window: ``row_window``)
+        self.base_rules = Rules(row_window=row_window)
         self.points = PointsTable()  # the points as this phone scores them, learned in play
         # where the board stands on the phone's screen, once attached to a link: a board taller
         # than the screen is read whole, and a move's cells brought on screen, by scrolling
@@ -42,6 +44,19 @@ class NumberMatch(Game):
     def rules(self) -> Rules:
         """The rules as this phone plays them: the base rules with the points table learned."""
         return self.base_rules.scoring(self.points.table)
+
+    @property
+    def row_window(self) -> bool:
+        """Whether plans use the row-removal window (seed 004): a row a pair empties stays a
+        moment, and pairs chosen then are played with it there (``Rules.row_window``). Off
+        unless play has seen this phone's game keep an emptied row for a pair chosen meanwhile;
+        a plan then holds ``Wait`` moves (no tap: the rows waiting go) and, before each, pairs
+        that must follow one another within the window."""
+        return self.base_rules.row_window
+
+    @row_window.setter
+    def row_window(self, on: bool) -> None:
+        self.base_rules = replace(self.base_rules, row_window=on)
 
     @staticmethod
     def warm() -> None:
@@ -130,6 +145,8 @@ class NumberMatch(Game):
             if reading.add_button is None:
                 raise TapsolveError("the + button is not on screen")
             return [reading.add_button]
+        if isinstance(move, Wait):
+            return []  # nothing is touched: the rows waiting go of themselves
         selected = reading.selected
         if selected == move.i and move.j in reading.cells:
             return [reading.cells[move.j]]
@@ -186,6 +203,8 @@ class NumberMatch(Game):
     def animation(self, board: Board, move) -> str:
         if isinstance(move, Add):
             return "add"
+        if isinstance(move, Wait):
+            return "rows go"  # (after the row window's seconds)
         after = self.after(board, move)
         if self.ends(after):
             return "pair, board cleared"  # then the stage's end slides in: the longest of all
@@ -228,6 +247,8 @@ class NumberMatch(Game):
         cols = board.rules.columns
         at = cell_lattice(reading, cols)
         shown_rows = {k // cols for k in reading.cells}
+        if isinstance(move, Wait):
+            return []
         cells = [] if isinstance(move, Add) else [move.i, move.j]
         taps = [reading.add_button] if isinstance(move, Add) else [at(k) for k in cells]
         # a cell on a row that is not on screen now is tapped after scrolling to it
@@ -241,6 +262,8 @@ class NumberMatch(Game):
         size = reading.pitch or overlay.cell_pitch(reading.cells)
         if isinstance(move, Add):
             return overlay.mark_button(image, reading.add_button, size, "+")
+        if isinstance(move, Wait):
+            return image  # nothing to touch
         # a pair farther apart than the screen is tall shows only its cell on screen
         return overlay.mark_points(image, [reading.cells[k] for k in (move.i, move.j) if k in reading.cells],
                                    size, True)
@@ -269,7 +292,7 @@ class NumberMatch(Game):
                     cv2.FONT_HERSHEY_SIMPLEX, cell / 90, (46, 133, 236), 2, cv2.LINE_AA)
         if isinstance(move, Add):
             image = overlay.mark_button(image, plus, cell)
-        elif move is not None:
+        elif isinstance(move, Pair):
             image = overlay.mark_points(image, [centre[move.i], centre[move.j]], cell, True)
         return image
 

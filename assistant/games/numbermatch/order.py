@@ -8,7 +8,7 @@ cells below them, so a pair moved earlier is translated by following every cell 
 
 from __future__ import annotations
 
-from solver.numbermatch import Add, Board, Pair
+from solver.numbermatch import Board, Pair
 
 # later moves looked at for one on screen: further ahead the line rarely stays the same
 WINDOW = 48
@@ -21,7 +21,7 @@ def _play(board: Board, ids: list, move) -> None:
         crossed[move.i] = crossed[move.j] = 0
         cols = board.rules.columns
         emptied = [r for r in sorted({move.i // cols, move.j // cols}, reverse=True)
-                   if not any(crossed[r * cols:(r + 1) * cols])]
+                   if not any(crossed[r * cols:(r + 1) * cols]) and not board.rules.row_window]
         board.push(move)
         for r in emptied:
             del ids[r * cols:(r + 1) * cols]
@@ -53,8 +53,8 @@ def on_screen_first(board: Board, moves: list, shown, window: int = WINDOW) -> l
     planned, ids = board.copy(), list(range(len(board.cells)))
     named, after = [], []
     for move in moves[:window]:
-        if isinstance(move, Add):
-            break  # a pair played before an add changes what the add copies
+        if not isinstance(move, Pair):
+            break  # a pair played before an add changes what the add copies (a wait: which rows stand)
         named.append((ids[move.i], ids[move.j]))
         _play(planned, ids, move)
         after.append((list(planned.cells), list(ids), planned.adds_left, planned.score))

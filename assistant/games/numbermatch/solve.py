@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from solver.errors import InputError
 from solver.files import read_text
-from solver.numbermatch import Board, search
+from solver.numbermatch import Board, Rules, search
 from solver.words import count
 
 
@@ -23,20 +23,23 @@ def add_solve_command(games) -> None:
                     help="seconds to search at most (default 1); score uses all of it")
     nm.add_argument("--objective", choices=("fast", "score"), default="fast",
                     help="fast: fewest adds (proved), pressed late (default); score: most points")
+    nm.add_argument("--row-window", action="store_true",
+                    help="plan for the row-removal window: a row a pair empties stays a moment, and a pair "
+                         "chosen then is played with it there (a 'wait' lets it go; not confirmed on today's game)")
     nm.add_argument("--json", action="store_true", help="print the Solution JSON")
     nm.set_defaults(run=solve_numbermatch)
 
 
-def read_numbermatch_board(board: str | dict, adds: int | None):
+def read_numbermatch_board(board: str | dict, adds: int | None, rules: Rules | None = None):
     """A board with a live number from board text or board JSON (a dict, its text or a .json file)."""
     if isinstance(board, str) and board.endswith(".json"):
         board = read_text(board, MAX_BOARD_FILE, "a board JSON file")
     if isinstance(board, dict) or board.lstrip().startswith("{"):
-        board = Board.from_json(board)
+        board = Board.from_json(board, rules=rules)
         if adds is not None:
             board.adds_left = adds
     else:
-        board = Board.parse(board, adds_left=adds)
+        board = Board.parse(board, adds_left=adds, rules=rules)
     if board.live_count() == 0:
         raise InputError("the board has no live number to pair")
     return board
@@ -51,7 +54,7 @@ def solve_json(board: str | dict, objective: str = "fast", budget: float = 1.0) 
 def solve_numbermatch(args) -> int:
     from assistant.options import print_json
 
-    board = read_numbermatch_board(args.board, args.adds)
+    board = read_numbermatch_board(args.board, args.adds, Rules(row_window=args.row_window))
     solution = search.solve(board, objective=args.objective, budget=args.budget)
     if args.json:
         print_json(args, solution.to_json())
@@ -65,7 +68,8 @@ def solve_numbermatch(args) -> int:
     adds = solution.adds_used
     if solution.status == "solved":
         proof = proof_note(solution) if args.objective == "fast" else ""
-        print(f"Cleared with {count(adds, 'adds')}, score {solution.score}, {count(len(solution.moves), 'moves')}{proof}.")
+        moves = count(solution.pairs + adds, 'moves')  # a wait is no move of the player's
+        print(f"Cleared with {count(adds, 'adds')}, score {solution.score}, {moves}{proof}.")
     elif solution.status == "unsolvable":
         print(f"Unsolvable: no line clears this board with {count(board.adds_left, 'adds')}.")
     else:

@@ -15,7 +15,7 @@ from solver.errors import InputError
 from solver.numbermatch import Board
 from solver.numbermatch.search.binding import Kernel, warm_up
 from solver.numbermatch.search.racer import AddsRacer, MovesRacer
-from solver.numbermatch.search.solution import Solution, adds_in
+from solver.numbermatch.search.solution import Solution, adds_in, pairs_in
 
 OBJECTIVES = ("fast", "score")
 MAX_BOARD = 4096  # the longest board solve accepts
@@ -112,7 +112,7 @@ def fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float)
     kernel.lock_cuts = racer.kernel.lock_cuts = False
 
     def bound() -> int:
-        return add_cost(start, len(best) - adds - 1)
+        return add_cost(start, pairs_in(best) - 1)
 
     kernel.reset(adds, K.MOVES, bound=bound())
     floor = kernel.cost_floor(adds)
@@ -120,7 +120,7 @@ def fewest_moves(kernel: Kernel, start: Board, found: Solution, deadline: float)
     try:
         while time.perf_counter() < deadline:
             line, raised = racer.news()
-            if line is not None and len(line) < len(best):
+            if line is not None and pairs_in(line) < pairs_in(best):
                 best = line
                 kernel.set_bound(bound())
             floor = max(floor, raised)

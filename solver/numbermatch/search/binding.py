@@ -8,7 +8,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from solver.numbermatch import Add, Board, Move, Pair
+from solver.numbermatch import Add, Board, Move, Pair, Wait
 
 MAX_CELLS = 1 << 15  # room for the longest board the kernel will grow (adds past it are refused)
 
@@ -89,7 +89,7 @@ def grown_size(board: Board) -> int:
 # one search's state as one record, in the order the kernel's ``run`` takes it (what each array
 # holds: the kernel's docstring)
 SearchArrays = namedtuple("SearchArrays", "cells rl ctl undo mv prio lvl tt_key tt_val mt zob zn pts deg best sl lsl"
-                                          " mark lg memo gstack gains")
+                                          " mark lg memo gstack gains gone")
 
 
 class Kernel:
@@ -108,7 +108,9 @@ class Kernel:
         self.live = board.live_count()
         maxn = max(grown_size(board), len(board.cells))
         live_max = maxn - len(board.cells) + self.live
-        depth = live_max // 2 + min(board.adds_left, maxn) + 2
+        self.window = board.rules.row_window
+        # a line's pairs, adds and (in the row window) a wait at most after each pair
+        depth = live_max // 2 * (2 if self.window else 1) + min(board.adds_left, maxn) + 2
         ctl = np.zeros(K.SLOTS, np.int64)
         ctl[K.MAXN] = maxn
         ctl[K.COLS] = board.rules.columns
@@ -142,7 +144,10 @@ class Kernel:
             # the fewest-moves pass's lock floors (``lock_floor``): ``lg`` made at its first reset
             lg=np.zeros((7, 1), np.int64), memo=memo,
             gstack=np.zeros((48, 32), np.int64),  # ``mask_floor``'s stack; rows 40, 41 scratch
-            gains=np.zeros((depth + 1, len(K.LOCK_GROUPS) + 1), np.int64))
+            gains=np.zeros((depth + 1, len(K.LOCK_GROUPS) + 1), np.int64),
+            # each wait's rows: a row goes once on a line, which holds the start's rows and
+            # those its adds make (maxn cells in full rows, and a partial last one an add)
+            gone=np.zeros(maxn // board.rules.columns + depth + 3, np.int64))
         self.chunk = 4096
         self._helper: Kernel | None = None
         # what every pass starts from, counted once: the root's hash, live numbers in each
@@ -198,7 +203,13 @@ class Kernel:
         ctl[K.CNT:K.CNT + 5] = self.root_classes
         ctl[K.HASH] = self.root_hash
         a.rl[:] = self.root_rows
-        ctl[K.LOCKS] = (2 if self.lock_cuts else 1) if mode == K.MOVES and self._can_take_locks() else 0
+        ctl[K.WINDOW] = self.window
+        rows = -(-len(self.root) // board.rules.columns)
+        ctl[K.PENDING] = int(np.count_nonzero(self.root_rows[:rows] == 0)) if self.window else 0
+        ctl[K.GONE] = 0
+        # the lock floors' masks assume a row goes with its pair: not in the row window
+        ctl[K.LOCKS] = ((2 if self.lock_cuts else 1) if mode == K.MOVES and not self.window
+                        and self._can_take_locks() else 0)
         ctl[K.LMASK] = (1 << self.live) - 1 if ctl[K.LOCKS] else 0
         ctl[K.LOCK_BUDGET] = LOCK_POSITIONS
 
@@ -252,7 +263,9 @@ class Kernel:
         return bool(self.arrays.ctl[self.K.CAPPED])
 
     def _moves(self, rows: np.ndarray, count: int) -> list[Move]:
-        return [Add() if kind == 1 else Pair(int(i), int(j)) for kind, i, j in rows[:count].tolist()]
+        K = self.K
+        return [Add() if kind == K.ADD else Wait() if kind == K.WAIT else Pair(int(i), int(j))
+                for kind, i, j in rows[:count].tolist()]
 
     def line(self) -> list[Move]:
         """The moves of the current line (after FOUND: a line that clears)."""
@@ -275,9 +288,11 @@ class Kernel:
         return int(self.K.pairs_floor(a.lg, a.memo, a.gstack, self.salt, budget))
 
     def start_playouts(self, seed: int) -> None:
-        """Ready for ``playouts`` (the bench's baseline): the start board, no clearing score yet."""
+        """Ready for ``playouts`` (the bench's baseline): the start board, no clearing score yet.
+        The baseline plays as the public solvers do, a row going with its pair (no row window)."""
         self.reset(self.board.adds_left, self.K.FAST, seed=seed)
         self.arrays.ctl[self.K.BEST_LIVE] = -1
+        self.arrays.ctl[self.K.WINDOW] = self.arrays.ctl[self.K.PENDING] = 0
 
     def playouts(self, count: int) -> int:
         """``count`` more random playouts from the start board: how many cleared. The

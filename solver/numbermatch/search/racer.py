@@ -6,7 +6,7 @@ import time
 
 from solver.numbermatch import Board, Move
 from solver.numbermatch.search.binding import Kernel
-from solver.numbermatch.search.solution import adds_in
+from solver.numbermatch.search.solution import adds_in, pairs_in
 
 # random bits in the priority of each move a fewest-moves restart tries (``NOISE``): enough to
 # drown the fast ordering, so the restarts walk lines at random. A line that copies no more than
@@ -119,5 +119,5 @@ class MovesRacer:
                 if code == K.EXHAUSTED and not kernel.capped:
                     # no line copies ``target`` or fewer, so two more at least
                     self.raised = max(self.raised, target + 2)
-                elif code == K.FOUND and (self.line is None or len(kernel.line()) < len(self.line)):
+                elif code == K.FOUND and (self.line is None or pairs_in(kernel.line()) < pairs_in(self.line)):
                     self.line = kernel.line()

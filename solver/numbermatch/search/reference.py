@@ -3,7 +3,7 @@
 import itertools
 import time
 
-from solver.numbermatch import Add, Board, Move
+from solver.numbermatch import Add, Board, Move, Pair
 from solver.numbermatch.search.solution import Solution
 
 
@@ -12,7 +12,8 @@ class _OutOfTime(Exception):
 
 
 def reference_solve(board: Board, budget: float = 2.0) -> Solution:
-    """Clear the board with the fewest adds, then the fewest pairs for them; proves both.
+    """Clear the board with the fewest adds, then the fewest pairs for them; proves both (a wait
+    of the row window is no pair).
 
     ``fewest_pairs(r)`` is the least number of pairs that clear the board as it stands using at
     most ``r`` more adds (None when no line does), remembered per position. The fewest adds is
@@ -43,8 +44,8 @@ def reference_solve(board: Board, budget: float = 2.0) -> Solution:
                 work.push(move)
                 rest = fewest_pairs(r - is_add)
                 work.pop()
-                if rest is not None and (best is None or rest + (not is_add) < best):
-                    best = rest + (not is_add)
+                if rest is not None and (best is None or rest + isinstance(move, Pair) < best):
+                    best = rest + isinstance(move, Pair)
         known[key] = best
         return best
 
@@ -57,7 +58,7 @@ def reference_solve(board: Board, budget: float = 2.0) -> Solution:
                 if is_add and r == 0:
                     continue
                 work.push(move)
-                if fewest_pairs(r - is_add) == (None if want is None else want - (not is_add)):
+                if fewest_pairs(r - is_add) == (None if want is None else want - isinstance(move, Pair)):
                     moves.append(move)
                     r -= is_add
                     break

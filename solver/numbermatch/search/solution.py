@@ -2,12 +2,17 @@
 
 from dataclasses import dataclass, field
 
-from solver.numbermatch import Add, Board, Move
+from solver.numbermatch import Add, Board, Move, Pair
 
 
 def adds_in(moves: list[Move]) -> int:
     """How many of ``moves`` press "+"."""
     return sum(isinstance(m, Add) for m in moves)
+
+
+def pairs_in(moves: list[Move]) -> int:
+    """How many of ``moves`` are pairs (a wait for the row window's rows is no move of the player's)."""
+    return sum(isinstance(m, Pair) for m in moves)
 
 
 @dataclass
@@ -46,8 +51,9 @@ class Solution:
         return {"game": "numbermatch", "board": self.start.to_json(), "status": self.status,
                 "moves": [m.to_json() for m in self.moves], "seconds": round(self.seconds, 4),
                 "adds_used": self.adds_used, "score": self.score, "optimal": self.optimal,
-                "adds_optimal": self.adds_optimal, "moves_optimal": self.moves_optimal, "nodes": self.nodes}
+                "adds_optimal": self.adds_optimal, "moves_optimal": self.moves_optimal, "nodes": self.nodes,
+                "row_window": self.start.rules.row_window}
 
     @property
     def pairs(self) -> int:
-        return len(self.moves) - self.adds_used
+        return pairs_in(self.moves)
