@@ -177,6 +177,7 @@ def test_every_module_imports_and_every_command_shows_its_help(system, tmp_path)
             "macos": "`brew install tesseract`"}[system] in seen["install"]
 
 
+@pytest.mark.slow  # (whole processes under a faked platform: the full suite, not the inner loop)
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_read_and_solve_run(system, tmp_path):
     env = system_env(tmp_path)
@@ -220,6 +221,7 @@ else:
 """
 
 
+@pytest.mark.slow  # (whole processes under a faked platform: the full suite, not the inner loop)
 def test_the_phone_lock_holds_and_a_killed_holder_lets_go_on_windows(tmp_path):
     env, serial = system_env(tmp_path), "127.0.0.1:5555"
     first = subprocess.Popen([sys.executable, str(FAKE), "windows", "-c", HOLD, serial], cwd=ROOT, env=env,
@@ -249,6 +251,7 @@ def read_with(system: str, tmp_path, **env):
     return run_as(system, "read", f"{FIXTURE}.png", env=system_env(tmp_path, PATH=str(tmp_path / "bin"), **env))
 
 
+@pytest.mark.slow  # (whole processes under a faked platform: the full suite, not the inner loop)
 def test_tesseract_is_found_in_the_windows_installers_folder_then_by_tesseract_cmd(tmp_path):
     real = shutil.which("tesseract")
     program_files = tmp_path / "Program Files"
@@ -264,6 +267,7 @@ def test_tesseract_is_found_in_the_windows_installers_folder_then_by_tesseract_c
         "(in a checkout: `powershell -ExecutionPolicy Bypass -File scripts\\setup.ps1`), then run again")
 
 
+@pytest.mark.slow  # (whole processes under a faked platform: the full suite, not the inner loop)
 def test_a_missing_tesseract_names_homebrew_on_macos(tmp_path):
     assert not any(os.path.exists(p) for p in ("/opt/homebrew/bin/tesseract", "/usr/local/bin/tesseract")), \
         "this machine has tesseract where Homebrew puts it: a macOS without it cannot be made here"
