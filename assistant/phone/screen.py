@@ -183,7 +183,7 @@ class Screen:
         self._expect: dict[str, int] = {}
         self.decode_s = 0.0  # seconds spent decoding captures (the computer's, not the phone's)
         # a lossless screencap, not a compressed video frame: for the read that builds the
-        # phone's profile, and after a read that was not sure (Link.look sets it)
+        # phone's profile, and after a read that was not sure (the session sets it: Link.quality)
         self.lossless = True
         self.frames = 0  # captures taken from the channel's video
         self.from_video = False  # the last capture was a video frame ...
