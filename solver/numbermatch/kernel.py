@@ -199,30 +199,24 @@ def push_pair(cells, rl, ctl, undo, i, j, pts, zob, zn, lg):
             h = zn[0]
             score += pts[4]
             ctl[PENDING] = 0
-        ctl[N] = n
-        ctl[SCORE] = score
-        ctl[HASH] = h
-        ctl[LIVE] -= 2
-        ctl[CNT + klass(vi)] -= 2
-        ctl[DEPTH] = d + 1
-        return
-    # bottom row first, so the upper row's cells keep their indices
-    if rl[rj] == 0:
-        ln = remove_row(cells, rl, n, cols, rj)
-        n -= ln
-        u[U_ROWA] = rj
-        u[U_LENA] = ln
-        score += pts[3]
-    if ri != rj and rl[ri] == 0:
-        ln = remove_row(cells, rl, n, cols, ri)
-        n -= ln
-        u[U_ROWB] = ri
-        u[U_LENB] = ln
-        score += pts[3]
-    if n < u[U_N]:  # a row went: the cells below it moved, so they hash anew
-        h = full_hash(cells, n, zob, zn)
-    if n == 0:
-        score += pts[4]
+    else:
+        # bottom row first, so the upper row's cells keep their indices
+        if rl[rj] == 0:
+            ln = remove_row(cells, rl, n, cols, rj)
+            n -= ln
+            u[U_ROWA] = rj
+            u[U_LENA] = ln
+            score += pts[3]
+        if ri != rj and rl[ri] == 0:
+            ln = remove_row(cells, rl, n, cols, ri)
+            n -= ln
+            u[U_ROWB] = ri
+            u[U_LENB] = ln
+            score += pts[3]
+        if n < u[U_N]:  # a row went: the cells below it moved, so they hash anew
+            h = full_hash(cells, n, zob, zn)
+        if n == 0:
+            score += pts[4]
     ctl[N] = n
     ctl[SCORE] = score
     ctl[HASH] = h
