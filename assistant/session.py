@@ -168,9 +168,6 @@ class Session:
     def model(self) -> str:
         return self.link.device.model
 
-    def note(self, line: str) -> None:
-        self.say(line)
-
     def look(self, game: str = "auto", glance: bool = False):
         """Capture and read the screen: (image, reading). The first read builds or loads the
         device's profile; later ones reuse it and teach it what they learned (stored).
@@ -276,10 +273,6 @@ class Session:
                 and self.profile.points != learned.points:
             self.profile.points, self.profile.changed = dict(learned.points), True
         self.save()
-
-    def kept_points(self) -> dict:
-        """The points table the profile kept from earlier games on this phone (empty: none)."""
-        return dict(self.profile.points) if self.profile is not None else {}
 
     def save(self) -> None:
         """Take the animation clock's learned times into the profile and store it when it
