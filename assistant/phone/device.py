@@ -1,11 +1,9 @@
 """One phone in state "device": shell commands, taps and swipes, waiting for it to come back,
-and its screen; `connect` finds the one to play on; `tapsolve devices` lists them all, and
-`tapsolve connect`, `disconnect` and `pair` add and drop network phones."""
+and its screen; `connect` finds the one to play on."""
 
 from __future__ import annotations
 
 import atexit
-import os
 import re
 import socket
 import time
@@ -14,10 +12,9 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.screen import DEFAULT_DISPLAY, CaptureFailed, Screen, viewport
-from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
-                                    PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
-                                    disconnect, forget_failed, is_local, is_network, list_phones, lost_advice, pair,
-                                    reachable, start_server)
+from assistant.phone.server import (COMMAND_TIMEOUT, AdbServerUnreachable, Client, NoPhone, PhoneLost,
+                                    adb_client, choose, connect_address, forget_failed, is_network, list_phones,
+                                    lost_advice, phone_state, wait_ready)
 from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
 from solver import notes
 from solver.errors import TapsolveError
@@ -52,8 +49,7 @@ class Device:
     _retried: str | None = None
 
     def __init__(self, client: adbutils.AdbClient, serial: str):
-        # never adbutils' own client: its connections start servers that print into our output
-        self.client = client if isinstance(client, Client) else Client(client.host, client.port)
+        self.client = Client.of(client)
         self.serial = serial
         self.screen = Screen(self)
         self._model: str | None = None
@@ -110,44 +106,20 @@ class Device:
 
     def state(self) -> str | None:
         """The phone's state as the adb server lists it now ("device", "offline"...), None if gone."""
-        try:
-            return next((p.state for p in list_phones(self.client) if p.serial == self.serial), None)
-        except AdbServerUnreachable:
-            return None
+        return phone_state(self.client, self.serial)
 
-    def reconnect(self, timeout: float = 30.0, poll: float = 0.25) -> None:
-        """Wait until the phone is back in state "device" (after PhoneLost), or raise PhoneLost.
-
-        A local adb server that died is started again (said, and left running as adb's own is).
-        The adb server reconnects a phone over TCP on its own; we also ask it to (`host:connect`)
-        in case it forgot the phone, e.g. after its own restart.
+    def reconnect(self, timeout: float = 30.0) -> None:
+        """The phone was lost (PhoneLost): wait until it is back in state "device" (``wait_ready``,
+        PhoneLost when it is not) and start its channel again.
 
         What came back on the serial may not be the phone that left (its screen resized by
         `wm size`, another device given the same Wi-Fi address): its model and both sizes (input
         and screenshot) are forgotten, read again on their next use. The caller reads the screen
         again before its next touch (``assistant.link.Link``)."""
-        deadline = time.monotonic() + timeout
-        asked = 0.0
-        while True:
-            state = self.state()
-            if state == "device":
-                self._model = self._input_size = self._sdk = self._identity = None
-                self.screen.size = None  # (set again by the next capture)
-                self._reopen_channel()
-                return
-            if state is None and not reachable(self.client.host, self.client.port) and is_local(self.client.host):
-                start_server(self.client.port)  # the server died (or was killed) under us
-            now = time.monotonic()
-            if now > deadline:
-                raise PhoneLost(f"the phone {self.serial} did not come back within {timeout:g} s "
-                                f"({'last seen ' + state if state else 'not listed'})")
-            if state is None and is_network(self.serial) and now - asked > 2:
-                asked = now
-                try:
-                    connect_address(self.client, self.serial, timeout=2)
-                except TapsolveError:
-                    pass
-            time.sleep(poll)
+        wait_ready(self.client, self.serial, timeout)
+        self._model = self._input_size = self._sdk = self._identity = None
+        self.screen.size = None  # (set again by the next capture)
+        self._reopen_channel()
 
     def shell(self, command: str, timeout: float = COMMAND_TIMEOUT) -> str:
         return self.run(command, timeout=timeout).decode("utf-8", "replace")
@@ -389,26 +361,26 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
 
     A network serial (HOST:PORT) the adb server does not list is connected first, as
     `scrcpy --tcpip` and uiautomator2 do."""
-    device = Device(client or adb_client(), serial or "")
-    phones = list_phones(device.client)
+    client = Client.of(client or adb_client())
+    phones = list_phones(client)
     if serial and is_network(serial) and all(p.serial != serial for p in phones):
         note(f"{serial} is not connected yet: connecting to it")
         listed = {p.serial for p in phones}
         try:
-            connect_address(device.client, serial)
-            device.reconnect(timeout=CONNECT_WAIT)
+            connect_address(client, serial)
+            wait_ready(client, serial, CONNECT_WAIT)
         except NoPhone:
-            forget_failed(device.client, serial, listed)
+            forget_failed(client, serial, listed)
             raise
         except PhoneLost:
-            forget_failed(device.client, serial, listed)  # (an offline one: choose says it is not listed)
-        phones = list_phones(device.client)
+            forget_failed(client, serial, listed)  # (an offline one: choose says it is not listed)
+        phones = list_phones(client)
     phone = choose(phones, serial)
     if not serial and len(phones) > 1:
         offline = [p.serial for p in phones if p is not phone]
         note(f"using {phone.serial}, the one ready phone (offline: {', '.join(offline)}; `tapsolve "
              f"disconnect {offline[0] if len(offline) == 1 else 'HOST:PORT'}` drops it)")
-    device.serial = phone.serial
+    device = Device(client, phone.serial)
     if say:
         say(f"connecting to {device.model} ({phone.serial})...")
     try:
@@ -436,124 +408,3 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
             f"{device.screen.describe()}")
         log(f"phone {phone.serial}: {device.channel_why}")
     return device
-
-
-# -- `tapsolve devices`, `connect`, `disconnect`, `pair` ----------------------------------------
-
-# The adb ports the usual emulators listen on, on this computer: BlueStacks 5 and LDPlayer 5555
-# (adb lists LDPlayer's as emulator-5554 by itself), MuMu 12 16384 and 32 more per further
-# instance, MuMu 6 7555, Nox 62001, MEmu 21503.
-EMULATOR_PORTS = (5555, 7555, 16384, 16416, 16448, 16480, 21503, 62001)
-SCAN_PORTS_ENV = "TAPSOLVE_SCAN_PORTS"  # ports to scan instead, comma-separated (for tests)
-SCAN_TIMEOUT = 0.3  # seconds a local port may take to accept before it counts as closed
-
-
-def scan(client: adbutils.AdbClient, ports=None) -> list[str]:
-    """Connect the emulators answering on this computer's usual adb ports: the addresses connected."""
-    text = os.environ.get(SCAN_PORTS_ENV)
-    ports = ports or ([int(p) for p in text.split(",") if p.strip().isdigit()] if text else EMULATOR_PORTS)
-    listed = {p.serial for p in list_phones(client)}
-    found = []
-    for port in ports:
-        address = f"127.0.0.1:{port}"
-        # the server lists an emulator on 5555-5585 by itself as emulator-(port - 1)
-        if address in listed or f"emulator-{port - 1}" in listed:
-            continue
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=SCAN_TIMEOUT).close()
-        except OSError:
-            continue
-        try:
-            connect_address(client, address)
-        except NoPhone as exc:
-            forget_failed(client, address, listed)
-            note(str(exc))
-            continue
-        try:
-            Device(client, address).reconnect(timeout=CONNECT_WAIT)  # until it lists as ready
-        except PhoneLost:
-            forget_failed(client, address, listed)  # an offline one is dropped; another state is listed
-        if any(p.serial == address for p in list_phones(client)):
-            found.append(address)
-    return found
-
-
-def run_devices(args) -> int:
-    """List the phones with their state, model and screen size, and what to do about the others."""
-    client = adb_client()
-    found = scan(client) if args.scan else []
-    missed = "no emulator answered on the usual adb ports (is it running, with ADB on in its settings?)"
-    phones = list_phones(client)
-    if not phones:
-        raise NoPhone(f"{missed}; {NO_PHONE}" if args.scan else NO_PHONE)
-    if args.scan:
-        note(f"connected {', '.join(found)}" if found else missed.replace("no emulator", "no new emulator"))
-    for phone in phones:
-        if phone.ready:
-            try:
-                device = Device(client, phone.serial)
-                phone.model = device.shell("getprop ro.product.model").strip() or phone.model
-                phone.size = device.input_size()
-            except TapsolveError:
-                pass
-    header = ("SERIAL", "STATE", "MODEL", "SCREEN")
-    rows = [(p.serial, p.state, p.model or "-", f"{p.size[0]}x{p.size[1]}" if p.size else "-")
-            for p in phones]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-    for phone, row in zip(phones, rows):
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
-        if not phone.ready:
-            print(f"  -> {advice(phone.state, phone.serial)}")
-    for phone in phones if vars(args).get("verbose") else ():
-        if phone.ready:
-            device = Device(client, phone.serial)
-            try:
-                device.use_channel(choice.asked(None))
-                print(f"{phone.serial}: {device.channel_why}")
-            except TapsolveError as exc:
-                print(f"{phone.serial}: no channel: {exc}")
-            finally:
-                device.close()
-    if len(phones) > 1:
-        try:  # (what play does without --serial: a single ready phone beside network leftovers is used)
-            chosen = choose(phones, None).serial
-        except TapsolveError:
-            chosen = None
-        print(f"{len(phones)} phones: without --serial tapsolve uses {chosen}, the one ready phone" if chosen else
-              f"{len(phones)} phones: choose one with --serial SERIAL")
-    return 0
-
-
-def run_connect(args) -> int:
-    """`tapsolve connect HOST:PORT`: a phone on Wi-Fi or an emulator, added to the adb server."""
-    client = adb_client()
-    listed = {p.serial for p in list_phones(client)}
-    try:
-        print(connect_address(client, args.address))
-    except NoPhone:
-        forget_failed(client, args.address, listed)
-        raise
-    device = Device(client, args.address)
-    try:
-        device.reconnect(timeout=CONNECT_WAIT)
-    except PhoneLost:
-        state = device.state() or "not listed"
-        forget_failed(client, args.address, listed)
-        raise PhoneNotReady(f"{args.address} is {state}: {advice(state, args.address)}") from None
-    print(f"{args.address}: ready ({device.model}); play on it with --serial {args.address}")
-    return 0
-
-
-def run_disconnect(args) -> int:
-    """`tapsolve disconnect [HOST:PORT]`: drop one network phone, or all of them."""
-    print(disconnect(adb_client(), args.address))
-    return 0
-
-
-def run_pair(args) -> int:
-    """`tapsolve pair HOST:PORT CODE`: pair with a phone's Wireless debugging (Android 11+)."""
-    print(pair(adb_client(), args.address, args.code))
-    print("now connect with `tapsolve connect HOST:PORT`, the address under Wireless debugging "
-          "(not the pairing one)")
-    return 0
