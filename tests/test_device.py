@@ -185,6 +185,42 @@ def test_a_phone_restarting_under_scrcpy_gets_scrcpy_again(harness):
     vp.stop()
 
 
+def test_a_lost_phone_is_waited_for_and_its_channel_started_again_in_one_place(harness, monkeypatch):
+    """Reconnection has one owner: the link (a stand-in counts who calls) asks the device, whose
+    reconnect alone waits for the phone, and one method alone starts a channel again, whether
+    the phone went away under it or only the channel broke."""
+    import sys
+    import threading
+
+    from assistant.link import Link
+    from assistant.phone import choice
+
+    vp = harness.add(standin_phone())
+    phone = device.connect(vp.serial, client=harness.client, channel="shell")  # (a connection kept open)
+    waiters, openers = [], []
+    wait_ready, open_channel = server.wait_ready, choice.open_channel
+
+    def counted(calls, real):
+        return lambda *a, **k: calls.append(sys._getframe(1).f_code.co_name) or real(*a, **k)
+
+    monkeypatch.setattr(device, "wait_ready", counted(waiters, wait_ready), raising=False)
+    monkeypatch.setattr(choice, "open_channel", counted(openers, open_channel))
+    link = Link(phone, say=[].append, reconnect_timeout=20)
+    link.capture()
+    vp.stop()
+    threading.Timer(1.0, vp.restart).start()
+    link.tap(3, 4)  # the phone goes away under the kept-open shell: waited for, the shell opened again
+    assert link.reconnects == 1 and phone.channel.name == "shell"
+    for connection in list(vp.server._connections):  # only the shell breaks now, the phone stays
+        for stream in list(connection.streams.values()):
+            stream.close()
+    link.capture()
+    link.tap(5, 6)
+    assert (5, 6) in vp.phone.app.taps and link.reconnects == 1
+    assert waiters == ["reconnect"] and set(openers) == {"_restart_channel"} and len(openers) >= 2, (waiters, openers)
+    phone.close()
+
+
 def test_a_stopped_phone_is_lost_not_hung(harness):
     vp = harness.add(standin_phone())
     link = device.connect(client=harness.client)

@@ -44,7 +44,7 @@ class Device:
     """A phone in state "device": shell commands, taps and swipes, and its Screen."""
 
     # the channel chosen at connect and its fallbacks (a phone that comes back gets it again), and
-    # the chosen one started again since the last send that went through (once: see fall_back)
+    # the chosen one started again since the last send that went through (once: see _restart_channel)
     _chosen: tuple[str, list[str]] | None = None
     _retried: str | None = None
 
@@ -110,7 +110,8 @@ class Device:
 
     def reconnect(self, timeout: float = 30.0) -> None:
         """The phone was lost (PhoneLost): wait until it is back in state "device" (``wait_ready``,
-        PhoneLost when it is not) and start its channel again.
+        PhoneLost when it is not) and start its channel again; the one place that does (the link
+        calls it as it rides the loss out, ``assistant.link.Link``).
 
         What came back on the serial may not be the phone that left (its screen resized by
         `wm size`, another device given the same Wi-Fi address): its model and both sizes (input
@@ -119,7 +120,7 @@ class Device:
         wait_ready(self.client, self.serial, timeout)
         self._model = self._input_size = self._sdk = self._identity = None
         self.screen.size = None  # (set again by the next capture)
-        self._reopen_channel()
+        self._restart_channel()
 
     def shell(self, command: str, timeout: float = COMMAND_TIMEOUT) -> str:
         return self.run(command, timeout=timeout).decode("utf-8", "replace")
@@ -262,20 +263,37 @@ class Device:
         self._chosen = self.channel.name, list(self._fallbacks)
 
     def fall_back(self, exc: Exception) -> None:
-        """The channel broke (``exc``): the one chosen at connect is started again once (the phone
-        may have restarted under it, killing its server: a phone gone raises PhoneLost here, and
-        the channel comes back with it, ``_reopen_channel``), else the next one takes over; said
-        in one line."""
-        broken = self.channel.name
+        """The channel broke (``exc``): start one again (``_restart_channel``)."""
+        self._restart_channel(exc)
+
+    def _restart_channel(self, broke: Exception | None = None) -> None:
+        """Start the channel again, the one place that does: the one chosen at connect first (a
+        phone that restarted under scrcpy, killing its server, gets scrcpy again), else the next
+        that starts; said in one line. ``broke``: why the channel in use broke (the chosen one is
+        then started again once until a send goes through; a phone gone raises PhoneLost here,
+        and ``reconnect`` brings the channel back with it); None: the phone came back, and a
+        channel that kept a connection open lost it with the phone's."""
+        chosen, fallbacks = self._chosen or (self.channel.name, self._fallbacks)
+        before = self.channel.name
+        if broke is None and before == chosen and not self.channel.kept_open:
+            return  # a connection per command: nothing to open again
         self.close()
-        if self._chosen and broken == self._chosen[0] and self._retried != broken:
-            self._retried = broken
+        if broke is None or self._chosen and before == chosen and self._retried != before:
+            if broke is not None:
+                self._retried = before
             try:
-                self.channel = choice.open_channel(self, broken)
-                note(f"the {broken} channel to {self.serial} broke ({exc}): started it again")
+                self.channel = choice.open_channel(self, chosen)
+            except ChannelUnavailable as exc:
+                broke = broke or exc
+            else:
+                if broke is not None:
+                    note(f"the {before} channel to {self.serial} broke ({broke}): started it again")
+                    return
+                self._fallbacks = list(fallbacks)
+                if chosen != before:
+                    self.channel_why = f"channel {chosen}: {self.channel.why} (again, once the phone came back)"
+                    note(f"{self.serial} is back: going on with the {chosen} channel again")
                 return
-            except ChannelUnavailable:
-                pass
         while True:
             name = self._fallbacks.pop(0) if self._fallbacks else "exec"
             try:
@@ -283,27 +301,8 @@ class Device:
                 break
             except ChannelUnavailable:
                 continue
-        self.channel_why = f"channel {name}: {self.channel.why} (the {broken} channel broke: {exc})"
-        note(f"the {broken} channel to {self.serial} broke ({exc}): going on with {name}")
-
-    def _reopen_channel(self) -> None:
-        """The channel's connection died with the phone's: open the one chosen at connect again
-        (not the slower one it fell back to as the phone left: a phone that restarts under scrcpy
-        gets scrcpy again), or fall back from it in one line."""
-        name, fallbacks = self._chosen or (self.channel.name, self._fallbacks)
-        before = self.channel.name
-        if not self.channel.kept_open and before == name:
-            return  # a connection per command: nothing to open again
-        self.close()
-        try:
-            self.channel = choice.open_channel(self, name)
-        except ChannelUnavailable as exc:
-            self.fall_back(exc)
-            return
-        self._fallbacks = list(fallbacks)
-        if name != before:
-            self.channel_why = f"channel {name}: {self.channel.why} (again, once the phone came back)"
-            note(f"{self.serial} is back: going on with the {name} channel again")
+        self.channel_why = f"channel {name}: {self.channel.why} (the {before} channel broke: {broke})"
+        note(f"the {before} channel to {self.serial} broke ({broke}): going on with {name}")
 
     def close(self) -> None:
         """Stop the channel (what it started on the phone, too)."""
