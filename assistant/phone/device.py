@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelUnavailable
-from assistant.phone.screen import DEFAULT_DISPLAY, CaptureFailed, Screen, viewport
+from assistant.phone.screen import DEFAULT_DISPLAY, BlackScreen, CaptureFailed, Screen, is_black, viewport
 from assistant.phone.server import (COMMAND_TIMEOUT, AdbServerUnreachable, Client, NoPhone, PhoneLost,
                                     adb_client, choose, connect_address, forget_failed, is_network, list_phones,
                                     lost_advice, phone_state, wait_ready)
@@ -59,6 +59,7 @@ class Device:
         self.channel_why = f"channel exec: {self.channel.why}"  # one line, for -v
         self._fallbacks: list[str] = []  # the channels to go on with when this one breaks
         self.touched_at = float("-inf")  # time.monotonic() when the last taps, swipe or key were sent
+        self.shown_at: float | None = None  # when the last capture showed the screen (see capture)
         # (the size taps are given in, the screenshot size it was read beside): see input_size
         self._input_size: tuple[tuple[int, int], tuple[int, int] | None] | None = None
 
@@ -251,7 +252,7 @@ class Device:
                 self._retried = None
                 break
             except (ChannelUnavailable, ConnectionError) as exc:
-                self.fall_back(exc)
+                self._restart_channel(exc)
                 if not isinstance(exc, ChannelUnavailable) or exc.sent:
                     break
         self.touched_at = time.monotonic()
@@ -261,10 +262,6 @@ class Device:
         self.close()
         self.channel, self._fallbacks, self.channel_why = choice.choose(self, force, note)
         self._chosen = self.channel.name, list(self._fallbacks)
-
-    def fall_back(self, exc: Exception) -> None:
-        """The channel broke (``exc``): start one again (``_restart_channel``)."""
-        self._restart_channel(exc)
 
     def _restart_channel(self, broke: Exception | None = None) -> None:
         """Start the channel again, the one place that does: the one chosen at connect first (a
@@ -311,8 +308,24 @@ class Device:
         except (OSError, TapsolveError):
             pass  # a phone gone already
 
-    def capture(self) -> np.ndarray:
-        return self.screen.capture()
+    def capture(self, not_before: float | None = None, lossless: bool = True) -> np.ndarray:
+        """The screen as an H x W x 3 RGB image, as the channel captures it (``Channel.capture``:
+        ``lossless`` asks for a screencap, else a channel with video gives a frame showing the
+        screen from ``not_before`` on); ``shown_at``: the frame's time (None: a screencap, taken
+        when asked). A channel that broke gives way to the next, which captures; BlackScreen
+        when there is nothing on the screen."""
+        while True:
+            try:
+                image, self.shown_at = self.channel.capture(lossless, not_before)
+                break
+            except (ChannelUnavailable, ConnectionError) as exc:
+                self._restart_channel(exc)  # (the stream ended: the next channel, in one line)
+        if is_black(image):
+            raise BlackScreen(
+                f"the phone {self.serial}'s screenshot is all black: the screen is off or "
+                "locked, or the app shows a secure window that blocks screenshots; wake and unlock "
+                "the phone and open the game")
+        return image
 
 
 EXEC_SDK = 21  # adbd's `exec:` service came with Android 5.0 (API 21)
