@@ -311,7 +311,6 @@ def test_an_unsure_video_frame_is_never_judged_a_screencap_reads_again(harness, 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # a phone met for the first time
     vp, loop, video, said = play_on_video(harness)
     loop.start()  # the first read: a lossless screencap builds the profile
-    screen = loop.link.device.screen
     assert video.given == 0 and not loop.link.lossless
     video.spoil = 50  # every video frame from now on is smeared
     before = len(vp.phone.charged["capture"])

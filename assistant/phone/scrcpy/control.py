@@ -1,6 +1,4 @@
-"""scrcpy's control socket: taps, swipes and keys as its control messages, byte for byte as
-server/.../control/ControlMessageReader.java reads them (ControlMessage.java's types; big-endian:
-an INJECT_TOUCH_EVENT is 32 bytes, an INJECT_KEYCODE 14), and the device's messages drained."""
+"""scrcpy's control socket: taps, swipes and keys sent as its control messages, the device's drained."""
 
 from __future__ import annotations
 

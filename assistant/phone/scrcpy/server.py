@@ -1,6 +1,4 @@
-"""scrcpy's server started on the phone: the jar pushed, the server run in a shell whose output
-is kept, its sockets connected in its accept order and its handshake read (app/src/server.c,
-server/.../device/DesktopConnection.java, server/.../device/Streamer.java at v3.3.4)."""
+"""scrcpy's server started on the phone: the jar pushed, run in a shell, its sockets connected, its handshake read."""
 
 from __future__ import annotations
 

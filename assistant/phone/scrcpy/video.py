@@ -1,6 +1,4 @@
-"""scrcpy's video socket: its H.264 packets (Streamer.java: a 12-byte header, pts with the config
-flag 1<<63 and key-frame flag 1<<62, then size) decoded with PyAV on a thread into a newest-frame
-buffer that wakes the readers waiting for a newer frame."""
+"""scrcpy's video: its H.264 packets decoded on a thread into a newest-frame buffer that wakes its readers."""
 
 from __future__ import annotations
 
@@ -15,6 +13,7 @@ from assistant.phone.scrcpy.server import close_socket, recv_exact
 if TYPE_CHECKING:
     import numpy as np
 
+# Streamer.java: a packet's 12-byte header is its pts with these flags, then its size
 PACKET_FLAG_CONFIG = 1 << 63
 PACKET_FLAG_KEY_FRAME = 1 << 62
 PTS_MASK = PACKET_FLAG_KEY_FRAME - 1  # the rest: the frame's capture time, us (app/src/demuxer.c)
@@ -28,8 +27,6 @@ class Video:
     def __init__(self, sock: socket.socket | None, size: tuple[int, int] | None):
         self.sock = sock
         self.size = size  # (width, height): the codec meta's, then each frame's own
-        self.frames = 0  # frames decoded so far
-        self.decode_s = 0.0  # seconds spent decoding them
         # the phone's clock (the frames' pts) to ours: the least (arrival - pts) seen, so a
         # frame's time is when it was captured plus the smallest latency seen (never later
         # than it arrived; a loaded computer's late frames keep their capture time)
@@ -60,15 +57,12 @@ class Video:
                     continue
                 packet = av.Packet(config + data)
                 config = b""
-                start = time.perf_counter()
                 frames = codec.decode(packet)
                 pts = (pts_flags & PTS_MASK) / 1e6
                 for frame in frames:
                     image = frame.to_ndarray(format="bgr24")
                     self.size = (frame.width, frame.height)  # each frame's own (see scrcpy's top)
                     arrived = time.monotonic()
-                    self.decode_s += time.perf_counter() - start
-                    self.frames += 1
                     self._pts_offset = min(self._pts_offset, arrived - pts)
                     with self._frame_ready:
                         self._frame = (image, pts + self._pts_offset)
