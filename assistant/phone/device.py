@@ -14,7 +14,7 @@ from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.screen import DEFAULT_DISPLAY, BlackScreen, CaptureFailed, Screen, is_black, viewport
 from assistant.phone.server import (COMMAND_TIMEOUT, AdbServerUnreachable, Client, NoPhone, PhoneLost,
                                     adb_client, choose, connect_address, forget_failed, is_network, list_phones,
-                                    lost_advice, phone_state, wait_ready)
+                                    lost_advice, wait_ready)
 from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
 from solver import notes
 from solver.errors import TapsolveError
@@ -104,10 +104,6 @@ class Device:
         except OSError as exc:
             sock.close()
             raise PhoneLost(f"lost the phone {self.serial}: {exc}") from None
-
-    def state(self) -> str | None:
-        """The phone's state as the adb server lists it now ("device", "offline"...), None if gone."""
-        return phone_state(self.client, self.serial)
 
     def reconnect(self, timeout: float = 30.0) -> None:
         """The phone was lost (PhoneLost): wait until it is back in state "device" (``wait_ready``,

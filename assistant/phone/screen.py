@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assistant.phone.server import PhoneLost, lost_advice
+from assistant.phone.server import PhoneLost, lost_advice, phone_state
 from solver.errors import NotABoardNow, TapsolveError
 
 if TYPE_CHECKING:
@@ -34,12 +34,6 @@ class CaptureFailed(TapsolveError):
 # image is looked for after any text: the PNG at its signature, the raw header at a line's start.
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TEXT_AHEAD_MAX = 64 * 1024  # bytes of text looked through for the image: warnings are lines, not pages
-
-
-def text_ahead(data: bytes | bytearray, at: int) -> str:
-    """The text a phone wrote before the image (for an error message): its first line, shortened."""
-    line = bytes(data[:at]).decode("utf-8", "replace").strip().splitlines()
-    return line[0][:120] if line else ""
 
 
 def decode_png(data: bytes | bytearray) -> np.ndarray:
@@ -198,7 +192,7 @@ class Screen:
         try:
             image = decode(data)
         except ValueError as exc:
-            if self.device.state() != "device":  # cut off because the phone went away
+            if phone_state(self.device.client, self.device.serial) != "device":  # cut off: the phone went away
                 raise PhoneLost(f"lost the phone {self.device.serial} during a screenshot; "
                                 f"{lost_advice(self.device.serial)}") from None
             raise CaptureFailed(f"the phone's {self.NAMES[method]} gave no picture: {exc}") from None

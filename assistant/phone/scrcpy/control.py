@@ -31,7 +31,7 @@ def touch_message(action: int, x: int, y: int, width: int, height: int,
                   pointer_id: int = POINTER_ID_GENERIC_FINGER, pressure: int | None = None) -> bytes:
     """INJECT_TOUCH_EVENT: type, action, pointer id (8), x, y (4 each), screen width, height (2
     each), pressure (2: full while the finger is down, none as it lifts), action button, buttons
-    (4 each): 32 bytes, big-endian."""
+    (4 each): 32 bytes, big-endian, as ControlMessageReader.java reads it."""
     if pressure is None:
         pressure = PRESSURE_NONE if action == ACTION_UP else PRESSURE_FULL
     return struct.pack(">BBqiiHHHii", TYPE_INJECT_TOUCH_EVENT, action, pointer_id, x, y, width, height,

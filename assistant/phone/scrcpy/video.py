@@ -61,7 +61,7 @@ class Video:
                 pts = (pts_flags & PTS_MASK) / 1e6
                 for frame in frames:
                     image = frame.to_ndarray(format="bgr24")
-                    self.size = (frame.width, frame.height)  # each frame's own (see scrcpy's top)
+                    self.size = (frame.width, frame.height)  # each frame's own (app/src/screen.c, prepare_for_frame)
                     arrived = time.monotonic()
                     self._pts_offset = min(self._pts_offset, arrived - pts)
                     with self._frame_ready:
