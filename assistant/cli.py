@@ -88,25 +88,25 @@ def add_phone_options(parser):
 # -- phones ------------------------------------------------------------------------------------
 
 def devices(args) -> int:
-    from assistant.phone.device import run_devices
+    from assistant.phone_commands import run_devices
 
     return run_devices(args)
 
 
 def connect(args) -> int:
-    from assistant.phone.device import run_connect
+    from assistant.phone_commands import run_connect
 
     return run_connect(args)
 
 
 def disconnect(args) -> int:
-    from assistant.phone.device import run_disconnect
+    from assistant.phone_commands import run_disconnect
 
     return run_disconnect(args)
 
 
 def pair(args) -> int:
-    from assistant.phone.device import run_pair
+    from assistant.phone_commands import run_pair
 
     return run_pair(args)
 

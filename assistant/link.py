@@ -32,6 +32,9 @@ class Link:
         # its Screen (assistant.phone.screen) and channel; None for a stand-in that only captures:
         # no video to mind, and its times as far off as an input call's
         self.screen = device.screen
+        # a lossless capture, not a compressed video frame: for the read that builds the phone's
+        # profile, and after a read that was not sure (the session's choice: quality)
+        self.lossless = True
         self.reconnect_timeout = reconnect_timeout
         self.reconnects = 0
         self.stale = False  # the phone came back and its screen has not been captured since
@@ -84,17 +87,17 @@ class Link:
 
     def _grab(self, not_before: float | None = None):
         """A capture and when it showed the screen: a video frame's own time (one that showed it
-        from ``not_before`` on: see ``Screen.video``), else when the screencap was asked for."""
+        from ``not_before`` on: see ``Device.capture``), else when the screencap was asked for."""
         self.captures += 1
         at = time.monotonic()
         if self.screen is None:
             image = self._again(self.device.capture)
         else:
-            image = self._again(lambda: self.screen.capture(not_before))
+            image = self._again(lambda: self.device.capture(not_before, self.lossless))
         self.stale, self.shot = False, image.shape[:2]
         self.spent["capture"] += time.monotonic() - at
-        if self.screen is not None and self.screen.from_video:
-            at = self.screen.shown_at
+        if self.from_video:
+            at = self.device.shown_at
         return image, at
 
     def _wait_until(self, at: float) -> None:
@@ -120,7 +123,7 @@ class Link:
     @property
     def from_video(self) -> bool:
         """The last capture was a (compressed) video frame, not a lossless screencap."""
-        return self.screen is not None and self.screen.from_video
+        return self.screen is not None and self.device.shown_at is not None
 
     @property
     def video_size(self) -> tuple[int, int] | None:
@@ -141,8 +144,7 @@ class Link:
     def quality(self, lossless: bool) -> None:
         """Capture from now on by lossless screencap (True) or by the channel's video when it has
         one (False): the session's choice (``assistant.session``), as what it reads needs."""
-        if self.screen is not None:
-            self.screen.lossless = lossless
+        self.lossless = lossless
 
     @property
     def capture_s(self) -> float:

@@ -270,7 +270,7 @@ class Phone:
 
 def _key_name(name) -> str:
     """A key's name checked and made Android's ("back" -> "KEYCODE_BACK"), or InputError."""
-    from assistant.phone.scrcpy import KEYCODES
+    from assistant.phone.scrcpy.control import KEYCODES
 
     text = name.strip().upper() if isinstance(name, str) else ""
     text = text if text.startswith("KEYCODE_") else "KEYCODE_" + text

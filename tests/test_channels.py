@@ -1,5 +1,5 @@
 """The channels taps go by (assistant.phone.channel): the kept-open shell against phonesim, the
-choosing order and the fall-backs, Screen on a video channel, `devices -v`, and phonesim's
+choosing order and the fall-backs, captures on a video channel, `devices -v`, and phonesim's
 Android versions."""
 
 import json
@@ -21,6 +21,8 @@ from assistant.session import Session
 from assistant.phone import device as devices
 from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelLost, ChannelUnavailable, ShellChannel
+from assistant.phone.scrcpy import ScrcpyChannel
+from assistant.phone.scrcpy.video import Video
 from assistant.phone.choice import ChannelRefused
 from assistant.phone.server import PhoneNotReady
 from calibration import store
@@ -196,16 +198,14 @@ def test_a_channel_breaking_mid_play_gives_way_to_the_next(monkeypatch, capsys, 
     assert err == "tapsolve: the scrcpy channel to fake broke (socket closed): going on with shell\n"
 
 
-# -- Screen on a video channel -------------------------------------------------------------------
+# -- captures on a video channel -------------------------------------------------------------------
 
-class FakeVideo(ShellChannel):
-    """The kept-open shell for taps, and phonesim's screen as its video: each frame as the phone
-    shows it when asked, JPEG-compressed (lossy, as a video frame is), BGR, arriving now."""
+class FakeStream(Video):
+    """phonesim's screen as a video stream: each frame as the phone shows it when asked,
+    JPEG-compressed (lossy, as a video frame is), BGR, arriving now."""
 
-    name = "scrcpy"
-
-    def __init__(self, device, phone, spoil=0):
-        super().__init__(device)
+    def __init__(self, phone, spoil=0):
+        super().__init__(None, None)
         self.phone, self.spoil, self.given, self.spoiled = phone, spoil, 0, 0
 
     def frame(self):
@@ -218,25 +218,68 @@ class FakeVideo(ShellChannel):
         self.given += 1
         return bgr, time.monotonic()
 
+    def next_frame(self, shown_from, after, until):
+        while time.monotonic() <= until:  # (looked at again: the real stream wakes its readers)
+            got = self.frame()
+            if got[1] >= shown_from and got[1] > after:
+                return got
+            time.sleep(0.005)
+        return None
 
-def test_screen_takes_a_video_frame_only_when_newer_than_the_last_touch(harness):
+
+class FakeVideo(ScrcpyChannel):
+    """The scrcpy channel's captures from a FakeStream; its touches by the kept-open shell."""
+
+    touch_margin, acts_before_returning = ShellChannel.touch_margin, ShellChannel.acts_before_returning
+
+    def __init__(self, device, phone, spoil=0):
+        Channel.__init__(self, device, "phonesim's screen as video, taps by the kept-open shell")
+        self.shell, self.video, self.control, self.server = ShellChannel(device), FakeStream(phone, spoil), None, None
+        self.taken = float("-inf")
+        self.taps, self.swipe, self.key = self.shell.taps, self.shell.swipe, self.shell.key
+
+    def close(self):
+        self.shell.close()
+
+
+def test_the_scrcpy_channel_takes_a_video_frame_only_when_newer_than_the_last_touch(harness):
     vp = harness.add(standin_phone())
     link = devices.connect(vp.serial, client=harness.client)
-    link.channel = video = FakeVideo(link, vp.phone)
-    screen = link.screen
-    assert screen.lossless  # until the first read has built the profile
-    first = screen.capture()
+    link.channel = channel = FakeVideo(link, vp.phone)
+    screen, video = link.screen, channel.video
+    first = link.capture()  # lossless unless asked otherwise: the screencap
     assert screen.frames == 0 and video.given == 0
-    assert np.array_equal(first, vp.phone.screen())  # the screencap: lossless
-    screen.lossless = False
-    image = screen.capture()
-    assert screen.frames == 1 and image.shape == first.shape
+    assert np.array_equal(first, vp.phone.screen())
+    image = link.capture(lossless=False)
+    assert screen.frames == 1 and image.shape == first.shape and link.shown_at is not None
     assert cv2.absdiff(image, first).max() > 0 and cv2.absdiff(image, first).mean() < 2  # RGB, lossy
     video.frame = lambda: (np.zeros((2400, 1080, 3), np.uint8), link.touched_at - 1)  # older than the touch
     link.tap(10, 500)
-    again = screen.capture()  # waited for a newer frame, then took a screencap
-    assert screen.frames == 1 and np.array_equal(again, vp.phone.screen())
+    again = link.capture(lossless=False)  # waited for a newer frame, then took a screencap
+    assert screen.frames == 1 and np.array_equal(again, vp.phone.screen()) and link.shown_at is None
     link.close()
+
+
+def test_the_channel_captures_as_the_link_asks_never_the_screen_on_its_own(harness):
+    """Capture is the channel's, as touching is: the link passes the quality the session chose
+    (Link.quality) down to the channel, which decides between its video and a screencap."""
+    vp = harness.add(standin_phone())
+    device = devices.connect(vp.serial, client=harness.client, channel="exec")
+    asked = []
+
+    class Counting(Channel):
+        def capture(self, lossless, not_before):
+            asked.append(lossless)
+            return super().capture(lossless, not_before)
+
+    device.channel = Counting(device)
+    link = Link(device, say=[].append)
+    link.capture()  # (a settled capture: two frames, or more)
+    link.quality(lossless=False)
+    link.capture()
+    assert asked and asked[0] is True and asked[-1] is False and set(asked) == {True, False}
+    assert not link.from_video and device.screen.frames == 0  # no video on exec: every one a screencap
+    device.close()
 
 
 def play_on_video(harness, spoil=0):
@@ -245,7 +288,8 @@ def play_on_video(harness, spoil=0):
     vp = harness.add(phone)
     said = []
     link = Link(devices.connect(vp.serial, client=harness.client), say=said.append)
-    video = link.device.channel = FakeVideo(link.device, phone, spoil)
+    link.device.channel = FakeVideo(link.device, phone, spoil)
+    video = link.device.channel.video
     loop = Loop(Session(link, keep=True), game="numbermatch", objective="fast", budget=1.0, say=said.append,
                 wait_unknown=5)
     phone.clear_log()
@@ -267,15 +311,14 @@ def test_an_unsure_video_frame_is_never_judged_a_screencap_reads_again(harness, 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # a phone met for the first time
     vp, loop, video, said = play_on_video(harness)
     loop.start()  # the first read: a lossless screencap builds the profile
-    screen = loop.link.device.screen
-    assert video.given == 0 and not screen.lossless
+    assert video.given == 0 and not loop.link.lossless
     video.spoil = 50  # every video frame from now on is smeared
     before = len(vp.phone.charged["capture"])
     reading = loop.look()
     assert video.spoiled > 0  # a smeared frame was looked at ...
     assert reading.sure and reading.screen == "board"  # ... and read again by screencap
-    assert len(vp.phone.charged["capture"]) > before and not screen.from_video
-    assert screen.lossless is False
+    assert len(vp.phone.charged["capture"]) > before and not loop.link.from_video
+    assert loop.link.lossless is False
     video.spoil = 0
     assert autoplay.play(loop, say=said.append) == 0
     assert vp.wrong_taps == 0 and loop.tally.replans == 0
@@ -285,7 +328,8 @@ def test_an_unsure_video_frame_is_never_judged_a_screencap_reads_again(harness, 
 def met_again(harness, vp, said, spoil=0):
     """A new connection to a phone already read (its profile stored): its own Link and Loop."""
     device = devices.connect(vp.serial, client=harness.client)
-    video = device.channel = FakeVideo(device, vp.phone, spoil)
+    device.channel = FakeVideo(device, vp.phone, spoil)
+    video = device.channel.video
     loop = Loop(Session(Link(device, say=said.append), keep=True), game="numbermatch", objective="fast",
                 budget=1.0, say=said.append)
     return loop, video
@@ -303,7 +347,7 @@ def test_a_phone_with_a_stored_profile_starts_from_a_video_frame(harness, tmp_pa
     before = len(vp.phone.charged["capture"])
     again.start()
     assert video.given > 0 and len(vp.phone.charged["capture"]) == before  # no screencap at all
-    assert again.reading.sure and again.link.screen.from_video
+    assert again.reading.sure and again.link.from_video
     assert autoplay.play(again, say=said.append) == 0 and vp.wrong_taps == 0
     vp.stop()
 
@@ -318,7 +362,7 @@ def test_a_first_video_frame_the_stored_profile_does_not_read_for_sure_is_read_a
     before = len(vp.phone.charged["capture"])
     again.start()
     assert video.spoiled > 0 and len(vp.phone.charged["capture"]) > before  # smeared: a screencap read it
-    assert again.reading.sure and not again.link.screen.from_video
+    assert again.reading.sure and not again.link.from_video
     vp.stop()
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from helpers import standin_phone, tapsolve
 
+from assistant import phone_commands
 from assistant.phone import device, screen, server
 from phonesim.harness import Harness, free_port
 from phonesim.phone import PRESETS, Phone
@@ -137,8 +138,8 @@ def test_a_failed_connect_or_scan_leaves_no_offline_entry(harness, monkeypatch):
         run = tapsolve("connect", silent.serial, port=harness.adb_port)
         assert run.returncode == 1 and "Traceback" not in run.stderr
         assert harness.state(silent.serial) is None, harness.client.list()
-        monkeypatch.setenv(device.SCAN_PORTS_ENV, str(silent.port))
-        assert device.scan(harness.client) == []
+        monkeypatch.setenv(phone_commands.SCAN_PORTS_ENV, str(silent.port))
+        assert phone_commands.scan(harness.client) == []
         assert harness.state(silent.serial) is None, harness.client.list()
     finally:
         silent.stop()
@@ -182,6 +183,42 @@ def test_a_phone_restarting_under_scrcpy_gets_scrcpy_again(harness):
     assert phone.channel.name == "scrcpy" and (5, 6) in vp.phone.app.taps
     phone.close()
     vp.stop()
+
+
+def test_a_lost_phone_is_waited_for_and_its_channel_started_again_in_one_place(harness, monkeypatch):
+    """Reconnection has one owner: the link (a stand-in counts who calls) asks the device, whose
+    reconnect alone waits for the phone, and one method alone starts a channel again, whether
+    the phone went away under it or only the channel broke."""
+    import sys
+    import threading
+
+    from assistant.link import Link
+    from assistant.phone import choice
+
+    vp = harness.add(standin_phone())
+    phone = device.connect(vp.serial, client=harness.client, channel="shell")  # (a connection kept open)
+    waiters, openers = [], []
+    wait_ready, open_channel = server.wait_ready, choice.open_channel
+
+    def counted(calls, real):
+        return lambda *a, **k: calls.append(sys._getframe(1).f_code.co_name) or real(*a, **k)
+
+    monkeypatch.setattr(device, "wait_ready", counted(waiters, wait_ready), raising=False)
+    monkeypatch.setattr(choice, "open_channel", counted(openers, open_channel))
+    link = Link(phone, say=[].append, reconnect_timeout=20)
+    link.capture()
+    vp.stop()
+    threading.Timer(1.0, vp.restart).start()
+    link.tap(3, 4)  # the phone goes away under the kept-open shell: waited for, the shell opened again
+    assert link.reconnects == 1 and phone.channel.name == "shell"
+    for connection in list(vp.server._connections):  # only the shell breaks now, the phone stays
+        for stream in list(connection.streams.values()):
+            stream.close()
+    link.capture()
+    link.tap(5, 6)
+    assert (5, 6) in vp.phone.app.taps and link.reconnects == 1
+    assert waiters == ["reconnect"] and set(openers) == {"_restart_channel"} and len(openers) >= 2, (waiters, openers)
+    phone.close()
 
 
 def test_a_stopped_phone_is_lost_not_hung(harness):
@@ -393,19 +430,19 @@ def test_one_offline_network_leftover_beside_a_ready_phone_is_passed_over(harnes
 
 def test_devices_scan_connects_what_answers_on_the_ports_it_tries(harness, unlisted):
     closed = free_port()
-    env = dict(harness.env, **{device.SCAN_PORTS_ENV: f"{closed},{unlisted.port}"})
+    env = dict(harness.env, **{phone_commands.SCAN_PORTS_ENV: f"{closed},{unlisted.port}"})
     run = tapsolve("devices", "--scan", env=env)
     assert run.returncode == 0, run.stderr
     assert run.stderr == f"tapsolve: connected {unlisted.serial}\n"
     row = next(line for line in run.stdout.splitlines() if line.startswith(unlisted.serial))
     assert row.split()[1:] == ["device", "Galaxy", "A12", "720x1600"]
-    run = tapsolve("devices", "--scan", env=dict(env, **{device.SCAN_PORTS_ENV: str(closed)}))
+    run = tapsolve("devices", "--scan", env=dict(env, **{phone_commands.SCAN_PORTS_ENV: str(closed)}))
     assert run.returncode == 0 and "no new emulator answered" in run.stderr  # the one found stays listed
     harness.client.disconnect(unlisted.serial)
-    run = tapsolve("devices", "--scan", env=dict(env, **{device.SCAN_PORTS_ENV: str(closed)}))
+    run = tapsolve("devices", "--scan", env=dict(env, **{phone_commands.SCAN_PORTS_ENV: str(closed)}))
     assert run.returncode == 1 and len(run.stderr.splitlines()) == 1
     assert run.stderr.startswith("tapsolve: error: no emulator answered on the usual adb ports")
-    assert device.EMULATOR_PORTS[:3] == (5555, 7555, 16384)  # BlueStacks 5 / LDPlayer, MuMu 6, MuMu 12
+    assert phone_commands.EMULATOR_PORTS[:3] == (5555, 7555, 16384)  # BlueStacks 5 / LDPlayer, MuMu 6, MuMu 12
 
 
 def test_a_landscape_screen_is_refused_with_what_to_do(harness):

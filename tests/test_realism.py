@@ -426,9 +426,9 @@ def test_captures_during_every_animation_are_waited_out_never_judged(harness, tm
     grabbed, returned = [], []
     grab, settled = link.device.capture, link.capture
 
-    def counting_grab():
+    def counting_grab(*args, **options):
         grabbed.append(len(phone.capture_log))
-        return grab()
+        return grab(*args, **options)
 
     def recording_capture(**options):
         image = settled(**options)
@@ -680,8 +680,8 @@ def test_video_frames_during_every_animation_are_never_judged(harness, tmp_path,
     def recording_grab(*args, **options):
         image, at = grab(*args, **options)
         # the frame's pts: its time less the channel's clock offset (which only ever shrinks)
-        pts = (link.screen.shown_at - link.device.channel._pts_offset) * 1e6
-        grabbed[id(image)] = image, link.screen.from_video, pts
+        pts = (at - link.device.channel.video._pts_offset) * 1e6  # (at: the frame's time, when from video)
+        grabbed[id(image)] = image, link.from_video, pts
         return image, at
 
     def recording_accept(image):

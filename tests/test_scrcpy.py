@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from assistant.phone import scrcpy
+from assistant.phone.scrcpy import control as scrcpy_control
+from assistant.phone.scrcpy import server as scrcpy_server
 from assistant.phone.channel import ChannelUnavailable
 from helpers import standin_phone
 from phonesim import scrcpy as simscrcpy
@@ -18,7 +20,7 @@ from phonesim import scrcpy as simscrcpy
 # parseInjectTouchEvent: action (u8), pointerId (long), x, y (int), screenWidth, screenHeight
 # (u16), pressure (u16 fixed point), actionButton (int), buttons (int); big-endian (DataInputStream)
 def test_touch_message_is_the_readers_32_bytes():
-    message = scrcpy.touch_message(scrcpy.ACTION_DOWN, 100, 2000, 1080, 2400)
+    message = scrcpy_control.touch_message(scrcpy_control.ACTION_DOWN, 100, 2000, 1080, 2400)
     expected = bytes.fromhex(
         "02"                  # TYPE_INJECT_TOUCH_EVENT
         "00"                  # MotionEvent.ACTION_DOWN
@@ -31,29 +33,29 @@ def test_touch_message_is_the_readers_32_bytes():
 
 
 def test_touch_up_and_move_carry_their_action():
-    assert scrcpy.touch_message(scrcpy.ACTION_UP, 1, 2, 3, 4)[1] == 1
-    assert scrcpy.touch_message(scrcpy.ACTION_MOVE, 1, 2, 3, 4)[1] == 2
+    assert scrcpy_control.touch_message(scrcpy_control.ACTION_UP, 1, 2, 3, 4)[1] == 1
+    assert scrcpy_control.touch_message(scrcpy_control.ACTION_MOVE, 1, 2, 3, 4)[1] == 2
 
 
 # parseInjectKeycode: action (u8), keycode, repeat, metaState (int each)
 def test_keycode_message_is_the_readers_14_bytes():
-    message = scrcpy.keycode_message(scrcpy.ACTION_UP, scrcpy.keycode("KEYCODE_BACK"))
+    message = scrcpy_control.keycode_message(scrcpy_control.ACTION_UP, scrcpy_control.keycode("KEYCODE_BACK"))
     assert message == bytes.fromhex("00" "01" "00000004" "00000000" "00000000")
 
 
 def test_key_names():
-    assert scrcpy.keycode("BACK") == scrcpy.keycode("4") == scrcpy.keycode("keycode_back") == 4
+    assert scrcpy_control.keycode("BACK") == scrcpy_control.keycode("4") == scrcpy_control.keycode("keycode_back") == 4
     with pytest.raises(ValueError, match="unknown key"):
-        scrcpy.keycode("KEYCODE_NOPE")
+        scrcpy_control.keycode("KEYCODE_NOPE")
 
 
 def test_the_packaged_jar_is_upstreams_3_3_4():
-    assert len(scrcpy.server_jar()) == 90_980
+    assert len(scrcpy_server.server_jar()) == 90_980
 
 
 def test_a_jar_with_another_checksum_is_refused_in_one_line():
     with pytest.raises(ChannelUnavailable) as caught:
-        scrcpy.check_jar(scrcpy.server_jar() + b"\0")
+        scrcpy_server.check_jar(scrcpy_server.server_jar() + b"\0")
     assert "\n" not in str(caught.value) and "checksum" in str(caught.value)
 
 
@@ -66,7 +68,7 @@ def test_video_size_follows_size_limit_and_round8():
 
 
 # -- phonesim's app_process, as the phone's shell runs it ------------------------------------
-def run_server(phone, *args, classpath=scrcpy.DEVICE_PATH):
+def run_server(phone, *args, classpath=scrcpy_server.DEVICE_PATH):
     out = []
     status = simscrcpy.app_process(phone, {"CLASSPATH": classpath},
                                    ["/", "com.genymobile.scrcpy.Server", *args], out.append)
@@ -74,7 +76,7 @@ def run_server(phone, *args, classpath=scrcpy.DEVICE_PATH):
 
 
 def pushed(phone):
-    simscrcpy.files(phone)[scrcpy.DEVICE_PATH] = scrcpy.server_jar()
+    simscrcpy.files(phone)[scrcpy_server.DEVICE_PATH] = scrcpy_server.server_jar()
     return phone
 
 
@@ -117,7 +119,7 @@ def test_taps_land_and_frames_show_the_screen_and_close_leaves_nothing(harness):
     channel = scrcpy.start(device, video=True)
     try:
         assert channel.name == "scrcpy" and channel.why == "scrcpy server 3.3.4, control+video 1080x2400"
-        assert channel.device_name == phone.preset.model
+        assert channel.server.device_name == phone.preset.model
         channel.taps([(100, 500), (540, 1800)])
         assert wait_for(lambda: len(phone.app.taps) == 2)
         assert phone.app.taps == [(100, 500), (540, 1800)]
@@ -141,7 +143,7 @@ def test_max_size_scales_the_stream_and_taps_still_land(harness):
     phone, device = connected(harness)
     channel = scrcpy.start(device, video=True, max_size=1024)
     try:
-        assert channel.video_size == (464, 1024)
+        assert channel.video.size == (464, 1024)
         assert channel.frame()[0].shape == (1024, 464, 3)
         channel.taps([(540, 1200)])
         assert wait_for(lambda: len(phone.app.taps) == 1)
@@ -173,7 +175,7 @@ def one_line_refusal(device) -> str:
 
 def test_a_checksum_mismatch_pushes_nothing(harness, monkeypatch):
     phone, device = connected(harness)
-    monkeypatch.setattr(scrcpy, "SERVER_SHA256", "0" * 64)
+    monkeypatch.setattr(scrcpy_server, "SERVER_SHA256", "0" * 64)
     assert "checksum" in one_line_refusal(device)
     assert simscrcpy.files(phone) == {}
 
@@ -221,7 +223,7 @@ def test_phonesims_dropped_taps_apply_to_touch_messages_too(harness):
 
 
 def test_the_start_line_is_short_and_sets_what_the_channel_needs():
-    line = scrcpy.server_command(0x1234ABCD, video=True, max_size=1024)
+    line = scrcpy_server.server_command(0x1234ABCD, video=True, max_size=1024)
     assert len(line) < 256  # some phones' app_process fails past 256 characters (scrcpy #4481)
     env, _, rest = line.partition(" ")
     assert env == "CLASSPATH=/data/local/tmp/scrcpy-server.jar"
@@ -235,7 +237,7 @@ def test_the_start_line_is_short_and_sets_what_the_channel_needs():
 
 def test_the_servers_own_error_is_the_one_line(harness, monkeypatch):
     phone, device = connected(harness)
-    monkeypatch.setattr(scrcpy, "SERVER_VERSION", "3.3.3")  # a client for another server version
+    monkeypatch.setattr(scrcpy_server, "SERVER_VERSION", "3.3.3")  # a client for another server version
     assert one_line_refusal(device) == ("the scrcpy server did not start: The server version (3.3.4) "
                                         "does not match the client (3.3.3)")
     assert simscrcpy.running(phone) == 0
@@ -274,14 +276,14 @@ def test_whole_games_play_on_the_scrcpy_channel_without_a_wrong_tap(harness, pre
 # the client takes the size from each frame, as app/src/screen.c does ----------------------------
 def test_a_finger_lifts_with_pressure_0_as_scrcpys_client_sends_it():
     # app/src/input_manager.c, simulate_virtual_finger: "pressure = up ? 0.0f : 1.0f"
-    assert scrcpy.touch_message(scrcpy.ACTION_UP, 1, 2, 3, 4)[22:24] == b"\0\0"
-    assert scrcpy.touch_message(scrcpy.ACTION_DOWN, 1, 2, 3, 4)[22:24] == b"\xff\xff"
-    assert scrcpy.touch_message(scrcpy.ACTION_MOVE, 1, 2, 3, 4)[22:24] == b"\xff\xff"
+    assert scrcpy_control.touch_message(scrcpy_control.ACTION_UP, 1, 2, 3, 4)[22:24] == b"\0\0"
+    assert scrcpy_control.touch_message(scrcpy_control.ACTION_DOWN, 1, 2, 3, 4)[22:24] == b"\xff\xff"
+    assert scrcpy_control.touch_message(scrcpy_control.ACTION_MOVE, 1, 2, 3, 4)[22:24] == b"\xff\xff"
 
 
 def test_the_servers_socket_is_tried_as_long_as_scrcpys_client_tries_it():
     # app/src/server.c: connect_to_server(server, 100 attempts, 100 ms)
-    assert scrcpy.CONNECT_ATTEMPTS == 100 and scrcpy.CONNECT_RETRY == 0.1
+    assert scrcpy_server.CONNECT_ATTEMPTS == 100 and scrcpy_server.CONNECT_RETRY == 0.1
 
 
 def server_of(phone):
@@ -303,8 +305,8 @@ def test_an_encoder_that_refuses_the_full_size_is_retried_smaller_and_taps_follo
     channel = scrcpy.start(Device(harness.client, vp.serial), video=True)
     try:
         assert channel.frame()[0].shape == (1920, 864, 3)  # the header said 1440x3200
-        assert channel.video_size == (864, 1920)
-        output = channel.server_output()
+        assert channel.video.size == (864, 1920)
+        output = channel.server.output()
         assert "Retrying with -m2560" in output and "Retrying with -m1920" in output
         cell = phone.app.truth()["cells"]["0"]
         x, y = cell[0] + cell[2] // 2, cell[1] + cell[3] // 2
@@ -318,17 +320,16 @@ def test_an_encoder_that_refuses_the_full_size_is_retried_smaller_and_taps_follo
 def test_a_rotation_mid_play_changes_the_video_size_and_taps_follow_it(harness):
     phone, device = connected(harness)
     channel = device.channel = scrcpy.start(device, video=True)
-    device.screen.lossless = False  # looks by video
-    try:
-        assert device.capture().shape == (2400, 1080, 3)
+    try:  # (looks by video)
+        assert device.capture(lossless=False).shape == (2400, 1080, 3)
         phone.turned = True  # a landscape ad turns the display
-        assert wait_for(lambda: device.capture().shape == (1080, 2400, 3))
-        assert channel.video_size == (2400, 1080)
+        assert wait_for(lambda: device.capture(lossless=False).shape == (1080, 2400, 3))
+        assert channel.video.size == (2400, 1080)
         device.tap(2000, 300)  # in the turned screen's coordinates
         assert wait_for(lambda: len(phone.app.taps) == 1)
         assert phone.app.taps == [(1079 - 300, 2000)] and server_of(phone).ignored == 0
         phone.turned = False
-        assert wait_for(lambda: device.capture().shape == (2400, 1080, 3))
+        assert wait_for(lambda: device.capture(lossless=False).shape == (2400, 1080, 3))
         device.tap(100, 500)
         assert wait_for(lambda: len(phone.app.taps) == 2) and phone.app.taps[1] == (100, 500)
     finally:
@@ -340,19 +341,18 @@ def test_a_reader_waiting_for_a_newer_frame_is_woken_by_the_decoder_not_by_polli
     keeps one (no sleep-and-look loop): a frame that shows a move is taken as soon as it exists."""
     import threading
 
-    from assistant.phone import channel as channels
+    from assistant.phone.scrcpy.video import Video
 
-    channel = scrcpy.ScrcpyChannel(standin_phone(), video=True, max_size=0)
-    channel._video = object()  # (a stream: its frames come from the thread below)
-    channel._frame = (np.zeros((4, 2, 3), np.uint8), 1.0)
-    monkeypatch.setattr(channels.time, "sleep", lambda s: pytest.fail("polled for a frame"))
+    video = Video(None, (2, 4))  # (a stream: its frames come from the thread below)
+    video._frame = (np.zeros((4, 2, 3), np.uint8), 1.0)
+    monkeypatch.setattr(time, "sleep", lambda s: pytest.fail("polled for a frame"))
 
     def decode():
-        with channel._frame_ready:
-            channel._frame = (np.ones((4, 2, 3), np.uint8), 2.0)
-            channel._frame_ready.notify_all()
+        with video._frame_ready:
+            video._frame = (np.ones((4, 2, 3), np.uint8), 2.0)
+            video._frame_ready.notify_all()
 
     threading.Timer(0.05, decode).start()
-    image, shown = channel.next_frame(1.5, 1.0, time.monotonic() + 30)
+    image, shown = video.next_frame(1.5, 1.0, time.monotonic() + 30)
     assert shown == 2.0 and image[0, 0, 0] == 1
-    assert channel.next_frame(3.0, 2.0, time.monotonic() + 0.05) is None  # none that new by then
+    assert video.next_frame(3.0, 2.0, time.monotonic() + 0.05) is None  # none that new by then

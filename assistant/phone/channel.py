@@ -1,20 +1,17 @@
 """How taps reach the phone and its screen comes back: a Channel ("scrcpy", "shell" or "exec"),
-chosen at connect, fastest first, each falling back to the next with one line."""
+chosen at connect, fastest first, each falling back to the next with one line; each gives the
+screen's captures its own way (exec and shell by screencap, scrcpy by video frame)."""
 
 from __future__ import annotations
 
 import itertools
 import select
-import time
 from typing import TYPE_CHECKING
 
 from assistant.phone.server import COMMAND_TIMEOUT, PhoneLost, PhoneNotReady, advice
 
 if TYPE_CHECKING:
     import numpy as np
-
-
-FRAME_POLL = 0.005  # seconds between looks for a newer frame, on a channel that cannot wake its readers
 
 
 class ChannelUnavailable(Exception):
@@ -49,8 +46,8 @@ def check_input(serial: str, output: str) -> None:
 
 
 class Channel:
-    """The plain channel ("exec"): one `input` shell call per batch of taps, no video (Screen
-    captures by screencap). Coordinates are the phone's INPUT coordinates: Device scales."""
+    """The plain channel ("exec"): one `input` shell call per batch of taps, captures by
+    screencap. Coordinates are the phone's INPUT coordinates: Device scales."""
 
     name = "exec"
     kept_open = False  # a connection kept between calls (it dies with the phone's: opened again)
@@ -86,24 +83,18 @@ class Channel:
         """A system key ("KEYCODE_BACK"), as `input keyevent` sends it."""
         self._input([f"{self.device.input_command} keyevent {code}"], COMMAND_TIMEOUT)
 
+    def capture(self, lossless: bool, not_before: float | None) -> tuple[np.ndarray, float | None]:
+        """The screen as RGB and the time it showed it (None: taken when asked for). ``lossless``:
+        a lossless capture is asked for (the read that builds a profile, one after a read that
+        was not sure); ``not_before``: a capture showing the screen from then on. Here, and on
+        every channel without video, a screencap (``Screen``)."""
+        return self.device.screen.shot(), None
+
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest decoded screen frame (BGR uint8, screenshot orientation) and the
         time.monotonic() it showed the screen (its capture, as near as known; never after it
-        arrived); None: no video here, Screen captures by screencap."""
+        arrived); None: no video here."""
         return None
-
-    def next_frame(self, shown_from: float, after: float, until: float) -> tuple[np.ndarray, float] | None:
-        """The newest frame (as ``frame``) that showed the screen at ``shown_from`` or later and
-        after ``after``, waiting until ``until`` (time.monotonic) for one; None: no video, or none
-        that new by then. Here by looking again every FRAME_POLL; a channel whose decoder can wake
-        its readers (scrcpy's) answers the moment the frame is decoded."""
-        while True:
-            got = self.frame()
-            if got is None or got[1] >= shown_from and got[1] > after:
-                return got
-            if time.monotonic() > until:
-                return None
-            time.sleep(FRAME_POLL)
 
     def close(self) -> None:
         """Stops what the channel started, on the phone and here (exec starts nothing)."""

@@ -1,11 +1,9 @@
 """One phone in state "device": shell commands, taps and swipes, waiting for it to come back,
-and its screen; `connect` finds the one to play on; `tapsolve devices` lists them all, and
-`tapsolve connect`, `disconnect` and `pair` add and drop network phones."""
+and its screen; `connect` finds the one to play on."""
 
 from __future__ import annotations
 
 import atexit
-import os
 import re
 import socket
 import time
@@ -13,11 +11,10 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelUnavailable
-from assistant.phone.screen import DEFAULT_DISPLAY, CaptureFailed, Screen, viewport
-from assistant.phone.server import (COMMAND_TIMEOUT, NO_PHONE, AdbServerUnreachable, Client, NoPhone,
-                                    PhoneLost, PhoneNotReady, adb_client, advice, choose, connect_address,
-                                    disconnect, forget_failed, is_local, is_network, list_phones, lost_advice, pair,
-                                    reachable, start_server)
+from assistant.phone.screen import DEFAULT_DISPLAY, BlackScreen, CaptureFailed, Screen, is_black, viewport
+from assistant.phone.server import (COMMAND_TIMEOUT, AdbServerUnreachable, Client, NoPhone, PhoneLost,
+                                    adb_client, choose, connect_address, forget_failed, is_network, list_phones,
+                                    lost_advice, wait_ready)
 from assistant.phone.server import adbutils  # imported there, after its stand-in for requests
 from solver import notes
 from solver.errors import TapsolveError
@@ -47,13 +44,12 @@ class Device:
     """A phone in state "device": shell commands, taps and swipes, and its Screen."""
 
     # the channel chosen at connect and its fallbacks (a phone that comes back gets it again), and
-    # the chosen one started again since the last send that went through (once: see fall_back)
+    # the chosen one started again since the last send that went through (once: see _restart_channel)
     _chosen: tuple[str, list[str]] | None = None
     _retried: str | None = None
 
     def __init__(self, client: adbutils.AdbClient, serial: str):
-        # never adbutils' own client: its connections start servers that print into our output
-        self.client = client if isinstance(client, Client) else Client(client.host, client.port)
+        self.client = Client.of(client)
         self.serial = serial
         self.screen = Screen(self)
         self._model: str | None = None
@@ -63,6 +59,7 @@ class Device:
         self.channel_why = f"channel exec: {self.channel.why}"  # one line, for -v
         self._fallbacks: list[str] = []  # the channels to go on with when this one breaks
         self.touched_at = float("-inf")  # time.monotonic() when the last taps, swipe or key were sent
+        self.shown_at: float | None = None  # when the last capture showed the screen (see capture)
         # (the size taps are given in, the screenshot size it was read beside): see input_size
         self._input_size: tuple[tuple[int, int], tuple[int, int] | None] | None = None
 
@@ -108,46 +105,19 @@ class Device:
             sock.close()
             raise PhoneLost(f"lost the phone {self.serial}: {exc}") from None
 
-    def state(self) -> str | None:
-        """The phone's state as the adb server lists it now ("device", "offline"...), None if gone."""
-        try:
-            return next((p.state for p in list_phones(self.client) if p.serial == self.serial), None)
-        except AdbServerUnreachable:
-            return None
-
-    def reconnect(self, timeout: float = 30.0, poll: float = 0.25) -> None:
-        """Wait until the phone is back in state "device" (after PhoneLost), or raise PhoneLost.
-
-        A local adb server that died is started again (said, and left running as adb's own is).
-        The adb server reconnects a phone over TCP on its own; we also ask it to (`host:connect`)
-        in case it forgot the phone, e.g. after its own restart.
+    def reconnect(self, timeout: float = 30.0) -> None:
+        """The phone was lost (PhoneLost): wait until it is back in state "device" (``wait_ready``,
+        PhoneLost when it is not) and start its channel again; the one place that does (the link
+        calls it as it rides the loss out, ``assistant.link.Link``).
 
         What came back on the serial may not be the phone that left (its screen resized by
         `wm size`, another device given the same Wi-Fi address): its model and both sizes (input
         and screenshot) are forgotten, read again on their next use. The caller reads the screen
         again before its next touch (``assistant.link.Link``)."""
-        deadline = time.monotonic() + timeout
-        asked = 0.0
-        while True:
-            state = self.state()
-            if state == "device":
-                self._model = self._input_size = self._sdk = self._identity = None
-                self.screen.size = None  # (set again by the next capture)
-                self._reopen_channel()
-                return
-            if state is None and not reachable(self.client.host, self.client.port) and is_local(self.client.host):
-                start_server(self.client.port)  # the server died (or was killed) under us
-            now = time.monotonic()
-            if now > deadline:
-                raise PhoneLost(f"the phone {self.serial} did not come back within {timeout:g} s "
-                                f"({'last seen ' + state if state else 'not listed'})")
-            if state is None and is_network(self.serial) and now - asked > 2:
-                asked = now
-                try:
-                    connect_address(self.client, self.serial, timeout=2)
-                except TapsolveError:
-                    pass
-            time.sleep(poll)
+        wait_ready(self.client, self.serial, timeout)
+        self._model = self._input_size = self._sdk = self._identity = None
+        self.screen.size = None  # (set again by the next capture)
+        self._restart_channel()
 
     def shell(self, command: str, timeout: float = COMMAND_TIMEOUT) -> str:
         return self.run(command, timeout=timeout).decode("utf-8", "replace")
@@ -278,7 +248,7 @@ class Device:
                 self._retried = None
                 break
             except (ChannelUnavailable, ConnectionError) as exc:
-                self.fall_back(exc)
+                self._restart_channel(exc)
                 if not isinstance(exc, ChannelUnavailable) or exc.sent:
                     break
         self.touched_at = time.monotonic()
@@ -289,21 +259,34 @@ class Device:
         self.channel, self._fallbacks, self.channel_why = choice.choose(self, force, note)
         self._chosen = self.channel.name, list(self._fallbacks)
 
-    def fall_back(self, exc: Exception) -> None:
-        """The channel broke (``exc``): the one chosen at connect is started again once (the phone
-        may have restarted under it, killing its server: a phone gone raises PhoneLost here, and
-        the channel comes back with it, ``_reopen_channel``), else the next one takes over; said
-        in one line."""
-        broken = self.channel.name
+    def _restart_channel(self, broke: Exception | None = None) -> None:
+        """Start the channel again, the one place that does: the one chosen at connect first (a
+        phone that restarted under scrcpy, killing its server, gets scrcpy again), else the next
+        that starts; said in one line. ``broke``: why the channel in use broke (the chosen one is
+        then started again once until a send goes through; a phone gone raises PhoneLost here,
+        and ``reconnect`` brings the channel back with it); None: the phone came back, and a
+        channel that kept a connection open lost it with the phone's."""
+        chosen, fallbacks = self._chosen or (self.channel.name, self._fallbacks)
+        before = self.channel.name
+        if broke is None and before == chosen and not self.channel.kept_open:
+            return  # a connection per command: nothing to open again
         self.close()
-        if self._chosen and broken == self._chosen[0] and self._retried != broken:
-            self._retried = broken
+        if broke is None or self._chosen and before == chosen and self._retried != before:
+            if broke is not None:
+                self._retried = before
             try:
-                self.channel = choice.open_channel(self, broken)
-                note(f"the {broken} channel to {self.serial} broke ({exc}): started it again")
+                self.channel = choice.open_channel(self, chosen)
+            except ChannelUnavailable as exc:
+                broke = broke or exc
+            else:
+                if broke is not None:
+                    note(f"the {before} channel to {self.serial} broke ({broke}): started it again")
+                    return
+                self._fallbacks = list(fallbacks)
+                if chosen != before:
+                    self.channel_why = f"channel {chosen}: {self.channel.why} (again, once the phone came back)"
+                    note(f"{self.serial} is back: going on with the {chosen} channel again")
                 return
-            except ChannelUnavailable:
-                pass
         while True:
             name = self._fallbacks.pop(0) if self._fallbacks else "exec"
             try:
@@ -311,27 +294,8 @@ class Device:
                 break
             except ChannelUnavailable:
                 continue
-        self.channel_why = f"channel {name}: {self.channel.why} (the {broken} channel broke: {exc})"
-        note(f"the {broken} channel to {self.serial} broke ({exc}): going on with {name}")
-
-    def _reopen_channel(self) -> None:
-        """The channel's connection died with the phone's: open the one chosen at connect again
-        (not the slower one it fell back to as the phone left: a phone that restarts under scrcpy
-        gets scrcpy again), or fall back from it in one line."""
-        name, fallbacks = self._chosen or (self.channel.name, self._fallbacks)
-        before = self.channel.name
-        if not self.channel.kept_open and before == name:
-            return  # a connection per command: nothing to open again
-        self.close()
-        try:
-            self.channel = choice.open_channel(self, name)
-        except ChannelUnavailable as exc:
-            self.fall_back(exc)
-            return
-        self._fallbacks = list(fallbacks)
-        if name != before:
-            self.channel_why = f"channel {name}: {self.channel.why} (again, once the phone came back)"
-            note(f"{self.serial} is back: going on with the {name} channel again")
+        self.channel_why = f"channel {name}: {self.channel.why} (the {before} channel broke: {broke})"
+        note(f"the {before} channel to {self.serial} broke ({broke}): going on with {name}")
 
     def close(self) -> None:
         """Stop the channel (what it started on the phone, too)."""
@@ -340,8 +304,24 @@ class Device:
         except (OSError, TapsolveError):
             pass  # a phone gone already
 
-    def capture(self) -> np.ndarray:
-        return self.screen.capture()
+    def capture(self, not_before: float | None = None, lossless: bool = True) -> np.ndarray:
+        """The screen as an H x W x 3 RGB image, as the channel captures it (``Channel.capture``:
+        ``lossless`` asks for a screencap, else a channel with video gives a frame showing the
+        screen from ``not_before`` on); ``shown_at``: the frame's time (None: a screencap, taken
+        when asked). A channel that broke gives way to the next, which captures; BlackScreen
+        when there is nothing on the screen."""
+        while True:
+            try:
+                image, self.shown_at = self.channel.capture(lossless, not_before)
+                break
+            except (ChannelUnavailable, ConnectionError) as exc:
+                self._restart_channel(exc)  # (the stream ended: the next channel, in one line)
+        if is_black(image):
+            raise BlackScreen(
+                f"the phone {self.serial}'s screenshot is all black: the screen is off or "
+                "locked, or the app shows a secure window that blocks screenshots; wake and unlock "
+                "the phone and open the game")
+        return image
 
 
 EXEC_SDK = 21  # adbd's `exec:` service came with Android 5.0 (API 21)
@@ -389,26 +369,26 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
 
     A network serial (HOST:PORT) the adb server does not list is connected first, as
     `scrcpy --tcpip` and uiautomator2 do."""
-    device = Device(client or adb_client(), serial or "")
-    phones = list_phones(device.client)
+    client = Client.of(client or adb_client())
+    phones = list_phones(client)
     if serial and is_network(serial) and all(p.serial != serial for p in phones):
         note(f"{serial} is not connected yet: connecting to it")
         listed = {p.serial for p in phones}
         try:
-            connect_address(device.client, serial)
-            device.reconnect(timeout=CONNECT_WAIT)
+            connect_address(client, serial)
+            wait_ready(client, serial, CONNECT_WAIT)
         except NoPhone:
-            forget_failed(device.client, serial, listed)
+            forget_failed(client, serial, listed)
             raise
         except PhoneLost:
-            forget_failed(device.client, serial, listed)  # (an offline one: choose says it is not listed)
-        phones = list_phones(device.client)
+            forget_failed(client, serial, listed)  # (an offline one: choose says it is not listed)
+        phones = list_phones(client)
     phone = choose(phones, serial)
     if not serial and len(phones) > 1:
         offline = [p.serial for p in phones if p is not phone]
         note(f"using {phone.serial}, the one ready phone (offline: {', '.join(offline)}; `tapsolve "
              f"disconnect {offline[0] if len(offline) == 1 else 'HOST:PORT'}` drops it)")
-    device.serial = phone.serial
+    device = Device(client, phone.serial)
     if say:
         say(f"connecting to {device.model} ({phone.serial})...")
     try:
@@ -436,124 +416,3 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
             f"{device.screen.describe()}")
         log(f"phone {phone.serial}: {device.channel_why}")
     return device
-
-
-# -- `tapsolve devices`, `connect`, `disconnect`, `pair` ----------------------------------------
-
-# The adb ports the usual emulators listen on, on this computer: BlueStacks 5 and LDPlayer 5555
-# (adb lists LDPlayer's as emulator-5554 by itself), MuMu 12 16384 and 32 more per further
-# instance, MuMu 6 7555, Nox 62001, MEmu 21503.
-EMULATOR_PORTS = (5555, 7555, 16384, 16416, 16448, 16480, 21503, 62001)
-SCAN_PORTS_ENV = "TAPSOLVE_SCAN_PORTS"  # ports to scan instead, comma-separated (for tests)
-SCAN_TIMEOUT = 0.3  # seconds a local port may take to accept before it counts as closed
-
-
-def scan(client: adbutils.AdbClient, ports=None) -> list[str]:
-    """Connect the emulators answering on this computer's usual adb ports: the addresses connected."""
-    text = os.environ.get(SCAN_PORTS_ENV)
-    ports = ports or ([int(p) for p in text.split(",") if p.strip().isdigit()] if text else EMULATOR_PORTS)
-    listed = {p.serial for p in list_phones(client)}
-    found = []
-    for port in ports:
-        address = f"127.0.0.1:{port}"
-        # the server lists an emulator on 5555-5585 by itself as emulator-(port - 1)
-        if address in listed or f"emulator-{port - 1}" in listed:
-            continue
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=SCAN_TIMEOUT).close()
-        except OSError:
-            continue
-        try:
-            connect_address(client, address)
-        except NoPhone as exc:
-            forget_failed(client, address, listed)
-            note(str(exc))
-            continue
-        try:
-            Device(client, address).reconnect(timeout=CONNECT_WAIT)  # until it lists as ready
-        except PhoneLost:
-            forget_failed(client, address, listed)  # an offline one is dropped; another state is listed
-        if any(p.serial == address for p in list_phones(client)):
-            found.append(address)
-    return found
-
-
-def run_devices(args) -> int:
-    """List the phones with their state, model and screen size, and what to do about the others."""
-    client = adb_client()
-    found = scan(client) if args.scan else []
-    missed = "no emulator answered on the usual adb ports (is it running, with ADB on in its settings?)"
-    phones = list_phones(client)
-    if not phones:
-        raise NoPhone(f"{missed}; {NO_PHONE}" if args.scan else NO_PHONE)
-    if args.scan:
-        note(f"connected {', '.join(found)}" if found else missed.replace("no emulator", "no new emulator"))
-    for phone in phones:
-        if phone.ready:
-            try:
-                device = Device(client, phone.serial)
-                phone.model = device.shell("getprop ro.product.model").strip() or phone.model
-                phone.size = device.input_size()
-            except TapsolveError:
-                pass
-    header = ("SERIAL", "STATE", "MODEL", "SCREEN")
-    rows = [(p.serial, p.state, p.model or "-", f"{p.size[0]}x{p.size[1]}" if p.size else "-")
-            for p in phones]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
-    for phone, row in zip(phones, rows):
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
-        if not phone.ready:
-            print(f"  -> {advice(phone.state, phone.serial)}")
-    for phone in phones if vars(args).get("verbose") else ():
-        if phone.ready:
-            device = Device(client, phone.serial)
-            try:
-                device.use_channel(choice.asked(None))
-                print(f"{phone.serial}: {device.channel_why}")
-            except TapsolveError as exc:
-                print(f"{phone.serial}: no channel: {exc}")
-            finally:
-                device.close()
-    if len(phones) > 1:
-        try:  # (what play does without --serial: a single ready phone beside network leftovers is used)
-            chosen = choose(phones, None).serial
-        except TapsolveError:
-            chosen = None
-        print(f"{len(phones)} phones: without --serial tapsolve uses {chosen}, the one ready phone" if chosen else
-              f"{len(phones)} phones: choose one with --serial SERIAL")
-    return 0
-
-
-def run_connect(args) -> int:
-    """`tapsolve connect HOST:PORT`: a phone on Wi-Fi or an emulator, added to the adb server."""
-    client = adb_client()
-    listed = {p.serial for p in list_phones(client)}
-    try:
-        print(connect_address(client, args.address))
-    except NoPhone:
-        forget_failed(client, args.address, listed)
-        raise
-    device = Device(client, args.address)
-    try:
-        device.reconnect(timeout=CONNECT_WAIT)
-    except PhoneLost:
-        state = device.state() or "not listed"
-        forget_failed(client, args.address, listed)
-        raise PhoneNotReady(f"{args.address} is {state}: {advice(state, args.address)}") from None
-    print(f"{args.address}: ready ({device.model}); play on it with --serial {args.address}")
-    return 0
-
-
-def run_disconnect(args) -> int:
-    """`tapsolve disconnect [HOST:PORT]`: drop one network phone, or all of them."""
-    print(disconnect(adb_client(), args.address))
-    return 0
-
-
-def run_pair(args) -> int:
-    """`tapsolve pair HOST:PORT CODE`: pair with a phone's Wireless debugging (Android 11+)."""
-    print(pair(adb_client(), args.address, args.code))
-    print("now connect with `tapsolve connect HOST:PORT`, the address under Wireless debugging "
-          "(not the pairing one)")
-    return 0

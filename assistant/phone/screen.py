@@ -1,4 +1,5 @@
-"""The phone's screen: captured by PNG or raw screencap (the faster, timed at connect), decoded to RGB."""
+"""The phone's screen: its screencap, PNG or raw (the faster, timed at connect), of the game's display,
+decoded to RGB; a channel's video frame made a capture of the same size."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assistant.phone.channel import ChannelUnavailable
-from assistant.phone.server import PhoneLost, lost_advice
+from assistant.phone.server import PhoneLost, lost_advice, phone_state
 from solver.errors import NotABoardNow, TapsolveError
 
 if TYPE_CHECKING:
@@ -34,12 +34,6 @@ class CaptureFailed(TapsolveError):
 # image is looked for after any text: the PNG at its signature, the raw header at a line's start.
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TEXT_AHEAD_MAX = 64 * 1024  # bytes of text looked through for the image: warnings are lines, not pages
-
-
-def text_ahead(data: bytes | bytearray, at: int) -> str:
-    """The text a phone wrote before the image (for an error message): its first line, shortened."""
-    line = bytes(data[:at]).decode("utf-8", "replace").strip().splitlines()
-    return line[0][:120] if line else ""
 
 
 def decode_png(data: bytes | bytearray) -> np.ndarray:
@@ -102,18 +96,6 @@ def decode_raw(data: bytes | bytearray) -> np.ndarray:
     return pixels.copy() if conversion is None else cv2.cvtColor(pixels, getattr(cv2, conversion))
 
 
-# A video frame is judged by when it showed the screen (the channel's frame time: its capture
-# time on our clock, late by at most the channel's least latency). After a touch, a frame counts
-# only from VIDEO_LATENCY past it: scrcpy's 35-70 ms (README; the touch is injected
-# asynchronously, Controller.java), so an earlier frame may not show the touch yet.
-VIDEO_LATENCY = 0.07
-# A still screen's frame comes again after 100 ms (scrcpy's SurfaceEncoder.java,
-# REPEAT_FRAME_DELAY_US), then the latency: a capture waits up to FRAME_WAIT for a frame as new
-# as it asks (a loaded computer decodes late) before it takes a screencap instead, which costs
-# as much on a real phone (0.3-0.55 s).
-FRAME_WAIT = 0.5
-
-
 @dataclass(frozen=True)
 class Display:
     """The display the game is on, on a phone with several: the id `screencap -d` takes (the
@@ -166,9 +148,9 @@ def game_display(surface: str, displays: str) -> Display | None:
 
 
 class Screen:
-    """Captures the phone's screen as RGB: the channel's newest video frame when it has one
-    newer than the last touch, else by the screencap method that was fastest when timed at connect
-    (on a phone with several displays, of the game's: ``display``)."""
+    """The phone's screen as RGB: by the screencap method that was fastest when timed at connect
+    (on a phone with several displays, of the game's: ``display``), or from a channel's video
+    frame (``from_frame``); the channel chooses which (``assistant.phone.channel``)."""
 
     METHODS = {"png": ("screencap -p", decode_png), "raw": ("screencap", decode_raw)}
     NAMES = {"png": "PNG screencap -p", "raw": "raw screencap"}
@@ -182,12 +164,7 @@ class Screen:
         self.size: tuple[int, int] | None = None  # (width, height) of the last capture
         self._expect: dict[str, int] = {}
         self.decode_s = 0.0  # seconds spent decoding captures (the computer's, not the phone's)
-        # a lossless screencap, not a compressed video frame: for the read that builds the
-        # phone's profile, and after a read that was not sure (the session sets it: Link.quality)
-        self.lossless = True
-        self.frames = 0  # captures taken from the channel's video
-        self.from_video = False  # the last capture was a video frame ...
-        self.shown_at = float("-inf")  # ... showing the screen at this time.monotonic()
+        self.frames = 0  # captures taken from a channel's video
         self.display: Display | None = None  # the game's display, on a phone with several
         # the screencap's size in each orientation (portrait True): a video frame is read at it
         self.sizes: dict[bool, tuple[int, int]] = {}
@@ -215,7 +192,7 @@ class Screen:
         try:
             image = decode(data)
         except ValueError as exc:
-            if self.device.state() != "device":  # cut off because the phone went away
+            if phone_state(self.device.client, self.device.serial) != "device":  # cut off: the phone went away
                 raise PhoneLost(f"lost the phone {self.device.serial} during a screenshot; "
                                 f"{lost_advice(self.device.serial)}") from None
             raise CaptureFailed(f"the phone's {self.NAMES[method]} gave no picture: {exc}") from None
@@ -276,35 +253,24 @@ class Screen:
         extra = "; ".join(x for x in (others, failed) if x)
         return text + (f"; also timed {extra}" if extra else "")
 
-    def video(self, not_before: float | None = None) -> np.ndarray | None:
-        """The channel's newest frame as RGB at the screencap's size, once one shows the screen
-        from ``not_before`` on (default: VIDEO_LATENCY before now), from VIDEO_LATENCY past the
-        last touch, and newer than the last one taken (two captures are never one frame), waiting
-        up to FRAME_WAIT for it; None: no video, or none that new. ``shown_at``: its frame time."""
-        if self.lossless and self.method is not None:
-            return None
-        channel = self.device.channel
-        now = time.monotonic()
-        wanted = max(now - VIDEO_LATENCY if not_before is None else not_before,
-                     self.device.touched_at + VIDEO_LATENCY)
-        try:
-            got = channel.next_frame(wanted, self.shown_at, max(now, wanted) + FRAME_WAIT)
-        except (ChannelUnavailable, ConnectionError) as exc:
-            # the stream ended (the server died, the phone went): the next channel, one line;
-            # this look is a screencap
-            self.device.fall_back(exc)
-            return None
-        if got is None:
-            return None
-        frame, shown = got
+    def shot(self) -> np.ndarray:
+        """A screencap by the method chosen at connect; CaptureFailed when none works."""
+        if self.method is None:
+            raise CaptureFailed(f"the phone {self.device.serial} gives no screenshot and its channel "
+                                f"no video: {'; '.join(self.failures.values())}")
+        return self.grab(self.method)
+
+    def from_frame(self, frame: np.ndarray) -> np.ndarray:
+        """A channel's video frame (BGR, its own size) as a capture: RGB at the screencap's size.
+
+        The size is each frame's own, as scrcpy's client takes it (app/src/screen.c,
+        prepare_for_frame): a stream sent smaller (max_size, an encoder that refused the full
+        size) is read at the screenshot's size in its orientation, the profile's; a rotated one
+        (a landscape ad) at the screenshot's of that orientation, or its own."""
         import cv2  # (see decode_png)
 
         start = time.monotonic()
         image = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
-        # the size is each frame's own, as scrcpy's client takes it (app/src/screen.c,
-        # prepare_for_frame): a stream sent smaller (max_size, an encoder that refused the full
-        # size) is read at the screenshot's size in its orientation, the profile's; a rotated one
-        # (a landscape ad) at the screenshot's of that orientation, or its own
         own = (image.shape[1], image.shape[0])
         size = self.sizes.get(own[1] > own[0], own)
         if size != own:
@@ -312,24 +278,6 @@ class Screen:
         self.size = size
         self.decode_s += time.monotonic() - start
         self.frames += 1
-        self.shown_at = shown
-        return image
-
-    def capture(self, not_before: float | None = None) -> np.ndarray:
-        """The screen as an H x W x 3 RGB image (a video frame showing it from ``not_before`` on,
-        when the channel has one: see ``video``); BlackScreen when there is nothing on it."""
-        image = self.video(not_before)
-        self.from_video = image is not None
-        if image is None:
-            if self.method is None:
-                raise CaptureFailed(f"the phone {self.device.serial} gives no screenshot and its channel "
-                                    f"no video: {'; '.join(self.failures.values())}")
-            image = self.grab(self.method)
-        if is_black(image):
-            raise BlackScreen(
-                f"the phone {self.device.serial}'s screenshot is all black: the screen is off or "
-                "locked, or the app shows a secure window that blocks screenshots; wake and unlock "
-                "the phone and open the game")
         return image
 
 

@@ -168,6 +168,12 @@ class QuietConnection(adbutils.AdbConnection):
 class Client(adbutils.AdbClient):
     """An adb server client whose connections never start a server on their own."""
 
+    @classmethod
+    def of(cls, client: adbutils.AdbClient) -> Client:
+        """``client`` as one of ours: never adbutils' own, whose connections start servers that
+        print into our output."""
+        return client if isinstance(client, cls) else cls(client.host, client.port)
+
     def __init__(self, host: str, port: int, socket_timeout: float = COMMAND_TIMEOUT):
         super().__init__(host=host, port=port, socket_timeout=socket_timeout)
         self.timeout = socket_timeout
@@ -336,6 +342,41 @@ def list_phones(client: adbutils.AdbClient) -> list[PhoneInfo]:
         raise AdbServerUnreachable(f"the adb server at {client.host}:{client.port} did not answer: {exc}") from None
     return [PhoneInfo(info.serial, "no permissions" if info.state == "no" else info.state,
                       info.tags.get("model", "").replace("_", " ")) for info in infos]
+
+
+def phone_state(client: adbutils.AdbClient, serial: str) -> str | None:
+    """A phone's state as the adb server lists it now ("device", "offline"...), None if gone."""
+    try:
+        return next((p.state for p in list_phones(client) if p.serial == serial), None)
+    except AdbServerUnreachable:
+        return None
+
+
+def wait_ready(client: adbutils.AdbClient, serial: str, timeout: float, poll: float = 0.25) -> None:
+    """Wait until the adb server lists ``serial`` in state "device", or raise PhoneLost.
+
+    A local adb server that died is started again (said, and left running as adb's own is).
+    The adb server reconnects a phone over TCP on its own; we also ask it to (`host:connect`)
+    in case it forgot the phone, e.g. after its own restart."""
+    deadline = time.monotonic() + timeout
+    asked = 0.0
+    while True:
+        now_state = phone_state(client, serial)
+        if now_state == "device":
+            return
+        if now_state is None and not reachable(client.host, client.port) and is_local(client.host):
+            start_server(client.port)  # the server died (or was killed) under us
+        now = time.monotonic()
+        if now > deadline:
+            raise PhoneLost(f"the phone {serial} did not come back within {timeout:g} s "
+                            f"({'last seen ' + now_state if now_state else 'not listed'})")
+        if now_state is None and is_network(serial) and now - asked > 2:
+            asked = now
+            try:
+                connect_address(client, serial, timeout=2)
+            except TapsolveError:
+                pass
+        time.sleep(poll)
 
 
 def choose(phones: list[PhoneInfo], serial: str | None) -> PhoneInfo:

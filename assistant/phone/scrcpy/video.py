@@ -1,0 +1,104 @@
+"""scrcpy's video: its H.264 packets decoded on a thread into a newest-frame buffer that wakes its readers."""
+
+from __future__ import annotations
+
+import socket
+import struct
+import threading
+import time
+from typing import TYPE_CHECKING
+
+from assistant.phone.scrcpy.server import close_socket, recv_exact
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# Streamer.java: a packet's 12-byte header is its pts with these flags, then its size
+PACKET_FLAG_CONFIG = 1 << 63
+PACKET_FLAG_KEY_FRAME = 1 << 62
+PTS_MASK = PACKET_FLAG_KEY_FRAME - 1  # the rest: the frame's capture time, us (app/src/demuxer.c)
+FIRST_FRAME_WAIT = 2.0  # seconds frame() may wait for the very first decoded frame
+
+
+class Video:
+    """The stream's newest decoded frame (BGR, its own size: ``size`` is the newest's) and when
+    it showed the screen; ``broken`` says why the stream ended, if it did."""
+
+    def __init__(self, sock: socket.socket | None, size: tuple[int, int] | None):
+        self.sock = sock
+        self.size = size  # (width, height): the codec meta's, then each frame's own
+        # the phone's clock (the frames' pts) to ours: the least (arrival - pts) seen, so a
+        # frame's time is when it was captured plus the smallest latency seen (never later
+        # than it arrived; a loaded computer's late frames keep their capture time)
+        self._pts_offset = float("inf")
+        self._frame: tuple[np.ndarray, float] | None = None
+        self._frame_ready = threading.Condition()
+        self.broken: str | None = None
+        self._closing = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._decode, name="scrcpy-video", daemon=True)
+        self._thread.start()
+
+    def _decode(self) -> None:
+        """Read packets, decode them, keep the newest frame. A config packet (SPS/PPS) is merged
+        into the next one, as the client's demuxer does (app/src/packet_merger.c)."""
+        import av
+
+        codec = av.CodecContext.create("h264", "r")
+        config = b""
+        try:
+            while True:
+                pts_flags, size = struct.unpack(">QI", recv_exact(self.sock, 12))
+                data = recv_exact(self.sock, size)
+                if pts_flags & PACKET_FLAG_CONFIG:
+                    config += data
+                    continue
+                packet = av.Packet(config + data)
+                config = b""
+                frames = codec.decode(packet)
+                pts = (pts_flags & PTS_MASK) / 1e6
+                for frame in frames:
+                    image = frame.to_ndarray(format="bgr24")
+                    self.size = (frame.width, frame.height)  # each frame's own (app/src/screen.c, prepare_for_frame)
+                    arrived = time.monotonic()
+                    self._pts_offset = min(self._pts_offset, arrived - pts)
+                    with self._frame_ready:
+                        self._frame = (image, pts + self._pts_offset)
+                        self._frame_ready.notify_all()
+        except (EOFError, OSError, av.error.FFmpegError) as exc:
+            if not self._closing:
+                self.broken = f"its video stream ended ({exc})"
+        with self._frame_ready:
+            self._frame_ready.notify_all()
+
+    def frame(self) -> tuple[np.ndarray, float] | None:
+        """The newest frame and when it showed the screen (its pts on our clock, see
+        ``_pts_offset``); None before the first, which it waits for a while."""
+        with self._frame_ready:
+            if self._frame is None and not self.broken:
+                self._frame_ready.wait(FIRST_FRAME_WAIT)
+            return self._frame
+
+    def next_frame(self, shown_from: float, after: float, until: float) -> tuple[np.ndarray, float] | None:
+        """The newest frame that showed the screen at ``shown_from`` or later and after ``after``,
+        waiting until ``until`` (time.monotonic), woken by the decoder as each frame is decoded (no
+        polling: a frame that shows a move is taken the moment it exists); None: none that new
+        by then, or the stream ended (``broken``)."""
+        with self._frame_ready:
+            while not self.broken:
+                image, shown = self._frame
+                if shown >= shown_from and shown > after:
+                    return self._frame
+                left = until - time.monotonic()
+                if left <= 0:
+                    return None
+                self._frame_ready.wait(left)
+        return None
+
+    def close(self) -> None:
+        self._closing = True
+        close_socket(self.sock)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
