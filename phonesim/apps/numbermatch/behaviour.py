@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from phonesim.apps import AppOptionError, choose, draw
-from phonesim.apps.numbermatch.drawing import Painter
+from phonesim.apps.numbermatch.drawing import Painter, mix_tiles
 from phonesim.apps.numbermatch.layout import COLUMNS, Layout
 from phonesim.apps.others import Interstitial
 from phonesim.app import App, Preset, inside
@@ -47,6 +47,7 @@ class NumberMatchApp(App):
     # one; the activity is a Unity game's usual main one (the real game is a Unity app)
     PACKAGE = "com.easybrain.number.puzzle.game"
     ACTIVITY = "com.unity3d.player.UnityPlayerActivity"
+    _mix = staticmethod(mix_tiles)  # how a tile goes from one look to another as the game animates
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
                  adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None,
@@ -396,7 +397,7 @@ class NumberMatchApp(App):
         select = self.durations.get("select", 0.0)
         lit = draw.eased((now - self._selected_at) / select) if select else 1.0
         return self.painter.board(self.board, self._frame_cells(now), self.selected, self.hinted, lit, self.best,
-                                  self.banner)
+                                  self.banner, self._mix)
 
     def _frame_cells(self, now: float):
         """What the grid shows at ``now``: cells, ghost digits, scroll (px), each row's extra lift

@@ -25,9 +25,10 @@ class Painter:
         self._message: tuple = (None, None)  # the last stage-complete or game-over screen drawn: (what it shows, it)
         self.digit_size = cap_size(preset.font, 0.59 * layout.cell)  # digits 0.59 of a cell tall
 
-    def board(self, board: Board, shown, selected, hinted, lit: float, best: int, banner: bool) -> np.ndarray:
+    def board(self, board: Board, shown, selected, hinted, lit: float, best: int, banner: bool, mix) -> np.ndarray:
         """The board screen: the game's ``board`` (score, stage, adds), the grid as ``shown`` now (the app's
-        ``_frame_cells``), the ``selected`` cell's highlight ``lit`` 0..1, the ``hinted`` pair, a banner or not."""
+        ``_frame_cells``), the ``selected`` cell's highlight ``lit`` 0..1, the ``hinted`` pair, a banner or not;
+        a tile on its way between looks blended by the app's ``mix`` (``mix_tiles``, or a game's own blend)."""
         L, t, family = self.layout, self.theme, self.preset.font
         c = L.cell
         cells, ghost, offset, lift, written, pair, faded, vanish = shown
@@ -309,6 +310,6 @@ class Painter:
         draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(mask, foot), color)
 
 
-def mix(a: np.ndarray, b: np.ndarray, progress: float) -> np.ndarray:
+def mix_tiles(a: np.ndarray, b: np.ndarray, progress: float) -> np.ndarray:
     """A tile on its way from looking like ``a`` to looking like ``b``."""
     return np.round(a * np.float32(1 - progress) + b * np.float32(progress)).astype(np.uint8)
