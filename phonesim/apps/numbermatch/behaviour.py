@@ -381,7 +381,7 @@ class NumberMatchApp(App):
             "buttons": self.buttons(),
         }
 
-    # -- the picture at a moment (its pixels: drawing.Painter) ---------------------------------
+    # -- the picture at a moment (its pixels: drawing.Painter) -----------------------------
 
     def render(self) -> np.ndarray:
         now = self.clock()

@@ -105,13 +105,13 @@ class Painter:
                                    bx, by, t.rgb("badge_text"))
         return screen
 
-    def message(self, screen: str, board: Board, banner: bool, under: np.ndarray | None, slide: float | None):
-        """The stage-complete or game-over ``screen`` (``slide``: how far it has slid in over the
+    def message(self, kind: str, board: Board, banner: bool, under: np.ndarray | None, slide: float | None):
+        """The stage-complete or game-over screen (``kind``; ``slide``: how far it has slid in over the
         board screen ``under``; None: in place)."""
         # those screens change only with the stage and score: keep the last one drawn
-        key = (screen, board.stage, board.score)
+        key = (kind, board.stage, board.score)
         if self._message[0] != key:
-            self._message = key, self._draw_message(screen, board, banner)
+            self._message = key, self._draw_message(kind, board, banner)
         message = self._message[1]
         if slide is not None:
             # the board as its last pair leaves it, the stage-complete sheet sliding up over it
@@ -128,12 +128,12 @@ class Painter:
             return frame
         return message.copy()
 
-    def _draw_message(self, screen: str, board: Board, banner: bool) -> np.ndarray:
-        """The stage-complete or game-over ``screen``, with a banner ad or not."""
+    def _draw_message(self, kind: str, board: Board, banner: bool) -> np.ndarray:
+        """The stage-complete or game-over screen (``kind``), with a banner ad or not."""
         L, t, family = self.layout, self.theme, self.preset.font
         c, W = L.cell, L.width
-        won = screen == "stage_complete"
         screen = draw.blank(self.preset, t)
+        won = kind == "stage_complete"
         title = "Well done!" if won else "No more moves"
         sub = f"Stage {board.stage} complete" if won else f"Stage {board.stage}"
         draw.put_text_centered(screen, family, "bold", cap_size(family, 0.45 * c), title, W // 2, round(L.height * 0.3), t.rgb("text"))
