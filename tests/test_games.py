@@ -31,12 +31,12 @@ PENDING = {
 
 
 def game_own(path: str) -> bool:
-    """A file of one game's own modules (its rules and kernel or its solver folder, its reader, its phonesim app, its
-    assistant module or folder), or the registry's one list of the games."""
+    """A file of one game's own modules (its rules and kernel or its solver folder, its reader, its phonesim app or
+    app folder, its assistant module or folder), or the registry's one list of the games."""
     return path == "solver/games.py" or any(
         path in (f"solver/{n}.py", f"solver/_{n}_kernel.py", f"vision/{n}.py", f"phonesim/apps/{n}.py",
                  f"assistant/games/{n}.py")
-        or path.startswith((f"solver/{n}/", f"assistant/games/{n}/")) for n in registry.NAMES)
+        or path.startswith((f"solver/{n}/", f"phonesim/apps/{n}/", f"assistant/games/{n}/")) for n in registry.NAMES)
 
 
 PRODUCT = sorted(str(p.relative_to(ROOT)) for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
@@ -79,7 +79,7 @@ def test_no_file_outside_the_games_own_modules_names_a_game_or_probes_one():
     game alike: none names a game, imports a game's module or probes a game."""
     assert {"assistant/loop.py", "assistant/cli.py", "assistant/trust.py", "vision/__init__.py", "vision/digits.py",
             "phonesim/phone.py", "phonesim/fixtures.py", "calibration/store.py"} <= set(GENERIC)
-    assert not {"vision/flip9.py", "solver/_fifteen_kernel.py", "phonesim/apps/numbermatch.py",
+    assert not {"vision/flip9.py", "solver/_fifteen_kernel.py", "phonesim/apps/numbermatch/behaviour.py",
                 "assistant/games/fifteen.py", "solver/games.py"} & set(GENERIC)
     found = [line for path in GENERIC if path not in PENDING for line in game_lines(path)]
     assert not found, "\n".join(found)
@@ -127,6 +127,7 @@ def test_the_scan_reads_every_file_of_the_product():
     for path in ("assistant/link.py", "assistant/games/__init__.py", "solver/games.py", "phonesim/apps/draw.py"):
         assert path in PRODUCT, path
     assert game_own("assistant/games/numbermatch/scroll.py") and not game_own("assistant/games/common.py")
+    assert game_own("phonesim/apps/numbermatch/drawing.py") and not game_own("phonesim/apps/dialog.py")
 
 
 @pytest.mark.parametrize("name", registry.NAMES)

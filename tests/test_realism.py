@@ -118,7 +118,7 @@ def test_the_tap_log_names_what_each_tap_landed_on_and_counts_the_wrong_ones():
     phone.tap(*centre(app, 2))                        # a crossed-out cell
     phone.tap(*centre(app, 25))                       # the grid past the board's last cell
     phone.tap(*L.hint_center)
-    x, y, w, h = app.banner_rect()
+    x, y, w, h = L.banner_rect()
     phone.tap(x + w // 2, y + h // 2)                 # the banner ad
     phone.tap(5, L.status_bar + 5)                    # nothing
     phone.tap(*centre(app, 0))                        # 1: selected

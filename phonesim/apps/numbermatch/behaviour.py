@@ -1,29 +1,19 @@
-"""The Number Match app of the virtual phone: draws the board like the real game and plays taps.
-
-The rules are ``solver.numbermatch.Board``'s; this module only decides what a tap means (select,
-cross out, move the selection, add) and draws the screens: the board, stage complete, game over
-and, with ``ads``, an interstitial ad (an ad SDK's activity, phonesim.apps.others) after each
-stage complete. Under a real-phone profile the game animates as the real one does
-(``ANIMATIONS``): the game's state changes at once, the picture follows over the animation's
-time, and a screenshot shows the frame of that moment.
-"""
+"""Number Match's behaviour: the game on screen, what taps, swipes and "+" do, the animations' timeline."""
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from phonesim.apps import AppOptionError, choose, draw
-from phonesim.apps.draw import cap_size
+from phonesim.apps.numbermatch.drawing import Painter, mix_tiles
+from phonesim.apps.numbermatch.layout import COLUMNS, Layout
 from phonesim.apps.others import Interstitial
 from phonesim.app import App, Preset, inside
 from solver.numbermatch import Add, Board, Pair, Rules, Wait, parse_points, points_from
 
-COLUMNS = 9
 # The animations the real game plays, by the names a realism profile gives their lengths:
 ANIMATIONS = {
     "select": "a tapped number's highlight grows out from the cell's centre",
@@ -39,75 +29,6 @@ ANIMATIONS = {
 # pair's fade; a pair chosen then is played on the board as it stands (``Rules.row_window``) and
 # starts the seconds again; when they run out, every row waiting goes together (``Wait``).
 MAX_ROW_WINDOW = 5.0  # seconds: the blog's window is about half a second
-SEED_SQUARE = 0.3  # the selection's highlight starts as a square this part of the cell, and grows
-BANNER_DP = 50  # a standard banner ad is 320x50 dp
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where everything sits on one preset's screen, in pixels (measured off the real game,
-    in units of the cell: about 112 px on a 1080-wide phone)."""
-
-    width: int
-    height: int
-    status_bar: int
-    cell: int
-    line: int  # grid line thickness
-    border: int  # border thickness
-    grid_x: int  # left border's centre; column k spans grid_x + k*cell .. + cell
-    grid_top: int  # top border's centre; screen row k spans grid_top + k*cell .. + cell
-    fade_start: int
-    fade_end: int
-    rows_fit: int  # whole rows between the top border and the fade
-    toolbar_y: int  # centre line of the back arrow, coins and gear
-    score_y: int  # baselines of the score, the header labels and their values
-    label_y: int
-    value_y: int
-    panel_top: int | None  # a tablet shows a grey panel under the game card
-    style: str  # the build's look: "current" or "2022" (see phonesim.app.Preset)
-    add_center: tuple[int, int]
-    hint_center: tuple[int, int]
-    button_radius: int
-
-    @classmethod
-    def of(cls, preset: Preset) -> "Layout":
-        W, H, sb = preset.width, preset.height, preset.status_bar
-        # phones are tall enough for the width to set the cell; a tablet's height sets it
-        cell = round(W * 0.104) if H / W >= 2 else round(H * 0.045)
-        grid_x = (W - COLUMNS * cell) // 2
-        tablet = H / W < 2
-        panel_top = H - round(2.1 * cell) if tablet else None
-        if preset.style == "2022":
-            # measured off realshots/phone_216x475_stage10.jpg: a title bar, then the trophy score
-            grid_top = sb + round(3.0 * cell)
-            button_y = H - round(3.37 * cell)
-            fade_end = button_y - round(1.25 * cell)
-            look = dict(toolbar_y=sb + round(0.9 * cell), score_y=grid_top - round(1.15 * cell),
-                        label_y=grid_top - round(0.8 * cell), value_y=grid_top - round(0.38 * cell),
-                        panel_top=None, style="2022", hint_center=(W // 2 + round(2.9 * cell), button_y),
-                        button_radius=round(0.72 * cell))
-        else:
-            grid_top = sb + round(2.6 * cell)
-            button_y = panel_top - round(0.84 * cell) if tablet else H - round(3.2 * cell)
-            fade_end = button_y - round(1.45 * cell)
-            look = dict(toolbar_y=sb + round(0.28 * cell), score_y=grid_top - round(1.13 * cell),
-                        label_y=grid_top - round(0.53 * cell), value_y=grid_top - round(0.23 * cell),
-                        panel_top=panel_top, style="current", hint_center=(W // 2 + 2 * cell, button_y),
-                        button_radius=round(0.54 * cell))
-        fade_start = fade_end - round(0.42 * cell)
-        return cls(
-            width=W, height=H, status_bar=sb, cell=cell,
-            line=max(1, round(cell / 40)), border=max(2, round(cell / 24)),
-            grid_x=grid_x, grid_top=grid_top, fade_start=fade_start, fade_end=fade_end,
-            rows_fit=(fade_start - grid_top) // cell, add_center=(W // 2, button_y), **look,
-        )
-
-    def cell_rect(self, screen_row: int, column: int) -> list[int]:
-        return [self.grid_x + column * self.cell, self.grid_top + screen_row * self.cell, self.cell, self.cell]
-
-    def button_rect(self, center) -> list[int]:
-        r = self.button_radius
-        return [center[0] - r, center[1] - r, 2 * r, 2 * r]
 
 
 def start_cells(seed: int, stage: int, size: int) -> list[int]:
@@ -126,6 +47,7 @@ class NumberMatchApp(App):
     # one; the activity is a Unity game's usual main one (the real game is a Unity app)
     PACKAGE = "com.easybrain.number.puzzle.game"
     ACTIVITY = "com.unity3d.player.UnityPlayerActivity"
+    _mix = staticmethod(mix_tiles)  # how a tile goes from one look to another as the game animates
 
     def __init__(self, preset: Preset, *, seed: int = 0, theme: str = "light", size: int = 27,
                  adds: int = 5, add_rule: str = "cell", ads: bool = False, points: dict | None = None,
@@ -141,7 +63,6 @@ class NumberMatchApp(App):
         self._window_ends: float | None = None  # when the rows waiting on the board go
         self.layout = Layout.of(preset)
         self.best = random.Random(f"best:{seed}").randint(1000, 9999)
-        self.coins = random.Random(f"coins:{seed}").randint(50, 999)
         self.screen = "board"
         self.offset = 0  # how far the board is scrolled, in pixels
         # the real board scrolls freely; by default a swipe moves whole rows (predictable for tests)
@@ -149,13 +70,7 @@ class NumberMatchApp(App):
         self.selected: int | None = None
         self.hinted: tuple[int, int] | None = None
         self.new_game()
-        self._static: dict[str, np.ndarray] = {}
-        self._tiles: dict[tuple[int, str], np.ndarray] = {}
-        self._fade = np.linspace(0, 1, self.layout.fade_end - self.layout.fade_start, dtype=np.float32)[:, None, None]
-        self._fade_to = self._fade * np.float32(self.theme.rgb("background"))
-        self._message_key: tuple | None = None
-        self._message: np.ndarray | None = None
-        self.digit_size = cap_size(preset.font, 0.59 * self.layout.cell)  # digits 0.59 of a cell tall
+        self.painter = Painter(preset, self.theme, self.layout, random.Random(f"coins:{seed}").randint(50, 999))
         self.clock = time.monotonic
         self.durations: dict[str, float] = {}  # no animation: the fast profile
         self.banner = False
@@ -167,9 +82,7 @@ class NumberMatchApp(App):
         """Play the ANIMATIONS for these lengths (seconds; missing or 0: none), with a banner ad
         under the board or not (a realism profile's)."""
         self.durations = {name: float(durations.get(name, 0.0)) for name in ANIMATIONS}
-        if banner != self.banner:
-            self.banner = banner
-            self._static.pop("board", None)
+        self.banner = banner
 
     # -- the game --------------------------------------------------------------------------
 
@@ -301,23 +214,18 @@ class NumberMatchApp(App):
                 if self.animating(index, now):
                     return "animating"
                 return "live" if self.board.cells[index] else "crossed"
-            if L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.fade_end:
+            if L.on_grid(x, y):
                 return "empty"  # the grid past the board's last cell
             if inside(L.button_rect(L.add_center), x, y):
                 return "add"
             if inside(L.button_rect(L.hint_center), x, y):
                 return "button"
-            if self.banner and inside(self.banner_rect(), x, y):
+            if self.banner and inside(L.banner_rect(), x, y):
                 return "ad"
             return "nothing"
         if any(inside(rect, x, y) for rect in self.buttons().values()):
             return "animating" if self.screen == "stage_complete" and self._slide(now) is not None else "button"
         return "nothing"
-
-    def banner_rect(self) -> list[int]:
-        L = self.layout
-        h = round(BANNER_DP * self.preset.density / 160)
-        return [0, L.height - h, L.width, h]
 
     def check_end(self) -> None:
         """Show stage complete when the board is cleared, game over when nothing can be played."""
@@ -408,7 +316,7 @@ class NumberMatchApp(App):
     def cell_at(self, x: int, y: int) -> int | None:
         """The board cell under a finger at (x, y), also a row cut by the top border or the fade."""
         L = self.layout
-        if not (L.grid_x <= x < L.grid_x + COLUMNS * L.cell and L.grid_top <= y < L.fade_end):
+        if not L.on_grid(x, y):
             return None
         index = ((y - L.grid_top + self.offset) // L.cell) * COLUMNS + (x - L.grid_x) // L.cell
         return index if index < len(self.board.cells) else None
@@ -448,12 +356,8 @@ class NumberMatchApp(App):
     # -- what is on screen -----------------------------------------------------------------
 
     def buttons(self) -> dict[str, list[int]]:
-        L = self.layout
-        W, H, c = L.width, L.height, L.cell
         if self.screen in ("stage_complete", "game_over"):
-            bw, bh = round(5.5 * c), round(1.05 * c)
-            name = "continue" if self.screen == "stage_complete" else "new_game"
-            return {name: [(W - bw) // 2, round(H * 0.72), bw, bh]}
+            return {"continue" if self.screen == "stage_complete" else "new_game": self.layout.message_button()}
         return {}
 
     def truth(self) -> dict:
@@ -477,207 +381,23 @@ class NumberMatchApp(App):
             "buttons": self.buttons(),
         }
 
-    # -- drawing ---------------------------------------------------------------------------
+    # -- the picture at a moment (its pixels: drawing.Painter) -----------------------------
 
     def render(self) -> np.ndarray:
         now = self.clock()
         self._close_window(now)
         if self.screen == "board":
             return self._render_board(now)
-        # the other screens change only with the stage and score: keep the last one drawn
-        key = (self.screen, self.board.stage, self.board.score)
-        if self._message_key != key:
-            self._message = self._render_message()
-            if self.banner:
-                self._banner(self._message)
-            self._message_key = key
-        slide = self._slide(now)
-        if slide is not None:
-            # the board as its last pair leaves it, the stage-complete sheet sliding up over it
-            # (its top edge casts a shadow; a banner ad stays on top)
-            frame, sb, H = self._render_board(now), self.layout.status_bar, self.layout.height
-            shift = round((1 - slide) * (H - sb))
-            frame[sb + shift:] = self._message[sb:H - shift]
-            shadow = max(2, round(0.12 * self.layout.cell))
-            edge = frame[max(sb, sb + shift - shadow):sb + shift]
-            edge[...] = (edge * np.float32(0.8)).astype(np.uint8)
-            if self.banner:
-                x, y, w, h = self.banner_rect()
-                frame[y:y + h] = self._board_static()[y:y + h]
-            return frame
-        return self._message.copy()
+        slide = self._slide(now)  # (the stage-complete screen sliding in over the board)
+        return self.painter.message(self.screen, self.board, self.banner,
+                                    None if slide is None else self._render_board(now), slide)
 
-    def _board_static(self) -> np.ndarray:
-        """Everything on the board screen that no move changes, drawn once."""
-        if "board" in self._static:
-            return self._static["board"]
-        L, t, family = self.layout, self.theme, self.preset.font
-        c = L.cell
-        screen = draw.blank(self.preset, t)
-        accent = t.rgb("accent")
-        if L.panel_top is not None:
-            # a tablet shows the game on a card over a grey panel, with a soft shadow at its edge
-            draw.fill_rect(screen, 0, L.panel_top, L.width, L.height - L.panel_top, t.rgb("panel"))
-            shade = round(0.08 * c)
-            for k in range(shade):
-                mix = 0.25 * (1 - k / shade)
-                row = np.float32(t.rgb("panel")) * (1 - mix) + np.float32((120, 130, 150)) * mix
-                screen[L.panel_top + k] = np.round(row)
-        if self.banner:
-            self._banner(screen)
-        # toolbar: back arrow, then coins (current) or the title (2022), settings gear
-        k = 1.35 if L.style == "2022" else 1.0  # that build's icons are larger
-        s = round(0.36 * c * k)
-        arrow = draw.polyline_mask(s, s, [(s * 0.68, s * 0.08), (s * 0.25, s * 0.5), (s * 0.68, s * 0.92)], c * 0.04 * k)
-        draw.blend(screen, round(0.32 * c), L.toolbar_y - s // 2, arrow, accent)
-        self._gear(screen, L.width - round(0.54 * c * k), L.toolbar_y, round(0.22 * c * k), c * 0.032 * k, accent)
-        label = cap_size(family, 0.16 * c)
-        muted = t.rgb("muted")
-        right = L.grid_x + COLUMNS * c
-        if L.style == "2022":
-            draw.put_text(screen, family, "medium", cap_size(family, 0.27 * c), "Number Match", L.width // 2,
-                          L.toolbar_y, t.rgb("title"), align="center", valign="middle")
-            draw.put_text(screen, family, "regular", cap_size(family, 0.14 * c), "Stage:", L.grid_x, L.label_y,
-                          muted, valign="middle")
-        else:
-            pw, ph = round(1.34 * c), round(0.62 * c)
-            px, py = L.width // 2 - pw // 2, L.toolbar_y - ph // 2
-            draw.put_rounded_rect(screen, px - 2, py - 1, pw + 4, ph + 4, ph // 2 + 2, t.rgb("grid"))
-            draw.put_rounded_rect(screen, px, py, pw, ph, ph // 2, t.rgb("background"))
-            draw.put_coin(screen, px + round(0.28 * c), L.toolbar_y, round(0.19 * c))
-            draw.put_text(screen, family, "medium", cap_size(family, 0.21 * c), str(self.coins),
-                          px + round(0.53 * c), L.toolbar_y, t.rgb("text"), valign="middle")
-            draw.put_text(screen, family, "regular", label, "Stage", L.grid_x, L.label_y, muted)
-            draw.put_text(screen, family, "regular", label, "Numbers Cleared", L.width // 2, L.label_y, muted,
-                          align="center")
-            draw.put_text(screen, family, "regular", label, "This Month", right, L.label_y, muted, align="right")
-        # the grid's top border; the lattice under it scrolls and is drawn per frame
-        b = L.border
-        draw.fill_rect(screen, L.grid_x - b // 2, L.grid_top - b // 2, COLUMNS * c + b, b, t.rgb("border"))
-        # the "+" and hint buttons (the adds badge is drawn per frame)
-        r = L.button_radius
-        for center in (L.add_center, L.hint_center):
-            draw.put_circle(screen, center[0], center[1], r, t.rgb("button"))
-        ax, ay = L.add_center
-        arm = round(0.5 * r)
-        plus = draw.polyline_mask(2 * arm, 2 * arm, [(arm, 0), (arm, 2 * arm)], 0.083 * r)
-        draw.blend(screen, ax - arm, ay - arm, np.maximum(plus, plus.T), accent)
-        self._bulb(screen, *L.hint_center, round(r / 0.54), accent)
-        if L.style != "2022":  # that build's hint button has no coin price
-            hx, hy = L.hint_center
-            bx, by, br = hx + round(0.45 * c), hy - round(0.37 * c), round(0.2 * c)
-            draw.put_rounded_rect(screen, bx - br, by - br, round(3.2 * br), 2 * br, br, t.rgb("badge"))
-            draw.put_coin(screen, bx, by, round(0.8 * br))
-            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.15 * c), "3",
-                                   bx + round(1.35 * br), by, t.rgb("badge_text"))
-        screen.setflags(write=False)
-        self._static["board"] = screen
-        return screen
-
-    def _banner(self, screen) -> None:
-        """A banner ad across the bottom of the screen, as free games show under the board."""
-        x, y, w, h = self.banner_rect()
-        family = self.preset.font
-        draw.fill_rect(screen, x, y, w, h, (236, 240, 246))
-        draw.fill_rect(screen, x, y, w, max(1, h // 60), (200, 206, 216))
-        tag = round(0.22 * h)
-        draw.fill_rect(screen, x + 4, y + 4, round(1.4 * tag), tag, (250, 190, 40))
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.4 * tag), "Ad",
-                               x + 4 + round(0.7 * tag), y + 4 + tag // 2, (60, 40, 0))
-        draw.put_text(screen, family, "medium", cap_size(family, 0.2 * h), "Solitaire Kings - play free",
-                      x + round(0.5 * h), y + h // 2, (40, 50, 70), valign="middle")
-        bw = round(1.6 * h)
-        draw.put_rounded_rect(screen, x + w - bw - round(0.2 * h), y + round(0.22 * h), bw, round(0.56 * h),
-                              round(0.28 * h), (26, 115, 232))
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.17 * h), "INSTALL",
-                               x + w - bw // 2 - round(0.2 * h), y + h // 2, (255, 255, 255))
-
-    def _gear(self, screen, cx, cy, r, stroke, color) -> None:
-        """The settings gear: an outlined wheel of eight teeth around an outlined hole."""
-        size = 2 * r + 4
-        m = size / 2
-        points = []
-        for k in range(8):
-            for da, radius in ((-0.2, 0.78), (-0.12, 1.0), (0.12, 1.0), (0.2, 0.78)):
-                a = (k + 0.5 + da * 2) * np.pi / 4
-                points.append((m + (r - stroke) * radius * np.cos(a), m + (r - stroke) * radius * np.sin(a)))
-        wheel = draw.polyline_mask(size, size, points, stroke, closed=True)
-        hole = draw.polyline_mask(size, size, [(m + r * 0.3 * np.cos(a), m + r * 0.3 * np.sin(a))
-                                              for a in np.linspace(0, 2 * np.pi, 24)], stroke, closed=True)
-        draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(wheel, hole), color)
-
-    def _trophy(self, screen, right, baseline, height, color) -> None:
-        """A small trophy whose right edge is at ``right``, standing on ``baseline``."""
-        w = round(height * 0.9)
-        h = round(height)
-        mask = np.zeros((h, w), np.uint8)
-        cup = draw.rounded_rect_mask(round(w * 0.64), round(h * 0.62), max(1, round(w * 0.3)))
-        mask[:cup.shape[0], (w - cup.shape[1]) // 2:(w - cup.shape[1]) // 2 + cup.shape[1]] = cup
-        handles = draw.polyline_mask(w, h, [(w * 0.22, h * 0.12), (w * 0.05, h * 0.15), (w * 0.08, h * 0.35),
-                                            (w * 0.25, h * 0.42)], max(1, h * 0.1))
-        mask = np.maximum(mask, np.maximum(handles, handles[:, ::-1]))
-        mask[round(h * 0.6):round(h * 0.85), round(w * 0.44):round(w * 0.56)] = 255
-        mask[round(h * 0.82):, round(w * 0.25):round(w * 0.75)] = 255
-        draw.blend(screen, right - w, baseline - h, mask, color)
-
-    def _bulb(self, screen, cx, cy, c, color) -> None:
-        size = round(0.5 * c)
-        r = size * 0.28
-        pts = [(size / 2 + r * np.cos(a), size * 0.38 + r * np.sin(a)) for a in np.linspace(0.75 * np.pi, 2.25 * np.pi, 30)]
-        pts += [(size / 2 + r * 0.45, size * 0.78), (size / 2 - r * 0.45, size * 0.78), pts[0]]
-        mask = draw.polyline_mask(size, size, pts, c * 0.035)
-        foot = draw.polyline_mask(size, size, [(size / 2 - r * 0.4, size * 0.92), (size / 2 + r * 0.4, size * 0.92)], c * 0.035)
-        draw.blend(screen, cx - size // 2, cy - size // 2, np.maximum(mask, foot), color)
-
-    def _tile(self, value: int, state: str) -> np.ndarray:
-        """A cell's inside (between its lines) with its digit: live, crossed, selected or hinted."""
-        key = (value, state)
-        tile = self._tiles.get(key)
-        if tile is None:
-            L, t = self.layout, self.theme
-            inner = L.cell - 2 * L.border
-            fill = {"selected": "selected", "hint": "hint"}.get(state, "background")
-            tile = np.empty((inner, inner, 3), np.uint8)
-            tile[...] = t.rgb(fill)
-            if value:
-                m = draw.text_mask(self.preset.font, "regular", self.digit_size, str(value))
-                color = t.rgb("crossed" if state == "crossed" else "text")
-                draw.blend(tile, round((inner - m.width) / 2), round((inner - m.height) / 2), m.alpha, color)
-            self._tiles[key] = tile
-        return tile
-
-    def _grid_span(self) -> tuple[int, int, int, int]:
-        """The scrolling part of the grid: x0, y0 (just under the top border), x1, y1 (the fade's end)."""
-        L, b = self.layout, self.layout.border
-        return (L.grid_x - b // 2, L.grid_top - b // 2 + b,
-                L.grid_x + COLUMNS * L.cell - b // 2 + b, L.fade_end)
-
-    def _lattice(self, phase: int) -> np.ndarray:
-        """The empty grid (lines and side borders) scrolled ``phase`` pixels into a row, cached."""
-        key = f"lattice:{phase}"
-        if key not in self._static:
-            L, t, c = self.layout, self.theme, self.layout.cell
-            x0, y0, x1, y1 = self._grid_span()
-            lattice = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
-            lattice[...] = t.rgb("background")
-            grid = t.rgb("grid")
-            for k in range(1, COLUMNS):
-                draw.fill_rect(lattice, L.grid_x + k * c - L.line // 2 - x0, 0, L.line, y1 - y0, grid)
-            for j in range(0, (y1 - y0) // c + 3):
-                y = L.grid_top + j * c - phase - L.line // 2 - y0
-                if -L.line < y < y1 - y0:
-                    lattice[max(y, 0):y + L.line, L.grid_x - x0:L.grid_x + COLUMNS * c - x0] = grid
-            b = L.border
-            lattice[:, :b] = t.rgb("border")
-            lattice[:, x1 - x0 - b:] = t.rgb("border")
-            lattice.setflags(write=False)
-            self._static[key] = lattice
-        return self._static[key]
-
-    @staticmethod
-    def _mix(a: np.ndarray, b: np.ndarray, progress: float) -> np.ndarray:
-        """A tile on its way from looking like ``a`` to looking like ``b``."""
-        return np.round(a * np.float32(1 - progress) + b * np.float32(progress)).astype(np.uint8)
+    def _render_board(self, now: float) -> np.ndarray:
+        """The board screen at ``now``, mid-animation included."""
+        select = self.durations.get("select", 0.0)
+        lit = draw.eased((now - self._selected_at) / select) if select else 1.0
+        return self.painter.board(self.board, self._frame_cells(now), self.selected, self.hinted, lit, self.best,
+                                  self.banner, self._mix)
 
     def _frame_cells(self, now: float):
         """What the grid shows at ``now``: cells, ghost digits, scroll (px), each row's extra lift
@@ -698,103 +418,6 @@ class NumberMatchApp(App):
         # rows going away shrink as the rows below slide over them
         vanish = {r: collapsed for r in removed}
         return m["cells"], m["ghost"], offset, lift, len(m["cells"]), m["pair"], faded, vanish
-
-    def _render_board(self, now: float) -> np.ndarray:
-        L, t, family, board = self.layout, self.theme, self.preset.font, self.board
-        c = L.cell
-        cells, ghost, offset, lift, written, pair, faded, vanish = self._frame_cells(now)
-        screen = self._board_static().copy()
-        x0, y0, x1, y1 = self._grid_span()
-        screen[y0:y1, x0:x1] = self._lattice(offset % c)
-        hinted = set(self.hinted or ())
-        select = self.durations.get("select", 0.0)
-        lit = draw.eased((now - self._selected_at) / select) if select else 1.0
-        n = min(len(cells), int(np.ceil(written)))
-        for row in range(offset // c, -(-n // COLUMNS)):
-            top = L.grid_top + row * c - offset - round(lift[row] if lift else 0) + L.border
-            if top >= y1:
-                break
-            for col in range(COLUMNS):
-                index = row * COLUMNS + col
-                if index >= n:
-                    break
-                value = cells[index]
-                state = ("selected" if index == self.selected else "hint" if index in hinted
-                         else "live" if value else "crossed")
-                tile = self._tile(value or ghost[index], state)
-                if index in pair:
-                    crossed = self._tile(value, "crossed")
-                    tile = self._mix(self._tile(value, "live"), crossed, faded) if faded < 1 else crossed
-                elif state == "selected" and lit < 1:
-                    # the highlight grows out from a small square at the cell's centre
-                    grown, inner = self._tile(value, "live").copy(), tile.shape[0]
-                    margin = round(inner * (1 - SEED_SQUARE) * (1 - lit) / 2)
-                    a, z = margin, inner - margin
-                    grown[a:z, a:z] = tile[a:z, a:z]
-                    tile = grown
-                if index + 1 > written:  # being written in
-                    tile = self._mix(self._tile(0, "live"), tile, written - index)
-                if row in vanish:  # squashed towards its top edge as the rows below slide up
-                    tall = max(1, round(tile.shape[0] * (1 - vanish[row])))
-                    squashed = self._tile(0, "live").copy()
-                    squashed[:tall] = cv2.resize(tile, (tile.shape[1], tall), interpolation=cv2.INTER_AREA)
-                    tile = squashed
-                inner = tile.shape[0]
-                a, z = max(top, y0), min(top + inner, y1)  # rows cut by the top border or the fade's end
-                if a < z:
-                    x = L.grid_x + col * c + L.border
-                    screen[a:z, x:x + inner] = tile[a - top:z - top]
-        # the grid fades out towards the buttons, over whatever is drawn there
-        region = screen[L.fade_start:L.fade_end, x0:x1].astype(np.float32)
-        screen[L.fade_start:L.fade_end, x0:x1] = np.round(region * (1 - self._fade) + self._fade_to)
-        text, muted = t.rgb("text"), t.rgb("muted")
-        if L.style == "2022":
-            size = cap_size(family, 0.36 * c)
-            box = draw.put_text(screen, family, "bold", size, f"{board.score:,}", L.width // 2 + round(0.25 * c),
-                                L.score_y, text, align="center", valign="middle")
-            self._trophy(screen, box[0] - round(0.1 * c), box[1] + box[3], 0.4 * c, (240, 180, 40))
-            draw.put_text(screen, family, "regular", cap_size(family, 0.17 * c), str(board.stage), L.grid_x,
-                          L.value_y, muted, valign="middle")
-        else:
-            draw.put_text(screen, family, "bold", cap_size(family, 0.27 * c), f"{board.score:,}",
-                          L.width // 2, L.score_y, text, align="center")
-            value = cap_size(family, 0.19 * c)
-            draw.put_text(screen, family, "regular", value, str(board.stage), L.grid_x, L.value_y, muted)
-            box = draw.put_text(screen, family, "regular", value, f"{self.best:,}", L.grid_x + COLUMNS * c,
-                                L.value_y, muted, align="right")
-            self._trophy(screen, box[0] - round(0.06 * c), L.value_y, 0.19 * c, muted)
-            # numbers cleared: the digits no longer on the board are faded
-            present = set(board.cells)
-            step = round(0.285 * c)
-            for d in range(1, 10):
-                draw.put_text(screen, family, "medium", value, str(d), L.width // 2 + (d - 5) * step, L.value_y,
-                              t.rgb("header" if d in present else "crossed"), align="center")
-        if board.adds_left:
-            ax, ay = L.add_center
-            R = L.button_radius
-            bx, by, br = ax + round(0.83 * R), ay - round(0.69 * R), round(0.37 * R)
-            draw.put_circle(screen, bx, by, br, t.rgb("badge"))
-            draw.put_text_centered(screen, family, "bold", cap_size(family, 0.28 * R), str(board.adds_left),
-                                   bx, by, t.rgb("badge_text"))
-        return screen
-
-    def _render_message(self) -> np.ndarray:
-        """The stage-complete and game-over screens."""
-        L, t, family = self.layout, self.theme, self.preset.font
-        c, W = L.cell, L.width
-        screen = draw.blank(self.preset, t)
-        won = self.screen == "stage_complete"
-        title = "Well done!" if won else "No more moves"
-        sub = f"Stage {self.board.stage} complete" if won else f"Stage {self.board.stage}"
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.45 * c), title, W // 2, round(L.height * 0.3), t.rgb("text"))
-        draw.put_text_centered(screen, family, "regular", cap_size(family, 0.24 * c), sub, W // 2, round(L.height * 0.3 + 1.0 * c), t.rgb("muted"))
-        draw.put_text_centered(screen, family, "regular", cap_size(family, 0.2 * c), "Score", W // 2, round(L.height * 0.45), t.rgb("muted"))
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.4 * c), f"{self.board.score:,}", W // 2, round(L.height * 0.45 + 0.8 * c), t.rgb("text"))
-        (name, (x, y, w, h)), = self.buttons().items()
-        draw.put_rounded_rect(screen, x, y, w, h, h // 2, t.rgb("badge"))
-        draw.put_text_centered(screen, family, "bold", cap_size(family, 0.24 * c), "Continue" if won else "New game",
-                               x + w // 2, y + h // 2, t.rgb("badge_text"))
-        return screen
 
     # -- options and fixtures ----------------------------------------------------------------
 
