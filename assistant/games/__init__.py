@@ -103,6 +103,16 @@ class Game:
         """Compile the solver and build its tables now, as a first plan would (`tapsolve warm`)."""
         cls.warm()
 
+    @classmethod
+    def add_bench_command(cls, commands) -> None:
+        """Register the game's own benchmark on the `bench` command's ``commands`` (`tapsolve
+        bench <name>`); default: it has none."""
+
+    @classmethod
+    def add_bench_play_options(cls, parser) -> None:
+        """Add the game's own options (its app's board or look) to `tapsolve bench play`; default:
+        it has none."""
+
     def position(self, reading):
         """The game's position from a reading of its board."""
         raise NotImplementedError
