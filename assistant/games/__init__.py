@@ -105,13 +105,11 @@ class Game:
 
     @classmethod
     def add_bench_command(cls, commands) -> None:
-        """Register the game's own benchmark on the `bench` command's ``commands`` (`tapsolve
-        bench <name>`); default: it has none."""
+        """Register the game's own `tapsolve bench <name>` on ``commands``; default: it has none."""
 
     @classmethod
     def add_bench_play_options(cls, parser) -> None:
-        """Add the game's own options (its app's board or look) to `tapsolve bench play`; default:
-        it has none."""
+        """Add the game's own options (its app's board, its look) to `tapsolve bench play`; default: none."""
 
     def position(self, reading):
         """The game's position from a reading of its board."""
