@@ -395,7 +395,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     commands.add_parser("warm", help="compile the solvers and build their tables now, so that the first "
                         "solve starts at once (scripts/setup runs it)").set_defaults(run=warm)
     from assistant import bench  # light to import: the solver loads only when a bench runs
-    bench.register(commands, Parser)
+    bench.register(commands, Parser, command)
     from assistant.read import add_commands as add_read_commands
     add_read_commands(commands)  # read, calibrate
     from assistant import replay, report

@@ -48,13 +48,6 @@ def bounded_int(low: int, high: int, what: str):
     return number_type(whole_number, "a whole number", low, high, too_low=f"{{}} is out of range: {what} are {low} to {high}")
 
 
-def adds(text: str) -> int:
-    """Presses of "+" left: 0 to the most the solver takes (solver.numbermatch.MAX_ADDS)."""
-    from solver.numbermatch import MAX_ADDS
-
-    return bounded_int(0, MAX_ADDS, "adds")(text)
-
-
 port = bounded_int(0, 65535, "TCP ports")
 
 

@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assistant.bench import Progress  # noqa: E402
+from assistant.games.numbermatch.bench import Progress  # noqa: E402
 from solver.numbermatch import Board, Rules, search  # noqa: E402
 
 
 def boards(count: int, size: int, seed: int, adds: int = 5):
-    """The boards `tapsolve bench numbermatch` deals for these options (``assistant.bench.numbermatch``)."""
+    """The boards `tapsolve bench numbermatch` deals for these options (``assistant.games.numbermatch.bench``)."""
     rng = random.Random(seed)
     for _ in range(count):
         cells = [rng.randint(1, 9) for _ in range(size)]

@@ -20,6 +20,7 @@ from phonesim import apps
 from phonesim.phone import PRESETS, Faults, Phone
 from solver import games as registry
 from tests import lightsout
+from tests.lightsout.app import deal
 from tests.lightsout.rules import CELLS, Board, solve
 
 
@@ -126,6 +127,21 @@ def test_tapsolve_reads_exports_and_plays_it_in_a_process_of_its_own(registered,
     solved = tapsolve("solve", "lightsout", "".join(map(str, start_board.lights)), env=env)
     assert solved.returncode == 0 and solved.stdout.count("press row") == len(presses)
     vp.stop()
+
+
+@pytest.mark.phone
+def test_bench_play_plays_it_though_it_gives_no_bench_hook_of_its_own():
+    """The Game base's bench hooks add nothing: `bench play --game lightsout` plays and times it as
+    any game, and no `bench lightsout` command appears (the test's game defines neither hook)."""
+    env = dict(os.environ, TAPSOLVE_GAMES=lightsout.ENTRY, PYTHONPATH=os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    run = tapsolve("bench", "play", "--game", "lightsout", "--seed", "5", "--json", env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["moves"] == len(solve(Board(deal(5)))) and summary["wrong_taps"] == 0
+    assert summary["cleared_stages"] == 1
+    none = tapsolve("bench", "lightsout", env=env)
+    assert none.returncode == 2 and "invalid choice: 'lightsout'" in none.stderr
 
 
 def test_without_the_entry_a_new_process_does_not_know_it():

@@ -103,6 +103,14 @@ class Game:
         """Compile the solver and build its tables now, as a first plan would (`tapsolve warm`)."""
         cls.warm()
 
+    @classmethod
+    def add_bench_command(cls, commands) -> None:
+        """Register the game's own `tapsolve bench <name>` on ``commands``; default: it has none."""
+
+    @classmethod
+    def add_bench_play_options(cls, parser) -> None:
+        """Add the game's own options (its app's board, its look) to `tapsolve bench play`; default: none."""
+
     def position(self, reading):
         """The game's position from a reading of its board."""
         raise NotImplementedError

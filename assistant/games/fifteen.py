@@ -100,6 +100,15 @@ class Fifteen(Game):
 
         fifteen.solve(fifteen.Board.parse("1 2 3 4, 5 6 7 8, 9 10 11 12, 13 14 0 15"))  # the tables, the compiled search
 
+    @staticmethod
+    def add_bench_play_options(parser) -> None:
+        from assistant.options import bounded_int, non_negative_int
+
+        parser.add_argument("--skin", type=non_negative_int, default=None, metavar="SEED",
+                            help="15-puzzle: the app's look drawn from this seed (as `tapsolve phone --skin`)")
+        parser.add_argument("--width", type=bounded_int(3, 5, "15-puzzle widths"), default=None,
+                            help="15-puzzle: tiles a side (default 4, or the skin's own)")
+
     def same(self, seen, expected) -> bool:
         return seen.tiles == expected.tiles
 

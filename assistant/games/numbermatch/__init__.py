@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from assistant.games import Game, InPlace, Judgement, Learned, Plan
+from assistant.games.numbermatch import bench
 from assistant.games.numbermatch.order import on_screen_first
 from assistant.games.numbermatch.points import PointsTable
 from assistant.games.numbermatch.solve import add_solve_command, solve_json  # noqa: F401 (the `solve` command)
@@ -61,6 +62,10 @@ class NumberMatch(Game):
     @staticmethod
     def warm() -> None:
         search.warm_up()  # importing numba and loading the cached kernel: about a second
+
+    # its benchmark, `tapsolve bench numbermatch`, and its board's options on `tapsolve bench play`
+    add_bench_command = staticmethod(bench.add_bench_command)
+    add_bench_play_options = staticmethod(bench.add_bench_play_options)
 
     def attach(self, session, alone: bool = False) -> None:
         from assistant.games.numbermatch.scroll import BoardView  # (the phone's modules: not for `solve`)

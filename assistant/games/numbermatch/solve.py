@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from solver.errors import InputError
 from solver.files import read_text
-from solver.numbermatch import Board, Rules, search
+from solver.numbermatch import MAX_ADDS, Board, Rules, search
 from solver.words import count
 
 
@@ -12,9 +12,16 @@ from solver.words import count
 MAX_BOARD_FILE = 1 << 20
 
 
+def adds(text: str) -> int:
+    """An --adds option's value: presses of "+" left, 0 to the most the solver takes (MAX_ADDS)."""
+    from assistant.options import bounded_int
+
+    return bounded_int(0, MAX_ADDS, "adds")(text)
+
+
 def add_solve_command(games) -> None:
     """Register `tapsolve solve numbermatch` on the `solve` command's games."""
-    from assistant.options import adds, positive_float
+    from assistant.options import positive_float
 
     nm = games.add_parser("numbermatch", help="Number Match: clear the board with the fewest adds")
     nm.add_argument("board", help='board text ("467956239 385113145 ...", "." = crossed out) or board JSON')

@@ -12,7 +12,7 @@ from phonesim.apps.numbermatch.drawing import Painter, mix_tiles
 from phonesim.apps.numbermatch.layout import COLUMNS, Layout
 from phonesim.apps.others import Interstitial
 from phonesim.app import App, Preset, inside
-from solver.numbermatch import Add, Board, Pair, Rules, Wait, parse_points, points_from
+from solver.numbermatch import MAX_ADDS, Add, Board, Pair, Rules, Wait, parse_points, points_from
 
 # The animations the real game plays, by the names a realism profile gives their lengths:
 ANIMATIONS = {
@@ -451,7 +451,8 @@ the bottom row by the fade; `cells` holds only whole cells), `stage_complete`, `
         o = cls.OPTIONS
         parser.add_argument("--size", type=types.non_negative_int, default=o["size"],
                             help=f"Number Match start numbers (default {o['size']})")
-        parser.add_argument("--adds", type=types.adds, default=o["adds"], help=f"Number Match adds (default {o['adds']})")
+        parser.add_argument("--adds", type=types.bounded_int(0, MAX_ADDS, "adds"), default=o["adds"],
+                            help=f"Number Match adds (default {o['adds']})")
         parser.add_argument("--add-rule", choices=ADD_RULES, default=o["add_rule"],
                             help='"live": adds go after the last live number (a rule variant)')
         parser.add_argument("--points", metavar="KIND=N,...", default=o["points"],
