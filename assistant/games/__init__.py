@@ -7,7 +7,7 @@ reaches into its helpers (a game scrolls and learns through this protocol).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,6 +35,14 @@ class InPlace:
     parts: list  # (x0, y0, x1, y1) of each part that changes
     aside: list  # parts of the screen that may change too, unjudged (a header's score)
     reading: object  # the screen read once the move is made, as predicted
+    # parts a next touch waits out too, beyond ``parts``, until the animation ends: where a
+    # touch would move what is still moving (a tile next to the cell a tile is leaving, the
+    # button of a card on its way)
+    reach: list = field(default_factory=list)
+    # what each part shows early in the animation: "fading" (its marks fading on a still ground,
+    # a pair crossed out: ``assistant.animation.part_change``) or "moving" (any change: a tile
+    # or a card on its way, ``part_moved``)
+    shows: str = "fading"
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from assistant.games import Game, Judgement, Learned, Plan
+from dataclasses import replace
+
+from assistant.games import Game, InPlace, Judgement, Learned, Plan
 from solver import fifteen
 from solver.errors import TapsolveError
 from solver.words import count
@@ -105,6 +107,34 @@ class Fifteen(Game):
 
     def ends(self, board) -> bool:
         return board.is_won()  # the phone shows its solved screen (read as stage_complete)
+
+    def in_place(self, board, move, reading) -> InPlace | None:
+        """A slide changes two cells in place, the tile's and the gap's (the tile glides from one
+        into the other, over the frame between them: aside), and maybe what is outside the board
+        (the moves, a timer: aside). A next touch waits out the cells next to the one the tile
+        leaves: their tiles would slide into it while it still shows the tile going (so, with one
+        tile a slide, no next slide goes before the animation ends: only its judging is early).
+        Not for the slide that solves the board (the phone shows its solved screen)."""
+        cells, n = reading.cells, board.width
+        if reading.screen != "board" or reading.board is None or len(cells) != n * n or n < 2:
+            return None
+        after = self.after(board, move)
+        if self.ends(after):
+            return None
+        wide, tall = (cells[n - 1][0] - cells[0][0]) / (n - 1), (cells[n * (n - 1)][1] - cells[0][1]) / (n - 1)
+
+        def box(cell):
+            x, y = cells[cell]
+            return round(x - wide / 2), round(y - tall / 2), round(x + wide / 2), round(y + tall / 2)
+
+        tile, gap = board.tiles.index(move), board.blank
+        way = [min(box(tile)[0], box(gap)[0]), min(box(tile)[1], box(gap)[1]),
+               max(box(tile)[2], box(gap)[2]), max(box(tile)[3], box(gap)[3])]
+        top, bottom = box(0)[1], box(n * n - 1)[3]
+        beside = [c for c in (tile - n, tile + n, tile - 1 if tile % n else -1, tile + 1 if (tile + 1) % n else -1)
+                  if 0 <= c < n * n and c != gap]
+        return InPlace([box(tile), box(gap)], [tuple(way), (0, 0, 1 << 20, top), (0, bottom, 1 << 20, 1 << 20)],
+                       replace(reading, board=after), reach=[box(c) for c in beside], shows="moving")
 
     def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """The tile's centre: tapping a tile next to the gap slides it in."""
