@@ -61,10 +61,12 @@ def register(commands, parser_class) -> None:
     nm.add_argument("--json", action="store_true", help="print the figures as JSON")
     nm.set_defaults(run=numbermatch)
 
-    pl = games.add_parser("play", help="play one Number Match (or 15-puzzle) game on the virtual phone through "
-                                       "real adb and time it against the phone's own costs")
-    pl.add_argument("--game", choices=("numbermatch", "fifteen"), default="numbermatch",
+    pl = games.add_parser("play", help="play one Number Match (15-puzzle, Flip 9) game on the virtual phone "
+                                       "through real adb and time it against the phone's own costs")
+    pl.add_argument("--game", choices=("numbermatch", "fifteen", "flip9"), default="numbermatch",
                     help="the game played (default numbermatch)")
+    pl.add_argument("--layout", choices=("buttons", "cards"), default="buttons",
+                    help="Flip 9: the inventor's line of digits, or cards that swap (as `tapsolve phone --layout`)")
     pl.add_argument("--skin", type=non_negative_int, default=None, metavar="SEED",
                     help="15-puzzle: the app's look drawn from this seed (as `tapsolve phone --skin`)")
     pl.add_argument("--width", type=bounded_int(3, 5, "15-puzzle widths"), default=None,
@@ -248,7 +250,7 @@ def play(args) -> int:
     from assistant import demo
 
     # (each game's app takes its own options and leaves the other's)
-    options = dict(size=args.size, adds=args.adds, skin=args.skin, width=args.width)
+    options = dict(size=args.size, adds=args.adds, skin=args.skin, width=args.width, layout=args.layout)
     code, figures = demo.play_virtual(args, options=options, max_moves=args.max_moves, breakdown=True)
     moves, wall = figures["moves"], figures["wall_s"]
     animations = figures["breakdown_s"]["animations"]
