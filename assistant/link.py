@@ -16,6 +16,12 @@ from assistant.settle import Settler, still
 from solver.errors import BoardChanged
 
 
+def overlap(part, others) -> bool:
+    """Whether the box ``part`` (x0, y0, x1, y1) shares pixels with any of the boxes ``others``."""
+    x0, y0, x1, y1 = part
+    return any(x0 < u1 and u0 < x1 and y0 < v1 and v0 < y1 for u0, v0, u1, v1 in others)
+
+
 class PhoneCameBack(BoardChanged):
     """The phone was lost and came back (maybe resized, maybe another device on its address):
     a touch planned on the screen read before is not sent; the board is read again first."""
@@ -181,12 +187,14 @@ class Link:
         the frame when it shows every part as ``shows`` says (fading: ``part_change``; moving:
         ``part_moved``) and the rest as on the last settled screen (``still``: the parts of moves
         judged so since and what ticks left out too), else None: the move is then judged after
-        its animation (``early_result`` says how that went). A next touch in one of the parts, or
-        in ``reach``, is held back so that it cannot land before the animation ends."""
+        its animation (``early_result`` says how that went), as is one whose every part a move
+        judged so since changed too (a card swapped again: its change is no sign of this move).
+        A next touch in one of the parts, or in ``reach``, is held back so that it cannot land
+        before the animation ends."""
         at = self.clock.early_at(self.capture_s, self.touch_margin)
         before = self.settler.screen
-        if at is None or before is None:
-            return None
+        if at is None or before is None or all(overlap(part, self.settler.changed) for part in changing):
+            return None  # (a move none of whose parts it alone changes since the last settled screen: not told)
         self._wait_until(at)
         image, at = self._grab(not_before=at)
         shown = part_change if shows == "fading" else part_moved
@@ -195,7 +203,7 @@ class Link:
             verdicts.add("other")
         if not self.clock.judge_early(verdicts, at, shows):
             return None
-        self.settler.changed += list(changing)
+        self.settler.changed += [*changing, *aside]
         ends = self.clock.quiet_from(0.0)
         self._moving += [(part, ends) for part in [*changing, *reach]]
         self.recorder.screen(image, "early")

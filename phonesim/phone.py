@@ -161,8 +161,9 @@ class Faults:
     # injected input refused, as on Xiaomi's MIUI until "USB debugging (Security settings)" is on
     refuse_input: bool = False
     # a game that ignores every tap while a move animates, as some do (issue 40): "" (none),
-    # "fade" (a pair crossed out), "collapse" (its emptied rows going) or "both" (those, and a
-    # tile's glide or a swap of cards: CLS-CLS/Flip9's ApplicationMouseHandler.swapCards)
+    # "fade" (a pair crossed out), "collapse" (its emptied rows going), "tile" (a 15-puzzle
+    # tile gliding), "swap" (two Flip 9 cards: CLS-CLS/Flip9's ApplicationMouseHandler.swapCards)
+    # or "both" (every one of them)
     ignore_taps_while: str = ""
 
 

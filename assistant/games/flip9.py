@@ -68,8 +68,8 @@ class Flip9(Game):
 
     def in_place(self, state: flip9.State, move, reading) -> InPlace | None:
         """A swap changes its two cards' places in the row; on their way they may pass over the
-        others, a card's height over or under the row (CLS-CLS/Flip9's arcs), so that band may
-        change too (aside), as may the card outlined as the one that must move and all under the
+        cards between them, a card's height over or under the row (CLS-CLS/Flip9's arcs), so that
+        band may change too (aside), as may the card outlined as the one that must move and all under the
         buttons (the comment, the moves, the time). A next touch waits out the two cards'
         buttons (a swap of a card on its way), and every button when the card that must move is
         one of the two: a swap of two other cards goes at once. Not for the swap that sorts."""
@@ -87,9 +87,9 @@ class Flip9(Game):
             return round(x - w), round(y - h), round(x + w), round(y + h)
 
         a, b = move
-        parts = [box(*cells[state.cards.index(a)]), box(*cells[state.cards.index(b)])]
-        row = [c[1] for c in cells.values()]
-        band = box((cells[0][0] + cells[8][0]) / 2, sum(row) / 9, 4.5 * pitch, half_h * (1 + 2 * SWAP_ARC))
+        (xa, ya), (xb, yb) = cells[state.cards.index(a)], cells[state.cards.index(b)]
+        parts = [box(xa, ya), box(xb, yb)]
+        band = box((xa + xb) / 2, (ya + yb) / 2, abs(xb - xa) / 2 + half_w, half_h * (1 + 2 * SWAP_ARC))
         below = (0, round(max(y for _, y in keys) + pitch), 1 << 20, 1 << 20)
         aside = [band, below] + ([box(*cells[after.cards.index(after.must)])] if after.must is not None else [])
         moving = range(1, 10) if after.must in move else move
