@@ -118,7 +118,7 @@ class Loop:
         profile = self.session.profile
         if self.game is not None and profile is not None and profile is not self._recalled:
             self._recalled = profile
-            self.session.take(self.game.recall(dict(profile.points)))
+            self.session.take(self.game.recall(dict(profile.points), profile.touch))
 
     def show(self, move, select: bool = False):
         """Bring ``move`` on screen when the board hides it (``Game.show``: a tall board scrolls):

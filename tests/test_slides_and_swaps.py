@@ -1,11 +1,13 @@
 """The 15-puzzle's slides and Flip 9's swaps on the virtual phone while they animate (a touch
 meanwhile taken or ignored, as real apps do), and what each move changes on screen in place
 (``in_place``: judged on an early frame, the next touch sent at once where it moves nothing
-still moving). End to end through adb: tests/test_pipelined_games.py."""
+still moving), and what play keeps of an app that slides by swipe. End to end through adb:
+tests/test_pipelined_games.py."""
 
 import pytest
 
 import vision
+from assistant.games import Learned
 from assistant.games.fifteen import Fifteen
 from assistant.games.flip9 import Flip9
 from phonesim import apps
@@ -160,3 +162,22 @@ def test_a_swap_changes_its_two_cards_and_only_a_swap_of_a_card_on_its_way_waits
         waiting = {c for c in range(1, 10) if any(inside(reading.buttons[str(c)], box) for box in change.reach)}
         assert waiting == (set(range(1, 10)) if after.must in move else set(move)), (move, after.must)
     assert flip9.forced_card(9, 4) == 4  # (a swap with 9 leaves the other card to move next: all wait)
+
+
+# -- what a game keeps of its app -----------------------------------------------------------------
+
+def test_an_app_that_slides_by_swipe_is_kept_as_the_profiles_touch_not_in_its_points():
+    """What play learns of a 15-puzzle app that takes no tap is the profile's touch ("swipe"),
+    stored and loaded as its own field; an older profile's points entry is read as it and moved."""
+    from vision.profile import Profile
+
+    game = Fifteen()
+    assert game.recall({}, None) is None and game.touch() == "tap"
+    assert game.recall({}, "swipe") == Learned(points={}, touch="swipe") and game.touch() == "swipe"
+    older = Fifteen()
+    assert older.recall({"slides_by_swipe": 1}) == Learned(points={}, touch="swipe") and older.touch() == "swipe"
+    profile = Profile("fifteen", 1080, 2400, touch="swipe")
+    assert Profile.from_json(profile.to_json()).touch == "swipe"
+    assert "touch" not in Profile("fifteen", 1080, 2400).to_json()
+    with pytest.raises(ValueError, match="touch"):
+        Profile.from_json({**profile.to_json(), "touch": "pinch"})

@@ -68,10 +68,13 @@ class Judgement:
 @dataclass(frozen=True)
 class Learned:
     """What a game learned from a judgement, as values: a line to say (the loop plans again
-    with it), and the points table to keep in the phone's profile (None: nothing to keep)."""
+    with it), the points table to keep in the phone's profile (None: nothing to keep), and the
+    touch its app makes a move by ("tap", or "swipe" on an app that takes no tap; None: nothing
+    to keep)."""
 
     note: str | None = None
     points: dict | None = None
+    touch: str | None = None
 
 
 class Game:
@@ -133,9 +136,10 @@ class Game:
         only decides whether to wait for a settled screen; nothing changes."""
         return self.same(seen, expected)
 
-    def recall(self, points: dict) -> Learned | None:
-        """Start from what the phone's profile kept from earlier games on it (the points table);
-        what this game learned so far, to keep in that profile (one rebuilt lost it), or None."""
+    def recall(self, points: dict, touch: str | None = None) -> Learned | None:
+        """Start from what the phone's profile kept from earlier games on it (the points table,
+        the touch a move is made by when it is not a tap); what this game learned so far, to keep
+        in that profile (one rebuilt lost it), or None."""
         return None
 
     def learn(self, judgement: Judgement) -> Learned | None:

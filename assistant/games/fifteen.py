@@ -21,7 +21,8 @@ SWIPE_REACH = 0.7
 SWIPE_MS = 150
 # Taps that change nothing in a row before a swipe is tried (a tap may just be lost)
 TAPS_DOUBTED = 2
-# The profile's entry for an app that slides tiles only by swipe (see Fifteen.kept)
+# An older profile's points entry for an app that slides tiles only by swipe (now its touch:
+# Fifteen.recall moves it there)
 SLIDES_BY_SWIPE = "slides_by_swipe"
 # Swipes that change nothing in a row before a stored "swipe" is doubted (the app was updated,
 # or another app plays the game on this phone) and taps are tried again
@@ -51,14 +52,14 @@ class Fifteen(Game):
         return fifteen.Board(reading.board.tiles)
 
     def kept(self) -> Learned:
-        """What the profile is to keep of this app: whether it slides tiles by swipe (the
-        15-puzzle scores no points: its reader takes this one entry for its table)."""
-        return Learned(points={SLIDES_BY_SWIPE: 1} if self.slide == "swipe" else {})
+        """What the profile is to keep of this app: the touch it slides tiles by (the 15-puzzle
+        scores no points: its table stays empty)."""
+        return Learned(points={}, touch="swipe" if self.slide == "swipe" else "tap")
 
-    def recall(self, points: dict) -> Learned | None:
-        if self.slide is None and points.get(SLIDES_BY_SWIPE) == 1:
+    def recall(self, points: dict, touch: str | None = None) -> Learned | None:
+        if self.slide is None and (touch == "swipe" or points.get(SLIDES_BY_SWIPE) == 1):
             self.slide = "swipe"
-        return self.kept() if self.slide == "swipe" else None
+        return self.kept() if self.slide == "swipe" or points else None
 
     def touch(self) -> str:
         """The touch the next move is made with, "tap" or "swipe" (a question: nothing changes)."""
