@@ -108,9 +108,7 @@ class Profile:
             raise ValueError(f"unknown game {data['game']!r}")
         points = data.get("points", {})
         reader(data["game"]).check_points(points)  # the game's reader says what it keeps
-        touch = data.get("touch")
-        if touch not in (None, "swipe"):
-            raise ValueError(f'a profile\'s touch is "swipe" or none, not {touch!r}')
+        touch = data.get("touch")  # (vision.schema checks it)
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
                    {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points),
