@@ -44,6 +44,10 @@ EARLY_PROBE_EVERY = 8
 MARK_CONTRAST = 60
 MARK_HALO = 2
 FADING_MARKS = 0.5
+# A part whose whole picture moves (a tile sliding, a card swapping) is seen on its way once at
+# least MOVED_PIXELS of its pixels changed: a tile or card on its way changes a band of its box
+# at once; a compressed video frame's noise, scattered pixels.
+MOVED_PIXELS = 0.05
 
 
 def part_change(before, after, part) -> str:
@@ -51,12 +55,9 @@ def part_change(before, after, part) -> str:
     too little to tell), "fading" (its marks losing contrast on an unchanged ground, as a pair
     crossed out does; see MARK_CONTRAST) or "other" (the ground changed: a highlight, a flash;
     or a mark gained contrast)."""
-    x0, y0, x1, y1 = part
-    a = before[y0:y1, x0:x1].astype(np.int16)
-    b = after[y0:y1, x0:x1].astype(np.int16)
-    if a.size == 0 or a.shape != b.shape:
+    a, b, changed = part_pixels(before, after, part)
+    if changed is None:
         return "other"
-    changed = np.abs(a - b).max(axis=2) > PIXEL_NOISE
     if not changed.any():
         return "unchanged"
     ground = np.median(a.reshape(-1, 3), axis=0)
@@ -71,6 +72,25 @@ def part_change(before, after, part) -> str:
         return "other"
     losing = (contrast_b[marks] < contrast_a[marks] - PIXEL_NOISE).mean()
     return "fading" if losing >= FADING_MARKS else "unchanged"
+
+
+def part_moved(before, after, part) -> str:
+    """How a part (x0, y0, x1, y1) of the screen changed between two frames, its whole picture:
+    "moving" (a tile or a card on its way: its ground changes as much as its marks; see
+    MOVED_PIXELS) or "unchanged" (too little to tell)."""
+    changed = part_pixels(before, after, part)[2]
+    return "other" if changed is None else "moving" if changed.mean() >= MOVED_PIXELS else "unchanged"
+
+
+def part_pixels(before, after, part):
+    """A part's pixels in two frames (int16) and which of them changed past PIXEL_NOISE (None
+    for a part off either frame)."""
+    x0, y0, x1, y1 = part
+    a = before[y0:y1, x0:x1].astype(np.int16)
+    b = after[y0:y1, x0:x1].astype(np.int16)
+    if a.size == 0 or a.shape != b.shape:
+        return a, b, None
+    return a, b, np.abs(a - b).max(axis=2) > PIXEL_NOISE
 
 
 class AnimationClock:
@@ -175,12 +195,13 @@ class AnimationClock:
             return None
         return self.touched_at + seen_still * share
 
-    def judge_early(self, verdicts: set[str], at: float) -> bool:
+    def judge_early(self, verdicts: set[str], at: float, shows: str = "fading") -> bool:
         """Whether the early frame asked for at ``at``, whose parts changed as ``verdicts`` say
-        (``part_change``, "other" for a change elsewhere), judges the move: every part fading.
-        Then the move's animation is taken as under way until its time (``quiet_from``)."""
+        (``part_change`` or ``part_moved``, "other" for a change elsewhere), judges the move:
+        every part as it ``shows`` ("fading", "moving"). Then the move's animation is taken as
+        under way until its time (``quiet_from``)."""
         kind = self.kind
-        if verdicts != {"fading"}:
+        if verdicts != {shows}:
             self._early_verdict = kind, "too soon" if verdicts == {"unchanged"} else "other", at - self.touched_at
             return False
         self.early_judged += 1

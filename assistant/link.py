@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import time
 
-from assistant.animation import AnimationClock, part_change
+from assistant.animation import AnimationClock, part_change, part_moved
 from assistant.phone import lock
 from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.record import Recorder
 from assistant.settle import Settler, still
 from solver.errors import BoardChanged
+
+
+def overlap(part, others) -> bool:
+    """Whether the box ``part`` (x0, y0, x1, y1) shares pixels with any of the boxes ``others``."""
+    x0, y0, x1, y1 = part
+    return any(x0 < u1 and u0 < x1 and y0 < v1 and v0 < y1 for u0, v0, u1, v1 in others)
 
 
 class PhoneCameBack(BoardChanged):
@@ -177,27 +183,31 @@ class Link:
         self.settler.settled(image)
         self.clock.settled()
 
-    def early(self, changing, aside=()):
+    def early(self, changing, aside=(), reach=(), shows="fading"):
         """One frame early in the animation of a move that changes only the parts ``changing``
         of the screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score):
-        the frame when it shows every part fading (``part_change``) and the rest as on the last
-        settled screen (``still``: the parts of moves judged so since and what ticks left out
-        too), else None: the move is then judged after its animation (``early_result`` says how
-        that went). The next touch is held back so that it cannot land before the animation ends."""
+        the frame when it shows every part as ``shows`` says (fading: ``part_change``; moving:
+        ``part_moved``) and the rest as on the last settled screen (``still``: the parts of moves
+        judged so since and what ticks left out too), else None: the move is then judged after
+        its animation (``early_result`` says how that went), as is one whose every part a move
+        judged so since changed too (a card swapped again: its change is no sign of this move).
+        A next touch in one of the parts, or in ``reach``, is held back so that it cannot land
+        before the animation ends."""
         at = self.clock.early_at(self.capture_s, self.touch_margin)
         before = self.settler.screen
-        if at is None or before is None:
-            return None
+        if at is None or before is None or all(overlap(part, self.settler.changed) for part in changing):
+            return None  # (a move none of whose parts it alone changes since the last settled screen: not told)
         self._wait_until(at)
         image, at = self._grab(not_before=at)
-        verdicts = {part_change(before, image, part) for part in changing}
+        shown = part_change if shows == "fading" else part_moved
+        verdicts = {shown(before, image, part) for part in changing}
         if not still(before, image, [*changing, *aside, *self.settler.changed, *self.ticking]):
             verdicts.add("other")
-        if not self.clock.judge_early(verdicts, at):
+        if not self.clock.judge_early(verdicts, at, shows):
             return None
-        self.settler.changed += list(changing)
+        self.settler.changed += [*changing, *aside]
         ends = self.clock.quiet_from(0.0)
-        self._moving += [(part, ends) for part in changing]
+        self._moving += [(part, ends) for part in [*changing, *reach]]
         self.recorder.screen(image, "early")
         return image
 

@@ -118,7 +118,7 @@ class Loop:
         profile = self.session.profile
         if self.game is not None and profile is not None and profile is not self._recalled:
             self._recalled = profile
-            self.session.take(self.game.recall(dict(profile.points)))
+            self.session.take(self.game.recall(dict(profile.points), profile.touch))
 
     def show(self, move, select: bool = False):
         """Bring ``move`` on screen when the board hides it (``Game.show``: a tall board scrolls):
@@ -256,7 +256,7 @@ class Loop:
         early = self.game.in_place(before, move, self.reading) if reading is None else None
         if early is not None:
             try:
-                image = self.link.early(early.parts, early.aside)
+                image = self.link.early(early.parts, early.aside, early.reach, early.shows)
             except NotABoardNow:
                 image = None  # (a screen gone dark as the move was made: judged on a settled one)
             if image is not None:

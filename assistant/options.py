@@ -105,9 +105,10 @@ def add_fault_options(parser, tap_latency: float) -> None:
                         help="the phone refuses injected taps, as Xiaomi's MIUI does until \"USB "
                              "debugging (Security settings)\" is on")
     parser.add_argument("--ignore-taps-while-animating", nargs="?", const="both", default="",
-                        choices=("both", "fade", "collapse"), metavar="ANIMATION",
+                        choices=("both", "fade", "collapse", "tile", "swap"), metavar="ANIMATION",
                         help="the game ignores taps while a move animates: a pair's fade and its rows' "
-                             "collapse (no value), or only fade or collapse")
+                             "collapse, a tile's glide, a swap of cards (no value), or only fade, collapse, "
+                             "tile or swap")
     parser.add_argument("--dialog-dismiss", default="Not now", metavar="LABEL",
                         help='the dialog\'s second button, that only closes it (default "Not now"; "" for none)')
 

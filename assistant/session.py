@@ -272,6 +272,10 @@ class Session:
         if learned is not None and learned.points is not None and self.profile is not None \
                 and self.profile.points != learned.points:
             self.profile.points, self.profile.changed = dict(learned.points), True
+        if learned is not None and learned.touch is not None and self.profile is not None:
+            touch = None if learned.touch == "tap" else learned.touch  # (a tap, as most apps take: kept as none)
+            if self.profile.touch != touch:
+                self.profile.touch, self.profile.changed = touch, True
         self.save()
 
     def save(self) -> None:

@@ -83,6 +83,7 @@ class Realism:
 # - the animations' lengths are issue 11's (~0.25 s fade, ~0.3 s collapse, ~0.5 s add); the
 #   highlight's 0.12 s and the stage-complete slide's 0.4 s are our guesses, and so is the
 #   15-puzzle tile's glide: 0.2 s, Android's standard short animation (config_shortAnimTime).
+#   A Flip 9 swap takes CLS-CLS/Flip9's 0.4 s (ui/animation/SwapAnimation.java: Duration.millis(400)).
 TAP_S = (0.3, 0.6)
 # - a one-shot `adb shell input tap` pays the host's connection, the server forwarding it and
 #   adbd forking a shell (scrcpy issue #231, steps 1-4) before `input` runs; a shell kept open
@@ -102,7 +103,11 @@ SLOW_FRAME = 0.03
 SLOW_FRAME_S = (1.0, 2.0)
 FLING_SPEED = 1.5
 FLING_MS = 100.0
-REAL_ANIMATIONS = (("select", 0.12), ("fade", 0.25), ("collapse", 0.3), ("add", 0.5), ("slide", 0.4), ("tile", 0.2))
+REAL_ANIMATIONS = (("select", 0.12), ("fade", 0.25), ("collapse", 0.3), ("add", 0.5), ("slide", 0.4), ("tile", 0.2),
+                   ("swap", 0.4))
+
+# the animations of a move a game may ignore taps during (Faults.ignore_taps_while)
+MOVE_ANIMATIONS = ("fade", "collapse", "tile", "swap")
 
 REALISM = {
     "fast": Realism("fast"),
@@ -156,7 +161,9 @@ class Faults:
     # injected input refused, as on Xiaomi's MIUI until "USB debugging (Security settings)" is on
     refuse_input: bool = False
     # a game that ignores every tap while a move animates, as some do (issue 40): "" (none),
-    # "fade" (a pair crossed out), "collapse" (its emptied rows going) or "both"
+    # "fade" (a pair crossed out), "collapse" (its emptied rows going), "tile" (a 15-puzzle
+    # tile gliding), "swap" (two Flip 9 cards: CLS-CLS/Flip9's ApplicationMouseHandler.swapCards)
+    # or "both" (every one of them)
     ignore_taps_while: str = ""
 
 
@@ -437,7 +444,7 @@ class Phone:
                 return
             ignoring = self.faults.ignore_taps_while
             motion = self.app.motion() if ignoring else None
-            if motion in ("fade", "collapse") and ignoring in ("both", motion):
+            if motion in MOVE_ANIMATIONS and ignoring in ("both", motion):
                 self._log(x, y, "ignored")  # (the game took the tap and did nothing with it)
                 return
             self._log(x, y, self.app.landed(x, y))

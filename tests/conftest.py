@@ -14,7 +14,7 @@ import pytest
 # Modules whose tests each start a virtual phone and a private adb server (or a whole demo):
 # end to end, so they are the `phone` marker's; everything else is in the fast set.
 PHONE_MODULES = {"test_assistant", "test_device", "test_phonesim_adb", "test_phonesim_games",
-                 "test_scroll", "test_stalls", "test_real_presets", "test_record"}
+                 "test_scroll", "test_stalls", "test_real_presets", "test_record", "test_pipelined_games"}
 
 
 def pytest_configure(config):

@@ -194,7 +194,7 @@ def test_autoplay_learns_that_an_app_slides_by_swipe_and_keeps_it_in_the_profile
     assert loop.said[-1].endswith("; this app slides tiles by swipe (kept for this phone)")
     stored = store.load(store.profile_path(phone.preset.model, phone.preset.width, phone.preset.height, "fifteen",
                                            loop.session.profile.theme))
-    assert stored is not None and stored.points == {"slides_by_swipe": 1}
+    assert stored is not None and stored.touch == "swipe" and stored.points == {}
     phone.app.new_deal()
     link = Link(connect(vp.serial, client=harness.client), say=loop.said.append, reconnect_timeout=4)
     again = Loop(Session(link, keep=True), game="auto", budget=1.0, say=loop.said.append, wait_unknown=5)

@@ -602,9 +602,9 @@ def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_
     early = loop.link.early
     frames = []
 
-    def early_noting(parts, aside):
+    def early_noting(parts, aside, *rest):
         before = loop.link.captures
-        image = early(parts, aside)
+        image = early(parts, aside, *rest)
         frames.append(loop.link.captures - before)
         return image
 

@@ -76,6 +76,6 @@ def test_bench_play_says_no_ratio_rather_than_none(monkeypatch, capsys):
                "channel_start_s": 0.0, "channel": "exec", "taps": 0, "swipes": 0, "captures": 1, "wrong_taps": 0,
                "pipelined": 0}
     monkeypatch.setattr(demo, "play_virtual", lambda *a, **k: (0, dict(figures)))
-    bench.play(Namespace(size=27, adds=5, skin=None, width=None, max_moves=None, json=False))
+    bench.play(Namespace(size=27, adds=5, skin=None, width=None, layout="buttons", max_moves=None, json=False))
     out = capsys.readouterr().out
     assert "None" not in out and "no wall / floor" in out

@@ -383,8 +383,9 @@ class FifteenReader(Reader):
         check_int("geometry.size", geo["size"], 3, 5)
 
     def check_points(self, points: dict) -> None:
-        """The 15-puzzle scores no points: its table keeps the one thing play learns of an app,
-        ``slides_by_swipe`` 1 (a tap slides no tile; assistant.games.fifteen)."""
+        """The 15-puzzle scores no points: its table is empty, or holds an older profile's
+        ``slides_by_swipe`` 1 (a tap slides no tile: now the profile's ``touch``, and play moves
+        it there: assistant.games.fifteen)."""
         if set(points) - {"slides_by_swipe"} or points.get("slides_by_swipe", 1) != 1:
             raise ValueError('a fifteen profile\'s points table holds only "slides_by_swipe": 1')
 

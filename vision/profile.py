@@ -38,6 +38,9 @@ class Profile:
     # the touches of each kind with a learned time made on this phone so far (assistant.animation:
     # how many more a narrower time may be expected to save on)
     touches: dict[str, int] = field(default_factory=dict)
+    # the touch the game's app takes a move by, learned in play when it is not a tap ("swipe":
+    # a 15-puzzle app that slides tiles only by swipe; assistant.games), else None
+    touch: str | None = None
     changed: bool = False  # learned something since loaded (worth storing again)
     counted: bool = False  # only ``touches`` changed since stored (calibration.store keeps them at exit)
     # lines of text read, by their pixels (a reader's memo, never stored; its drafts share it)
@@ -92,6 +95,8 @@ class Profile:
             out["animations"] = {kind: list(times) for kind, times in self.animations.items()}
         if self.touches:
             out["touches"] = dict(self.touches)
+        if self.touch:
+            out["touch"] = self.touch
         return out
 
     @classmethod
@@ -103,8 +108,9 @@ class Profile:
             raise ValueError(f"unknown game {data['game']!r}")
         points = data.get("points", {})
         reader(data["game"]).check_points(points)  # the game's reader says what it keeps
+        touch = data.get("touch")  # (vision.schema checks it)
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
                    {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points),
                    {str(k): [float(a), float(b)] for k, (a, b) in data.get("animations", {}).items()},
-                   {str(k): int(n) for k, n in data.get("touches", {}).items()})
+                   {str(k): int(n) for k, n in data.get("touches", {}).items()}, touch)

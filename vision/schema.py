@@ -24,7 +24,8 @@ REQUIRED = {"version", "game", "width", "height", "theme", "model", "geometry", 
 # "points": the real game's points table, learned in play (each game's reader says which kinds);
 # "animations": how long the game animates after each kind of touch, learned in play, and
 # "touches": how many touches of each such kind were made (how much learning them further pays)
-OPTIONAL = {"points", "animations", "touches"}
+# "touch": how the game's app takes a move when it is not a tap ("swipe"), learned in play
+OPTIONAL = {"points", "animations", "touches", "touch"}
 # More touches of one kind than any number of games on one phone makes.
 MAX_TOUCHES = 10 ** 9
 # Longer than any game's animation, in seconds: a stored time above it is not one we learned.
@@ -87,6 +88,8 @@ def _check(data) -> None:
             raise Wrong(f"animations.{kind} {times!r} is not [latest seen moving, earliest seen still]")
     for kind, count in check_dict("touches", data.get("touches", {})).items():
         check_int(f"touches.{kind}", count, 0, MAX_TOUCHES)
+    if data.get("touch", "swipe") != "swipe":
+        raise Wrong(f'touch {data["touch"]!r} is not "swipe" (the one touch other than a tap play keeps)')
 
 
 def check_glyph(where: str, digit, entry) -> None:

@@ -7,7 +7,7 @@ reaches into its helpers (a game scrolls and learns through this protocol).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,6 +35,14 @@ class InPlace:
     parts: list  # (x0, y0, x1, y1) of each part that changes
     aside: list  # parts of the screen that may change too, unjudged (a header's score)
     reading: object  # the screen read once the move is made, as predicted
+    # parts a next touch waits out too, beyond ``parts``, until the animation ends: where a
+    # touch would move what is still moving (a tile next to the cell a tile is leaving, the
+    # button of a card on its way)
+    reach: list = field(default_factory=list)
+    # what each part shows early in the animation: "fading" (its marks fading on a still ground,
+    # a pair crossed out: ``assistant.animation.part_change``) or "moving" (any change: a tile
+    # or a card on its way, ``part_moved``)
+    shows: str = "fading"
 
 
 @dataclass(frozen=True)
@@ -60,10 +68,13 @@ class Judgement:
 @dataclass(frozen=True)
 class Learned:
     """What a game learned from a judgement, as values: a line to say (the loop plans again
-    with it), and the points table to keep in the phone's profile (None: nothing to keep)."""
+    with it), the points table to keep in the phone's profile (None: nothing to keep), and the
+    touch its app makes a move by ("tap", or "swipe" on an app that takes no tap; None: nothing
+    to keep)."""
 
     note: str | None = None
     points: dict | None = None
+    touch: str | None = None
 
 
 class Game:
@@ -133,9 +144,10 @@ class Game:
         only decides whether to wait for a settled screen; nothing changes."""
         return self.same(seen, expected)
 
-    def recall(self, points: dict) -> Learned | None:
-        """Start from what the phone's profile kept from earlier games on it (the points table);
-        what this game learned so far, to keep in that profile (one rebuilt lost it), or None."""
+    def recall(self, points: dict, touch: str | None = None) -> Learned | None:
+        """Start from what the phone's profile kept from earlier games on it (the points table,
+        the touch a move is made by when it is not a tap); what this game learned so far, to keep
+        in that profile (one rebuilt lost it), or None."""
         return None
 
     def learn(self, judgement: Judgement) -> Learned | None:

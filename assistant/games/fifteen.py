@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from assistant.games import Game, Judgement, Learned, Plan
+from dataclasses import replace
+
+from assistant.games import Game, InPlace, Judgement, Learned, Plan
 from solver import fifteen
 from solver.errors import TapsolveError
 from solver.words import count
@@ -19,7 +21,8 @@ SWIPE_REACH = 0.7
 SWIPE_MS = 150
 # Taps that change nothing in a row before a swipe is tried (a tap may just be lost)
 TAPS_DOUBTED = 2
-# The profile's entry for an app that slides tiles only by swipe (see Fifteen.kept)
+# An older profile's points entry for an app that slides tiles only by swipe (now its touch:
+# Fifteen.recall moves it there)
 SLIDES_BY_SWIPE = "slides_by_swipe"
 # Swipes that change nothing in a row before a stored "swipe" is doubted (the app was updated,
 # or another app plays the game on this phone) and taps are tried again
@@ -49,14 +52,14 @@ class Fifteen(Game):
         return fifteen.Board(reading.board.tiles)
 
     def kept(self) -> Learned:
-        """What the profile is to keep of this app: whether it slides tiles by swipe (the
-        15-puzzle scores no points: its reader takes this one entry for its table)."""
-        return Learned(points={SLIDES_BY_SWIPE: 1} if self.slide == "swipe" else {})
+        """What the profile is to keep of this app: the touch it slides tiles by (the 15-puzzle
+        scores no points: its table stays empty)."""
+        return Learned(points={}, touch="swipe" if self.slide == "swipe" else "tap")
 
-    def recall(self, points: dict) -> Learned | None:
-        if self.slide is None and points.get(SLIDES_BY_SWIPE) == 1:
+    def recall(self, points: dict, touch: str | None = None) -> Learned | None:
+        if self.slide is None and (touch == "swipe" or points.get(SLIDES_BY_SWIPE) == 1):
             self.slide = "swipe"
-        return self.kept() if self.slide == "swipe" else None
+        return self.kept() if self.slide == "swipe" or points else None
 
     def touch(self) -> str:
         """The touch the next move is made with, "tap" or "swipe" (a question: nothing changes)."""
@@ -114,6 +117,34 @@ class Fifteen(Game):
 
     def ends(self, board) -> bool:
         return board.is_won()  # the phone shows its solved screen (read as stage_complete)
+
+    def in_place(self, board, move, reading) -> InPlace | None:
+        """A slide changes two cells in place, the tile's and the gap's (the tile glides from one
+        into the other, over the frame between them: aside), and maybe what is outside the board
+        (the moves, a timer: aside). A next touch waits out the cells next to the one the tile
+        leaves: their tiles would slide into it while it still shows the tile going (so, with one
+        tile a slide, no next slide goes before the animation ends: only its judging is early).
+        Not for the slide that solves the board (the phone shows its solved screen)."""
+        cells, n = reading.cells, board.width
+        if reading.screen != "board" or reading.board is None or len(cells) != n * n or n < 2:
+            return None
+        after = self.after(board, move)
+        if self.ends(after):
+            return None
+        wide, tall = (cells[n - 1][0] - cells[0][0]) / (n - 1), (cells[n * (n - 1)][1] - cells[0][1]) / (n - 1)
+
+        def box(cell):
+            x, y = cells[cell]
+            return round(x - wide / 2), round(y - tall / 2), round(x + wide / 2), round(y + tall / 2)
+
+        tile, gap = board.tiles.index(move), board.blank
+        way = [min(box(tile)[0], box(gap)[0]), min(box(tile)[1], box(gap)[1]),
+               max(box(tile)[2], box(gap)[2]), max(box(tile)[3], box(gap)[3])]
+        top, bottom = box(0)[1], box(n * n - 1)[3]
+        beside = [c for c in (tile - n, tile + n, tile - 1 if tile % n else -1, tile + 1 if (tile + 1) % n else -1)
+                  if 0 <= c < n * n and c != gap]
+        return InPlace([box(tile), box(gap)], [tuple(way), (0, 0, 1 << 20, top), (0, bottom, 1 << 20, 1 << 20)],
+                       replace(reading, board=after), reach=[box(c) for c in beside], shows="moving")
 
     def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """The tile's centre: tapping a tile next to the gap slides it in."""

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import copy
 import time
+from dataclasses import replace
 
 import numpy as np
 
-from assistant.games import Game, Plan
+from assistant.games import Game, InPlace, Plan
 from solver import flip9
 from solver.errors import TapsolveError
 from solver.words import count
+
+
+# A card's box, in card pitches (the distance between two cards' centres): as wide as a card
+# (a digit of the line of digits, and the room about it), a card's height (1.5 of its width)
+CARD_WIDE = 0.9
+CARD_TALL = 1.5
+# How far a card on its way to its new place may leave the row, in card heights, over or under it
+SWAP_ARC = 0.6
 
 
 class Flip9(Game):
@@ -30,6 +39,11 @@ class Flip9(Game):
     @staticmethod
     def prepare() -> None:
         flip9.solve(flip9.State.parse("213456789"))  # the distance table and the compiled walk
+
+    @staticmethod
+    def add_bench_play_options(parser) -> None:
+        parser.add_argument("--layout", choices=("buttons", "cards"), default="buttons",
+                            help="Flip 9: the inventor's line of digits, or cards that swap (as `tapsolve phone --layout`)")
 
     def same(self, seen: flip9.State, expected: flip9.State) -> bool:
         return seen.cards == expected.cards and (seen.must == expected.must or seen.is_won())
@@ -56,6 +70,36 @@ class Flip9(Game):
 
     def animation(self, state, move) -> str:
         return "swap"
+
+    def in_place(self, state: flip9.State, move, reading) -> InPlace | None:
+        """A swap changes its two cards' places in the row; on their way they may pass over the
+        cards between them, a card's height over or under the row (CLS-CLS/Flip9's arcs), so that
+        band may change too (aside), as may the card outlined as the one that must move and all under the
+        buttons (the comment, the moves, the time). A next touch waits out the two cards'
+        buttons (a swap of a card on its way), and every button when the card that must move is
+        one of the two: a swap of two other cards goes at once. Not for the swap that sorts."""
+        cells, buttons = reading.cells, reading.buttons
+        keys = [buttons.get(str(card)) for card in range(1, 10)]
+        if reading.screen != "board" or reading.state is None or len(cells) != 9 or None in keys:
+            return None
+        after = self.after(state, move)
+        if after.is_won():
+            return None
+        pitch = (cells[8][0] - cells[0][0]) / 8
+        half_w, half_h = pitch * CARD_WIDE / 2, pitch * CARD_TALL / 2
+
+        def box(x, y, w=half_w, h=half_h):
+            return round(x - w), round(y - h), round(x + w), round(y + h)
+
+        a, b = move
+        (xa, ya), (xb, yb) = cells[state.cards.index(a)], cells[state.cards.index(b)]
+        parts = [box(xa, ya), box(xb, yb)]
+        band = box((xa + xb) / 2, (ya + yb) / 2, abs(xb - xa) / 2 + half_w, half_h * (1 + 2 * SWAP_ARC))
+        below = (0, round(max(y for _, y in keys) + pitch), 1 << 20, 1 << 20)
+        aside = [band, below] + ([box(*cells[after.cards.index(after.must)])] if after.must is not None else [])
+        moving = range(1, 10) if after.must in move else move
+        reach = [box(*buttons[str(card)], pitch / 2, pitch / 2) for card in moving]
+        return InPlace(parts, aside, replace(reading, state=after), reach=reach, shows="moving")
 
     def describe(self, state: flip9.State, move) -> str:
         return f"swap {move[0]} and {move[1]}"

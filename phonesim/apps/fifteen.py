@@ -11,7 +11,14 @@ size, and whether a tile slides by a tap or only by a swipe (apps such as italan
 move tiles by gesture: its docs/how-to-play.markdown). Once solved, the board stays on screen
 with "Solved in N moves!" under it and a "New game" button. Under a real-phone profile a tile
 glides into the gap (``ANIMATIONS``): the board changes at once, the picture follows over the
-animation's time.
+animation's time. A tap on another tile while one glides is taken at once, as open-source apps
+do: italankin/15Puzzle (app/src/main/java/com/italankin/fifteen/GameSurface.java, onTouchEvent:
+no check of a running animation; Tile.java, move: the game's index changes at once, and a tile
+animating is cancelled and started again from where it is drawn) and AChep/15puzzle
+(lib/widgets/game/board.dart: the board changes at once, each chip animates on its own, a new
+animation replacing its last). Only a tap on a cell a tile is gliding from or into lands on
+the moving tile (``landed``: "animating"). A game that ignores taps meanwhile is phonesim's
+``--ignore-taps-while-animating``.
 """
 
 from __future__ import annotations
@@ -182,7 +189,8 @@ class FifteenApp(App):
         self.unit = preset.width / 10
         self.clock = time.monotonic  # tests put a clock moved by hand here
         self.glide = 0.0  # seconds a tile takes into the gap (0: at once, the fast profile)
-        self._motion: tuple[float, int, int] | None = None  # the last slide: (start, from cell, to cell)
+        # the slides still gliding: (start, from cell, to cell, tile), each on its own
+        self._glides: list[tuple[float, int, int, int]] = []
         self.new_deal()
 
     def animate(self, durations: dict[str, float], banner: bool = False) -> None:
@@ -227,38 +235,40 @@ class FifteenApp(App):
         self.board.push(self.board.tiles[cell])
         self.moves += 1
         if self.glide > 0:
-            self._motion = (self.clock(), cell, gap)
+            tile = self.board.tiles[gap]  # (a tile slid again mid-glide starts again, as Tile.move does)
+            self._glides = [glide for glide in self._glides if glide[3] != tile] + [(self.clock(), cell, gap, tile)]
             self.animated_s += self.glide
 
     def cell_at(self, x: int, y: int) -> int | None:
         """The cell under a finger at (x, y), None off the board."""
         return next((cell for cell, rect in self.cell_rects().items() if inside(rect, x, y)), None)
 
-    def _gliding(self, now: float | None = None) -> tuple[int, int, float] | None:
-        """The slide playing now: (from cell, to cell, progress 0-1), else None."""
-        if self._motion is None:
-            return None
-        start, source, target = self._motion
-        t = (self.clock() if now is None else now) - start
-        if t >= self.glide:
-            self._motion = None
-            return None
-        return source, target, draw.eased(t / self.glide)
+    def _gliding(self, now: float | None = None) -> list[tuple[int, int, int, float]]:
+        """The slides playing now: (from cell, to cell, tile, progress 0-1) each."""
+        now = self.clock() if now is None else now
+        self._glides = [glide for glide in self._glides if now - glide[0] < self.glide]
+        return [(source, target, tile, draw.eased((now - start) / self.glide))
+                for start, source, target, tile in self._glides]
 
     def motion(self, now: float | None = None) -> str | None:
         """The animation playing now (a name from ANIMATIONS), None when the screen is still."""
         return "tile" if self._gliding(now) else None
 
+    def moving_cells(self, now: float | None = None) -> set[int]:
+        """The cells a tile is gliding from or into now."""
+        return {cell for source, target, _, _ in self._gliding(now) for cell in (source, target)}
+
     def landed(self, x: int, y: int) -> str:
         """What a tap at (x, y) lands on (phonesim.app.TAP_TARGETS). On a swiping skin a tap on a
         tile that can slide is still on a live tile: the app only wants it dragged, which a player
-        learns by trying."""
+        learns by trying. A tap on a cell a tile glides from or into lands on a moving tile; on
+        another, as on a still board (see the module's docstring)."""
         if inside(self.buttons()["new"], x, y):
             return "button"
         cell = self.cell_at(x, y)
         if cell is None:
             return "nothing"
-        if self._gliding() is not None:
+        if cell in self.moving_cells():
             return "animating"
         tile = self.board.tiles[cell]
         if self.board.is_won():
@@ -346,14 +356,13 @@ class FifteenApp(App):
         else:
             draw.fill_rect(screen, x0, y0, side, side, c["frame"])
         rects, gliding = self.cell_rects(), self._gliding()
-        arriving = gliding[1] if gliding else None  # its cell shows the gap until the tile arrives
+        arriving = {target for _, target, _, _ in gliding}  # their cells show the gap until the tiles arrive
         for cell, (x, y, w, h) in rects.items():
-            self._draw_cell(screen, x, y, w, h, 0 if cell == arriving else self.board.tiles[cell], family)
-        if gliding is not None:  # the tile is drawn between its cells, over both shown empty
-            source, target, progress = gliding
+            self._draw_cell(screen, x, y, w, h, 0 if cell in arriving else self.board.tiles[cell], family)
+        for source, target, tile, progress in gliding:  # each tile drawn between its cells, over both shown empty
             (ax, ay, _, _), (zx, zy, w, h) = rects[source], rects[target]
             self._draw_cell(screen, round(ax + (zx - ax) * progress), round(ay + (zy - ay) * progress), w, h,
-                            self.board.tiles[target], family)
+                            tile, family)
         size = cap_size(family, 0.34 * u)
         words = f"Solved in {self.moves} moves!" if self.board.is_won() else f"Moves: {self.moves}"
         draw.put_text_centered(screen, family, "regular", size, words, W // 2, y0 + side + round(0.8 * u), text)
@@ -385,14 +394,13 @@ class FifteenApp(App):
         elif k.frame is not None:
             draw.put_rounded_rect(screen, x0, y0, bw, bh, round(min(bw, bh) * 0.02), k.frame)
         rects, gliding = self.cell_rects(), self._gliding()
-        arriving = gliding[1] if gliding else None  # its cell shows the gap until the tile arrives
+        arriving = {target for _, target, _, _ in gliding}  # their cells show the gap until the tiles arrive
         for cell, (x, y, w, h) in rects.items():
-            self._draw_skin_cell(screen, x, y, w, h, 0 if cell == arriving else self.board.tiles[cell], cell)
-        if gliding is not None:
-            source, target, progress = gliding
+            self._draw_skin_cell(screen, x, y, w, h, 0 if cell in arriving else self.board.tiles[cell], cell)
+        for source, target, tile, progress in gliding:
             (ax, ay, _, _), (zx, zy, w, h) = rects[source], rects[target]
             self._draw_skin_cell(screen, round(ax + (zx - ax) * progress), round(ay + (zy - ay) * progress), w, h,
-                                 self.board.tiles[target], target, moving=True)
+                                 tile, target, moving=True)
         if self.board.is_won() or not k.header:
             words = f"Solved in {self.moves} moves!" if self.board.is_won() else f"Moves: {self.moves}"
             draw.put_text_centered(screen, family, "regular", size, words, W // 2, y0 + bh + round(0.8 * u), text)

@@ -3,10 +3,20 @@
 The rules are ``solver.flip9.State``'s. The first swap takes two button taps (card 1, then card
 2); every later swap one tap, since the card that must move is already chosen. The comment line
 says what the app expects: ``card 1: 6``, ``6 not valid.`` after a bad pick, ``Winner!``.
+
+Under a real-phone profile the cards layout plays a swap (``animate``): the two cards change
+places along arcs, one under the row and one over it, as CLS-CLS/Flip9 draws it
+(src/cls/lytsiware/flipnine/ui/animation/SwapAnimation.java: two PathTransitions of 400 ms on
+quadratic curves, eased both ways); the cards change at once, the picture follows. This app
+takes a button meanwhile (a card swapped again mid-swap starts again from its place); that one
+ignores every click while a swap plays (ui/ApplicationMouseHandler.java, swapCards: ``if
+(app.fxAnimate.isRunning()) return;``), which is phonesim's ``--ignore-taps-while-animating``.
+The inventor's line of digits is text: it changes at once.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -42,7 +52,14 @@ class Flip9App(App):
         self.unit = preset.width / 10
         self._static: np.ndarray | None = None
         self._cards: dict[tuple, np.ndarray] = {}
+        self.swap_s = 0.0  # seconds two cards take to change places (0: at once)
+        # the cards still on their way: (start, from position, to position, card) each
+        self._swaps: list[tuple[float, int, int, int]] = []
         self.new_deal()
+
+    def animate(self, durations: dict[str, float], banner: bool = False) -> None:
+        """Play a swap for the profile's length in the cards layout (the line of digits is text)."""
+        self.swap_s = durations.get("swap", 0.0) if self.layout == "cards" else 0.0
 
     # -- the game --------------------------------------------------------------------------
 
@@ -68,6 +85,12 @@ class Flip9App(App):
         if value == first:
             self.comment = f"{value} not valid."
             return
+        if self.swap_s > 0:
+            a, b = state.cards.index(first), state.cards.index(value)
+            now = self.clock()
+            self._swaps = [swap for swap in self._swaps if swap[3] not in (first, value)]
+            self._swaps += [(now, a, b, first), (now, b, a, value)]
+            self.animated_s += self.swap_s
         state.push((first, value))
         self.picked = None
         self.moves += 1
@@ -76,6 +99,21 @@ class Flip9App(App):
             self.stopped = self.clock()
         else:
             self.comment = f"card 1: {state.must}"
+
+    def _swapping(self, now: float | None = None) -> list[tuple[int, int, int, float]]:
+        """The cards on their way now: (from position, to position, card, progress 0-1) each."""
+        now = self.clock() if now is None else now
+        self._swaps = [swap for swap in self._swaps if now - swap[0] < self.swap_s]
+        return [(source, target, card, draw.eased((now - start) / self.swap_s))
+                for start, source, target, card in self._swaps]
+
+    def motion(self, now: float | None = None) -> str | None:
+        """The animation playing now ("swap"), None when the screen is still."""
+        return "swap" if self._swapping(now) else None
+
+    def moving_cards(self, now: float | None = None) -> set[int]:
+        """The cards on their way now."""
+        return {card for _, _, card, _ in self._swapping(now)}
 
     def elapsed(self) -> int:
         end = self.stopped if self.stopped is not None else self.clock()
@@ -220,9 +258,17 @@ class Flip9App(App):
                           self._line_baseline(), text, align="center")
             comment_y, info_y = self._y(9.2), self._y(10.4)
         else:
-            for k, (x, y, w, h) in self.card_rects().items():
+            rects, swapping = self.card_rects(), self._swapping()
+            moving = {card for _, _, card, _ in swapping}  # their places stay empty until they arrive
+            for k, (x, y, w, h) in rects.items():
                 value = self.state.cards[int(k)]
-                screen[y:y + h, x:x + w] = self._card(value, value == chosen, w, h)
+                if value not in moving:
+                    screen[y:y + h, x:x + w] = self._card(value, value == chosen, w, h)
+            for source, target, card, progress in swapping:  # one under the row, one over it
+                (ax, y, w, h), (zx, _, _, _) = rects[str(source)], rects[str(target)]
+                lift = round(SWAP_ARC * h * math.sin(math.pi * progress)) * (1 if source < target else -1)
+                x = round(ax + (zx - ax) * progress)
+                screen[y + lift:y + lift + h, x:x + w] = self._card(card, card == chosen, w, h)
             comment_y, info_y = self._y(7.0), self._y(8.1)
         size = cap_size(family, 0.34 * u)
         if self.comment:
@@ -277,4 +323,7 @@ swaps, comment `card 1: N`), `notvalid` (then the card that must move tapped: `N
 
 
 LAYOUTS = ("buttons", "cards")
+# how far a swapping card leaves the row at the middle of its way, in card heights (clear of the
+# buttons under the row)
+SWAP_ARC = 0.4
 APP = Flip9App

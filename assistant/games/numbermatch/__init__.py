@@ -95,7 +95,7 @@ class NumberMatch(Game):
         board.rules = self.rules
         return board
 
-    def recall(self, points: dict) -> Learned:
+    def recall(self, points: dict, touch: str | None = None) -> Learned:
         self.points.recall(points)
         return Learned(points=self.points.kept())
 
