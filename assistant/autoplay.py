@@ -13,6 +13,7 @@ from assistant.in_front import DIALOG, STAGE_COMPLETE, InFront
 from assistant.link import PhoneCameBack
 from assistant.loop import Loop
 from assistant.phone import lock
+from assistant.session import IGNORES_TAPS, TAPS_WHILE_ANIMATING
 
 # Taps lost in a row (the screen unchanged after them): this many with none ever landed means
 # the phone ignores taps (a setting); once taps have landed, a phone that drops some is not
@@ -34,7 +35,8 @@ LATE_TAP_WAIT = 1.0
 SLOW_TAP = 1.5
 # Moves sent while the last one animated (pipelined: Link.overlap) whose taps were lost this
 # many times, more often than such moves landed: the game ignores taps while it animates, and
-# every move waits for the last one's animation from then on.
+# every move waits for the last one's animation from then on, in later games on the phone too
+# (kept in its profile: ``Session.accepted``).
 OVERLAP_LOSSES = 2
 
 
@@ -219,11 +221,14 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     outcome, late = loop.landed_late(move, pace.overlapped_patience if overlapped else pace.patience)
                     if not overlapped:  # (a game that ignores taps while it animates says nothing of the phone)
                         pace.learn(sent, late)
+                if outcome == "same":  # (taps lost, or part of them: its frames timed something else)
+                    link.clock.unlearn()
                 if overlapped and link.overlap:
                     overlaps["lost" if outcome == "same" else "landed"] += 1
                     if overlaps["lost"] >= OVERLAP_LOSSES and overlaps["lost"] > overlaps["landed"]:
                         link.overlap = False
-                        say("this game ignores taps while it animates: each move now waits for the last one's")
+                        say(IGNORES_TAPS)
+                        loop.session.accepted(TAPS_WHILE_ANIMATING, False)  # (the next game starts so)
                 stop.moving = False
                 if loop.came_back():
                     # lost during the move: its taps went to a phone that left, so none is

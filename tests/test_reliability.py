@@ -113,12 +113,13 @@ def test_the_stored_profiles_pass_the_schema(stored):
     assert schema.problem(data) is None
     data["points"] = {"touching": 1, "row_break": 2, "gap": 4, "row": 10, "clear": 150}
     assert schema.problem(data) is None  # the points table learned in play belongs in a profile
-    data["animations"] = {"pair": [0.21, 0.25], "add": [0.0, 0.59]}
-    assert schema.problem(data) is None  # so do the animation times
-    assert store.Profile.from_json(data).animations == data["animations"]
-    data["touches"] = {"pair": 40, "add": 2}
+    kept = {"animations": {"pair": [0.21, 0.25], "add": [0.0, 0.59]}}
+    data["channels"] = {"scrcpy": kept}
+    assert schema.problem(data) is None  # so do the animation times, per channel
+    assert store.Profile.from_json(data).timing("scrcpy") == (kept["animations"], {})
+    kept["touches"] = {"pair": 40, "add": 2}
     assert schema.problem(data) is None  # and how many touches they were learned over
-    assert store.Profile.from_json(data).touches == data["touches"]
+    assert store.Profile.from_json(data).timing("scrcpy") == (kept["animations"], kept["touches"])
 
 
 def test_the_schema_asks_each_game_what_points_it_keeps(stored):

@@ -73,7 +73,8 @@ def test_only_the_session_saves_a_profile_through_a_whole_game(tmp_path, monkeyp
     sessions.save_counts()  # (as at exit)
     assert writers and set(writers) == {"assistant/session.py"}, writers
     stored = json.loads(next((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json")).read_text())
-    assert stored["animations"] and stored["touches"]  # what play taught it, kept for the next game
+    kept = stored["channels"]["exec"]  # (a stand-in with no channel of its own: an `input` call's times)
+    assert kept["animations"] and kept["touches"]  # what play taught it, kept for the next game
 
 
 def test_a_profile_its_loader_would_reject_is_never_written(tmp_path, monkeypatch):
@@ -81,13 +82,13 @@ def test_a_profile_its_loader_would_reject_is_never_written(tmp_path, monkeypatc
     still] = [0.3644, 0.3454]); the next command rejected the file and rebuilt it, losing what it
     had learned. The store now refuses to write what its loader would refuse, and says so."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    profile = sound_profile(model="Pixel 7", animations={"pair": [0.3644, 0.3454]})
+    profile = sound_profile(model="Pixel 7", channels={"scrcpy": {"animations": {"pair": [0.3644, 0.3454]}}})
     path = store.profile_path("Pixel 7", 200, 400, "numbermatch", "light")
     notes = []
     assert store.save(profile, path, notes.append) is False and not path.exists()
     assert len(notes) == 1 and "not storing the reading profile" in notes[0]
-    profile.animations = {"pair": [0.3454, 0.3644]}
-    assert store.save(profile, path, notes.append) and store.load(path).animations == profile.animations
+    profile.channels = {"scrcpy": {"animations": {"pair": [0.3454, 0.3644]}}}
+    assert store.save(profile, path, notes.append) and store.load(path).timing("scrcpy")[0] == {"pair": [0.3454, 0.3644]}
 
 
 def test_an_animation_bracket_never_crosses_where_it_is_learned():
@@ -102,7 +103,8 @@ def test_an_animation_bracket_never_crosses_where_it_is_learned():
     moving, still = clock.animation["pair"]
     assert moving <= still and abs(still - 0.3454) < 1e-9
     animations, _ = clock.known()
-    assert sound_profile(model="x", animations=animations).to_json()["animations"]["pair"] == [moving, still]
+    kept = sound_profile(model="x", channels={"exec": {"animations": animations}}).to_json()
+    assert kept["channels"]["exec"]["animations"]["pair"] == [moving, still]
 
 
 def test_a_broken_profile_of_another_game_is_never_warned_about(tmp_path, monkeypatch):
