@@ -357,6 +357,23 @@ def test_a_touch_the_phone_took_late_does_not_widen_its_kinds_time_for_good(monk
     assert 0.25 - 1e-9 <= still_at <= learned + 0.05, (learned, moving, still_at)
 
 
+def test_taps_lost_everywhere_are_no_sign_of_a_game_that_ignores_taps_while_it_animates():
+    """Seen in a game with a fifth of the taps dropped (phonesim --drop-taps 0.2): two moves
+    sent while the last one animated lost taps, as many moves sent on a still screen did, and
+    play took the game for one that ignores taps while it animates; kept in the profile now,
+    that would slow every later game. Only losses where the taps went during an animation,
+    far more often than elsewhere, say so."""
+    def fared(pipelined_lost, pipelined_landed, still_lost, still_landed):
+        return {True: {"lost": pipelined_lost, "landed": pipelined_landed},
+                False: {"lost": still_lost, "landed": still_landed}}
+
+    assert not autoplay.ignores_taps_while_animating(fared(2, 0, 8, 12))  # dropped everywhere
+    assert autoplay.ignores_taps_while_animating(fared(2, 0, 0, 5))  # lost only while it animated
+    assert autoplay.ignores_taps_while_animating(fared(2, 1, 1, 12))
+    assert not autoplay.ignores_taps_while_animating(fared(1, 0, 0, 5))  # (one loss is no pattern)
+    assert not autoplay.ignores_taps_while_animating(fared(3, 3, 0, 5))  # (as many landed)
+
+
 def test_a_stored_animation_time_too_short_for_this_phone_is_learned_again(monkeypatch):
     import assistant.link as link_module
     from vision.profile import Profile

@@ -122,6 +122,23 @@ def test_the_stored_profiles_pass_the_schema(stored):
     assert store.Profile.from_json(data).timing("scrcpy") == (kept["animations"], kept["touches"])
 
 
+def test_a_profile_stored_before_times_were_kept_per_channel_still_loads(stored):
+    """Its times at the top ("animations", "touches") were learned on a channel no longer
+    known: the profile loads (nothing else it learned is lost) and they start no clock."""
+    path, data = stored
+    data["animations"], data["touches"] = {"pair": [0.21, 0.25]}, {"pair": 40}
+    path.write_text(json.dumps(data))
+    profile = store.load(path)
+    assert profile is not None and profile.fonts and profile.channels == {} and profile.timing("scrcpy") == ({}, {})
+    data["accepts"] = {"taps_while_animating": False, "row_window": 0.48}
+    assert schema.problem(data) is None  # what play saw the phone's game accept
+    assert store.Profile.from_json(data).accepts == data["accepts"]
+    for wrong in ({"row_window": -1}, {"row_window": "half a second"}, {"row_window": 11.0}):
+        assert "accepts.row_window" in schema.problem({**data, "accepts": wrong})
+    assert "channels.scrcpy" in schema.problem({**data, "channels": {"scrcpy": {"animations": {"pair": [0.3, 0.2]}}}})
+    assert "unknown keys" in schema.problem({**data, "channels": {"scrcpy": {"times": {}}}})
+
+
 def test_the_schema_asks_each_game_what_points_it_keeps(stored):
     """Number Match's kinds of points belong to its reader: a Flip 9 profile keeps none."""
     _, data = stored

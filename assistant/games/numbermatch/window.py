@@ -23,7 +23,7 @@ the rule (``Rules.row_window``) is planned with only on a phone where it was see
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from assistant.games import Judgement
 from assistant.animation import part_change
@@ -44,14 +44,14 @@ WATCH_AT_MOST = 6.0
 WINDOW_SLACK = 0.1
 
 
+@dataclass
 class RowWindow:
     """What play knows of this phone's row window: unknown, absent, or open ``seconds``."""
 
-    def __init__(self):
-        self.known = False  # seen to work (``seconds``) or looked for long enough and never seen
-        self.seconds = 0.0
-        self.trials = 0  # trials that found the emptied row gone
-        self.opened_at = float("-inf")  # when the last pair's taps went (the window's seconds start after)
+    known: bool = False  # seen to work (``seconds``) or looked for long enough and never seen
+    seconds: float = 0.0
+    trials: int = 0  # trials that found the emptied row gone
+    opened_at: float = float("-inf")  # when the last pair's taps went (the window's seconds start after)
 
     def recall(self, accepts: dict) -> bool:
         """Start from what the profile kept (``Profile.accepts``): whether the window is on."""
