@@ -165,6 +165,7 @@ class Session:
         self._reconnects = 0  # the link's count when the profile was taken (one that came back may be another phone)
         # the profile and channel whose animation times the link's clock started from
         self._clocked: tuple[vision.Profile, str] | None = None
+        self._said_ignoring = False  # the line that the game ignores taps while it animates was said
         self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
         self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
         self.last_image = None
@@ -320,7 +321,9 @@ class Session:
         at the cost of lost taps)."""
         if profile.accepts.get(TAPS_WHILE_ANIMATING) is False and self.link.overlap:
             self.link.overlap = False
-            self.say(IGNORES_TAPS + " (seen in an earlier game on this phone)")
+            if not self._said_ignoring:  # (once: a phone that came back brings its profile again)
+                self._said_ignoring = True
+                self.say(IGNORES_TAPS + " (seen in an earlier game on this phone)")
 
     def accepted(self, what: str, value) -> None:
         """Play saw this phone's game accept ``what`` (``TAPS_WHILE_ANIMATING``: False, it

@@ -314,7 +314,6 @@ def test_touch_counts_are_stored_with_what_is_learned_or_at_exit_not_on_every_mo
 
     from assistant import session
     from calibration import store
-    from vision.profile import Profile
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     profile = sound_profile(model="Pixel 7", channels={"exec": {"animations": {"pair": [0.2, 0.25]}}})

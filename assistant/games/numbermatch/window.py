@@ -130,9 +130,9 @@ class RowWindow:
                 or not all(k in reading.cells for k in (move.i, move.j))):
             return None
         parts = cell_insides(reading, (move.i, move.j), game.CELL_INSIDE)
+        rest = [*link.settler.changed, *link.ticking, header(reading)]  # (before a capture settles anew)
         image = link.glance()
-        if screen_shows(before_image, image, parts, [*link.settler.changed, *link.ticking, header(reading)]) \
-                != "made, the rest as it was":
+        if screen_shows(before_image, image, parts, rest) != "made, the rest as it was":
             return None
         link.settler.changed += parts  # (they may fade on: the next frames compare the rest)
         loop.judged(Judgement(loop.position, move, expected, expected, "early"))
