@@ -8,16 +8,18 @@ the seconds again; today's game is unconfirmed (phonesim models it as ``--row-wi
 the rule (``Rules.row_window``) is planned with only on a phone where it was seen to work:
 
 - a pair that empties a row, followed in the plan by a pair lying wholly above that row (legal
-  with or without the window, its cells moving in neither case), is the trial. The screen is
-  read once the first pair's time has passed (a glance): a game without the window shows the
-  row gone (or going), and the second pair is judged and tapped as always, nothing lost;
-- a screen that shows the first pair made with its emptied row still there (nothing selected:
-  no tap of it was lost) gets the second pair's taps at once. Read again until the row goes,
-  a game without the window shows it gone, and the two pairs are judged made, nothing lost; a
-  game with it shows the second pair played with the row still there past the pair's fade: the
-  window, its seconds learned (about: from the second pair's taps to the last frame that showed
-  the row, less a pair's fade), kept in the profile, said once, and the plan made again with
-  the rule on. A pair that needs the row there is never tapped before.
+  with or without the window, its cells moving in neither case), is the trial. One frame is
+  taken once the first pair's time has passed and compared with the screen before it (no read:
+  a read takes a good part of half a second on a busy computer): a game without the window
+  shows the rows below moved (the row gone or going), and the pair is judged as always;
+- a frame that shows the first pair's cells crossed out and nothing else changed (no tap of it
+  lost, nothing selected: the row still there) gets the second pair's taps at once. Frames
+  follow until the screen moves: a game with the window shows the second pair crossed out too
+  with the row still there past that pair's fade: the window, its seconds learned (about: from
+  the second pair's taps to the last frame that showed the row, less a pair's fade), kept in
+  the profile, said once, and the plan made again with the rule on. Either way the screen is
+  then read once known and both pairs judged; nothing is lost on a game without the window.
+  A pair that needs the row there is never tapped before the window is seen.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ from solver.numbermatch import Pair
 # its key in what the phone's game accepts (``Profile.accepts``): seconds an emptied row stays
 # for pairs chosen meanwhile, 0 when looked for and never seen
 ROW_WINDOW = "row_window"
-# trials whose emptied row was gone once the screen settled: the game keeps none (said 0 in the
-# profile, so later games spend no settled read on it)
+# trials whose first frame showed the emptied row gone or going: the game keeps none (said 0
+# in the profile, so later games try no more)
 TRIALS_WITHOUT = 3
 # at most this long a trial watches the emptied row stay (phonesim's longest window is 5 s)
 WATCH_AT_MOST = 6.0
