@@ -15,7 +15,8 @@ the rule (``Rules.row_window``) is planned with only on a phone where it was see
 - a frame that shows the first pair's cells crossed out and nothing else changed (no tap of it
   lost, nothing selected: the row still there) gets the second pair's taps at once. Frames
   follow until the screen moves: a game with the window shows the second pair crossed out too
-  with the row still there past that pair's fade: the window, its seconds learned (about: from
+  with the row still there past that pair's fade, longer than it had stood before the second
+  pair (its seconds started again): the window, its seconds learned (about: from
   the second pair's taps to the last frame that showed the row, less a pair's fade), kept in
   the profile, said once, and the plan made again with the rule on. Either way the screen is
   then read once known and both pairs judged; nothing is lost on a game without the window.
@@ -83,10 +84,10 @@ class RowWindow:
         Frames are compared with the screen settled before ``move`` (``screen_shows``), not
         read: a read takes a good part of the window's half second on a busy computer."""
         link, reading = loop.link, loop.reading
-        before_image = link.settler.screen
+        before_image, first_sent = link.settler.screen, link.clock.touched_at
         cells = (move.i, move.j, following.i, following.j)
-        if (before_image is None or reading is None or reading.screen != "board" or reading.selected is not None
-                or reading.more_above or reading.more_below or not reading.pitch
+        if (before_image is None or first_sent is None or reading is None or reading.screen != "board"
+                or reading.selected is not None or reading.more_above or reading.more_below or not reading.pitch
                 or not all(k in reading.cells for k in cells)):
             return None
         pairs = [cell_insides(reading, pair, game.CELL_INSIDE) for pair in ((move.i, move.j), (following.i, following.j))]
@@ -112,12 +113,15 @@ class RowWindow:
             seen_from = began
         fade = (link.clock.animation.get("pair") or [0.0, 0.0])[1] or 0.0
         seconds = round(seen_from - sent - fade, 2) if seen_from is not None else 0.0
-        if seconds > 0:  # played with the row there, which stayed on past the pair's fade
+        # played with the row there, which stayed on past the pair's fade longer than it had
+        # stood before it: its seconds started again (a game that only pauses between a fade and
+        # the collapse, as a real phone does a moment, would have let it go by then)
+        if seconds > max(sent - first_sent, 0.0):
             self.known, self.seconds = True, seconds
             game.row_window = True
             game.session.accepted(ROW_WINDOW, seconds)
             loop.tell(f"this game keeps an emptied row for {seconds:.1f} s: pairs across it are planned")
-        return judge_both(game, loop, before, move, following, replan=seconds > 0)
+        return judge_both(game, loop, before, move, following, replan=game.row_window)
 
     def judge_waiting(self, game, loop, move, expected) -> str | None:
         """With the window on, a pair whose rows wait on the board (``expected``; its taps just
