@@ -114,9 +114,10 @@ class RowWindow:
         fade = (link.clock.animation.get("pair") or [0.0, 0.0])[1] or 0.0
         seconds = round(seen_from - sent - fade, 2) if seen_from is not None else 0.0
         # played with the row there, which stayed on past the pair's fade longer than it had
-        # stood before it: its seconds started again (a game that only pauses between a fade and
-        # the collapse, as a real phone does a moment, would have let it go by then)
-        if seconds > max(sent - first_sent, 0.0):
+        # stood before it (from the first pair's fade on): its seconds started again (a game
+        # that only pauses between a fade and the collapse, as a real phone does a moment, would
+        # have let it go by then)
+        if seconds > max(sent - first_sent - fade, 0.0):
             self.known, self.seconds = True, seconds
             game.row_window = True
             game.session.accepted(ROW_WINDOW, seconds)
