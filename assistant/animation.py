@@ -113,6 +113,7 @@ class AnimationClock:
         self._animating_until = 0.0
         self._early_verdict: tuple[str, str, float] | None = None
         self._touched_before: dict[str, int] = {}  # the touches of earlier games on this phone, per kind
+        self._unlearned: tuple[str, list] | None = None  # the last touch's kind and its time before it taught it
 
     # -- touches -------------------------------------------------------------------------------
     def quiet_from(self, margin: float) -> float:
@@ -124,7 +125,7 @@ class AnimationClock:
 
     def touch(self, kind: str) -> None:
         """A tap or swipe of this kind is being sent (``touched_at`` is set when it returns)."""
-        self.kind, self._animating_until = kind, 0.0
+        self.kind, self._animating_until, self._unlearned = kind, 0.0, None
         self.touches[kind] = self.touches.get(kind, 0) + 1
 
     def settled(self) -> None:
@@ -164,18 +165,33 @@ class AnimationClock:
         at the frame before (learned only from a touch that changed the screen: a lost tap shows
         no animation's end)."""
         bracket = self.animation.setdefault(self.kind, [0.0, None])
+        self._unlearned = self.kind, list(bracket)
         seen = min(ANIMATION_MAX, times[-2] - self.touched_at)
         moved = min(ANIMATION_MAX, times[-3] - self.touched_at) if len(times) > 2 else None
         if moved is not None and bracket[1] is not None and moved >= bracket[1] - CLOCK_SLACK:
-            # still moving after the time it was learned still by (another phone's speed,
-            # an update of the game): learned again from this capture
-            bracket[:] = [moved, seen]
-        bracket[1] = seen if bracket[1] is None else min(bracket[1], seen)
-        if moved is not None:
-            bracket[0] = max(bracket[0], min(moved, bracket[1]))
+            # still moving after the time it was learned still by: another phone's speed, an
+            # update of the game, or a touch the phone acted on late (a busy phone, a lost tap's
+            # partner). Learned again, still by this capture's time, but from the latest time
+            # seen moving before: this one, taken as the bound, would stay for good when late
+            # (every later first frame is asked for past it, so none could bring it down)
+            bracket[1] = seen
+        else:
+            bracket[1] = seen if bracket[1] is None else min(bracket[1], seen)
+            if moved is not None:
+                bracket[0] = max(bracket[0], min(moved, bracket[1]))
         # never moving after it was seen still: a time forgotten (``early_result``) keeps the
         # frame seen moving, and a settle as short as two frames may then see it still sooner
         bracket[0] = min(bracket[0], bracket[1])
+
+    def unlearn(self) -> None:
+        """The last touch's taps were not all taken as sent (lost, or part of them: a cell left
+        selected): what its settled capture taught its kind is undone. Its frames timed another
+        thing (a highlight's short animation, a partner tap acting late), and a game with lost
+        taps would otherwise leave its times wrong for the next."""
+        if self._unlearned is not None:
+            kind, bracket = self._unlearned
+            self.animation[kind] = bracket
+            self._unlearned = None
 
     # -- an early frame ----------------------------------------------------------------------
     def early_at(self, capture_s: float, margin: float) -> float | None:
@@ -237,10 +253,17 @@ class AnimationClock:
     # -- what the profile keeps ------------------------------------------------------------
     def start_from(self, animations: dict, touches: dict) -> None:
         """Start from the animation times and touch counts a profile kept from earlier games on
-        this phone (a game animates alike on one phone)."""
+        this phone and channel (a game animates alike on one phone)."""
         self._touched_before = dict(touches)
         for kind, times in animations.items():
             self.animation.setdefault(kind, list(times))
+
+    def forget(self) -> None:
+        """Drop every time learned and touch counted: they were another channel's (a video
+        frame's time is not a screencap's, nor a touch handed over one run before returning)."""
+        self.animation, self.touches, self._touched_before = {}, {}, {}
+        self.early_part, self._early_misses, self._early_doubted = {}, {}, set()
+        self._unlearned = None
 
     def known(self) -> tuple[dict[str, list], dict[str, int]]:
         """What a profile keeps, as values: each kind's time learned still by, as

@@ -13,6 +13,7 @@ from assistant.in_front import DIALOG, STAGE_COMPLETE, InFront
 from assistant.link import PhoneCameBack
 from assistant.loop import Loop
 from assistant.phone import lock
+from assistant.session import IGNORES_TAPS, TAPS_WHILE_ANIMATING
 
 # Taps lost in a row (the screen unchanged after them): this many with none ever landed means
 # the phone ignores taps (a setting); once taps have landed, a phone that drops some is not
@@ -33,9 +34,13 @@ LATE_TAP_WAIT = 1.0
 # Taps seen to act this late or later are a slow phone's: said once, and played at its pace.
 SLOW_TAP = 1.5
 # Moves sent while the last one animated (pipelined: Link.overlap) whose taps were lost this
-# many times, more often than such moves landed: the game ignores taps while it animates, and
-# every move waits for the last one's animation from then on.
+# many times, more often than such moves landed, and at least OVERLAP_SHARE times as often as
+# the moves sent on a still screen (a phone that drops taps anywhere, a bad cable, loses those
+# too: its pipelined losses say nothing of the game): the game ignores taps while it animates,
+# and every move waits for the last one's animation from then on, in later games on the phone
+# too (kept in its profile: ``Session.accepted``).
 OVERLAP_LOSSES = 2
+OVERLAP_SHARE = 3
 
 
 class Pace:
@@ -163,7 +168,8 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                 loop.start()
             lost_in_a_row, landed, refusals = 0, False, 0
             pace = Pace(say)
-            overlaps = {"landed": 0, "lost": 0}  # pipelined moves, by how their taps fared
+            # moves sent pipelined (True) and on a still screen (False), by how their taps fared
+            fared = {True: {"landed": 0, "lost": 0}, False: {"landed": 0, "lost": 0}}
             while not stop.asked:
                 if max_moves is not None and tally.moves >= max_moves:
                     say(f"stopped after {words.count(tally.moves, 'moves')}, as asked")
@@ -213,17 +219,23 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     lost_in_a_row = 0 if isinstance(exc, PhoneCameBack) else lost_in_a_row
                     continue
                 overlapped = link.last_overlapped
-                outcome = loop.judge(move)
+                following = loop.plan.moves[loop.step + 1] if loop.step + 1 < len(loop.plan.moves) else None
+                # (the game may try what the phone accepts meanwhile: the move judged there)
+                tried = loop.game.meanwhile(loop, move, following)
+                outcome = tried if tried is not None else loop.judge(move)
                 if outcome == "same" and link.touches_land_later and not loop.came_back():
                     # (never sent again too soon: a tap still on its way would land twice)
                     outcome, late = loop.landed_late(move, pace.overlapped_patience if overlapped else pace.patience)
                     if not overlapped:  # (a game that ignores taps while it animates says nothing of the phone)
                         pace.learn(sent, late)
-                if overlapped and link.overlap:
-                    overlaps["lost" if outcome == "same" else "landed"] += 1
-                    if overlaps["lost"] >= OVERLAP_LOSSES and overlaps["lost"] > overlaps["landed"]:
+                if outcome == "same":  # (taps lost, or part of them: its frames timed something else)
+                    link.clock.unlearn()
+                if link.overlap:
+                    fared[overlapped]["lost" if outcome == "same" else "landed"] += 1
+                    if ignores_taps_while_animating(fared):
                         link.overlap = False
-                        say("this game ignores taps while it animates: each move now waits for the last one's")
+                        say(IGNORES_TAPS)
+                        loop.session.accepted(TAPS_WHILE_ANIMATING, False)  # (the next game starts so)
                 stop.moving = False
                 if loop.came_back():
                     # lost during the move: its taps went to a phone that left, so none is
@@ -269,6 +281,17 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
         return 130
     say(("stopped: " if stop.asked else "done: ") + tally.summary(loop.game) + loop.game.summary())
     return 130 if stop.asked else 0  # the shell's code for a run ended by Ctrl-C
+
+
+def ignores_taps_while_animating(fared: dict) -> bool:
+    """Whether the moves sent while the last one animated (``fared[True]``: landed and lost)
+    show a game that ignores taps then: lost OVERLAP_LOSSES times, more often than landed, and
+    OVERLAP_SHARE times as often as the moves sent on a still screen (``fared[False]``). A
+    question: nothing changes."""
+    pipelined, still = fared[True], fared[False]
+    lost, sent = pipelined["lost"], pipelined["lost"] + pipelined["landed"]
+    lost_still = still["lost"] / max(1, still["lost"] + still["landed"])
+    return lost >= OVERLAP_LOSSES and lost > pipelined["landed"] and lost / sent >= OVERLAP_SHARE * lost_still
 
 
 def next_stage(loop: Loop, reading) -> bool:

@@ -117,6 +117,12 @@ class Link:
         """How far this link's channel's times may be off from the phone's (``Channel.touch_margin``)."""
         return (self._channel() or Channel).touch_margin
 
+    @property
+    def channel_name(self) -> str:
+        """The name of the channel the touches go by and the screen is timed on ("scrcpy",
+        "shell", "exec"): the animation times learned are this channel's (``Session.save``)."""
+        return (self._channel() or Channel).name
+
     def _channel(self):
         """The phone's channel (``assistant.phone.channel``), when it is a phone with a screen of its own."""
         return self.device.channel if self.screen is not None else None

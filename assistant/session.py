@@ -26,6 +26,11 @@ from vision.image import background, check_image, theme as screen_theme
 # a dialog over the board fails both for as long as it stays, a profile that misleads only its own
 RECHECK_EVERY = 3.0
 
+# what a phone's game accepts (``Profile.accepts``): taps sent while it animates (False: it
+# ignores them), and the line said when it does not
+TAPS_WHILE_ANIMATING = "taps_while_animating"
+IGNORES_TAPS = "this game ignores taps while it animates: each move now waits for the last one's"
+
 COVERED = "screen"  # the part a reader doubts when it sees something drawn over the board (a dialog, a banner)
 
 
@@ -158,7 +163,9 @@ class Session:
         self.keep = keep
         self.profile: vision.Profile | None = None
         self._reconnects = 0  # the link's count when the profile was taken (one that came back may be another phone)
-        self._clocked = None  # the profile whose animation times the link's clock started from
+        # the profile and channel whose animation times the link's clock started from
+        self._clocked: tuple[vision.Profile, str] | None = None
+        self._said_ignoring = False  # the line that the game ignores taps while it animates was said
         self._first_by_video: bool | None = None  # the first read tried on a video frame (None: not yet decided)
         self._rechecked = float("-inf")  # when a board read unsure with the profile was last read afresh
         self.last_image = None
@@ -279,22 +286,56 @@ class Session:
         self.save()
 
     def save(self) -> None:
-        """Take the animation clock's learned times into the profile and store it when it
-        learned anything: the one step that saves a profile in play."""
+        """Take the animation clock's learned times into the profile, under the channel they
+        were timed on, and store it when it learned anything: the one step that saves a profile
+        in play. A profile new to the link (or a channel new to it: the phone's video ended, say)
+        starts the clock from what that profile kept for that channel, and the link from what
+        its game was seen to accept (``accepted``)."""
         profile = self.profile
         if profile is None:
             return
-        clock = self.link.clock
-        if profile is not self._clocked:
-            self._clocked = profile
-            clock.start_from(profile.animations, profile.touches)
-        animations, touches = clock.known()
-        if animations != profile.animations:
-            profile.animations, profile.changed = animations, True
-        if touches != profile.touches:  # stored with the next thing learned, or at exit
-            profile.touches, profile.counted = touches, True
+        link, clock = self.link, self.link.clock
+        channel = link.channel_name
+        if self._clocked is None or self._clocked[0] is not profile or self._clocked[1] != channel:
+            if self._clocked is not None and self._clocked[1] != channel:
+                self._keep_times(*self._clocked)  # (the last channel's, before the clock forgets them)
+                clock.forget()
+            self._clocked = profile, channel
+            clock.start_from(*profile.timing(channel))
+            self._start_accepting(profile)
+        self._keep_times(profile, channel)
         if self.keep:
             save(profile, self.say)
+
+    def _keep_times(self, profile: vision.Profile, channel: str) -> None:
+        """The clock's learned times and touch counts into ``profile`` under ``channel``."""
+        animations, touches = self.link.clock.known()
+        kept_animations, kept_touches = profile.timing(channel)
+        if animations == kept_animations and touches == kept_touches:
+            return
+        profile.channels[channel] = {"animations": animations, "touches": touches}
+        if animations != kept_animations:
+            profile.changed = True
+        else:  # (touch counts alone: stored with the next thing learned, or at exit)
+            profile.counted = True
+
+    def _start_accepting(self, profile: vision.Profile) -> None:
+        """The link starts from what earlier games on this phone showed its game accepts: one
+        that ignores taps while it animates gets none sent so (said once, not found out again
+        at the cost of lost taps)."""
+        if profile.accepts.get(TAPS_WHILE_ANIMATING) is False and self.link.overlap:
+            self.link.overlap = False
+            if not self._said_ignoring:  # (once: a phone that came back brings its profile again)
+                self._said_ignoring = True
+                self.say(IGNORES_TAPS + " (seen in an earlier game on this phone)")
+
+    def accepted(self, what: str, value) -> None:
+        """Play saw this phone's game accept ``what`` (``TAPS_WHILE_ANIMATING``: False, it
+        ignores them; a game's own, as ``Profile.accepts``): kept in the profile for later games."""
+        profile = self.profile
+        if profile is not None and profile.accepts.get(what) != value:
+            profile.accepts[what], profile.changed = value, True
+            self.save()
 
     def live_frame(self):
         """(BGR frame, monotonic time) newest from the phone's video, for the guide's mirror; None without one."""

@@ -68,3 +68,30 @@ def test_the_game_plans_for_the_row_window_only_when_told_and_a_wait_is_no_touch
     assert plan.status == "solved" and Wait() in plan.moves
     assert game.tap_points(Wait(), reading=None) == [] and game.animation(board, Wait()) == "rows go"
     assert on_screen_first(board, plan.moves, shown=range(18, 27))[-2:] == plan.moves[-2:]
+
+
+def test_a_pair_below_rows_waiting_is_tapped_only_while_the_window_is_open():
+    """The seed's row window (seed 004's blog, quoted in issue 40; phonesim --row-window): once
+    it runs out the rows waiting go and the cells below them move up, so a pair below one is
+    tapped only while enough of the window is left for its taps to land; else the board is read
+    again (BoardChanged). A pair above the rows waiting moves in neither case."""
+    import time
+    from types import SimpleNamespace
+
+    import pytest
+
+    from assistant.games.numbermatch import NumberMatch
+    from assistant.games.numbermatch.window import RowWindow
+    from solver.errors import BoardChanged
+
+    game = NumberMatch()
+    game.row_window = True
+    game.session = SimpleNamespace(link=SimpleNamespace(spent={"tap": 0.04}, taps=2))
+    board = Board.parse("11.......\n.........\n5.......5", adds_left=0, rules=game.rules)
+    reading = SimpleNamespace(board=board, selected=None, cells={k: (k, k) for k in range(27)})
+    game.window = RowWindow(known=True, seconds=0.5, opened_at=time.monotonic() + 60)  # (just opened)
+    assert game.tap_points(Pair(18, 26), reading) == [(18, 18), (26, 26)]
+    game.window.opened_at = float("-inf")  # (long since run out)
+    with pytest.raises(BoardChanged):
+        game.tap_points(Pair(18, 26), reading)
+    assert game.tap_points(Pair(0, 1), reading) == [(0, 0), (1, 1)]  # above it: nothing moves

@@ -174,18 +174,22 @@ class AnimatedPhone:
     def __init__(self, clock, length=0.25, capture_s=0.4):
         self.clock, self.length, self.capture_s = clock, length, capture_s
         self.tapped_at, self.picture, self.frames = -10.0, 0, []
+        self.late = 0.0  # seconds after the call returns the phone acts on its taps (a busy phone)
 
     def taps(self, points):
         self.clock.now += 0.45 * len(points)
         self.picture += 1  # the move changes the picture, which then animates
-        self.tapped_at = self.clock.now
+        self.tapped_at = self.clock.now + self.late
 
     def capture(self):
         moving = self.clock.now - self.tapped_at < self.length
         self.frames.append(moving)
         value = 255 if moving else 40 * (self.picture % 6)
         self.clock.now += self.capture_s
-        return np.full((400, 200, 3), value, np.uint8)
+        frame = np.full((400, 200, 3), value, np.uint8)
+        if moving:  # (no two frames of an animation alike)
+            frame[100:300] = 60 * (len(self.frames) % 4)
+        return frame
 
 
 class Clock:
@@ -261,7 +265,7 @@ def test_the_animation_times_learned_are_kept_in_the_profile_for_the_next_game(m
     session = reading_with(first, profile)
     play_moves(first, first.device, 20)
     session.save()
-    assert profile.changed and profile.animations["pair"][1] >= 0.25
+    assert profile.changed and profile.timing("exec")[0]["pair"][1] >= 0.25
     phone = AnimatedPhone(clock)
     second = Link(phone, say=quiet)
     reading_with(second, profile)
@@ -296,12 +300,13 @@ def test_a_kind_of_touch_made_once_a_game_narrows_its_time_over_the_games(monkey
             link.capture()
         assert not phone.frames[-1]  # the frame taken as the screen never shows the animation
         session.save()
-        moving, still_at = profile.animations["add"]
+        animations, touches = profile.timing("exec")
+        moving, still_at = animations["add"]
         gaps.append(still_at - moving)
-        stored.append(profile.touches["add"])
+        stored.append(touches["add"])
         assert still_at >= 0.3 - 1e-9
     assert gaps[-1] <= gaps[0] / 2, gaps
-    assert stored == list(range(1, 9)) and profile.to_json()["touches"] == {"add": 8}
+    assert stored == list(range(1, 9)) and profile.to_json()["channels"]["exec"]["touches"] == {"add": 8}
 
 
 def test_touch_counts_are_stored_with_what_is_learned_or_at_exit_not_on_every_move(tmp_path, monkeypatch):
@@ -309,20 +314,63 @@ def test_touch_counts_are_stored_with_what_is_learned_or_at_exit_not_on_every_mo
 
     from assistant import session
     from calibration import store
-    from vision.profile import Profile
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    profile = sound_profile(model="Pixel 7", animations={"pair": [0.2, 0.25]})
+    profile = sound_profile(model="Pixel 7", channels={"exec": {"animations": {"pair": [0.2, 0.25]}}})
     path = store.profile_path(profile.model, 200, 400, "numbermatch", "light")
-    profile.touches, profile.counted = {"pair": 5}, True
+    profile.channels["exec"]["touches"], profile.counted = {"pair": 5}, True
     session.save(profile)
     assert not path.exists()  # a move's count alone rewrites nothing
     session.save_counts()  # at exit
-    assert json.loads(path.read_text())["touches"] == {"pair": 5} and not profile.counted
-    profile.touches, profile.counted = {"pair": 6}, True
-    profile.animations, profile.changed = {"pair": [0.2, 0.22]}, True
+    assert json.loads(path.read_text())["channels"]["exec"]["touches"] == {"pair": 5} and not profile.counted
+    profile.channels["exec"]["touches"], profile.counted = {"pair": 6}, True
+    profile.channels["exec"]["animations"], profile.changed = {"pair": [0.2, 0.22]}, True
     session.save(profile)  # a time learned: stored at once, with the count
-    assert json.loads(path.read_text())["touches"] == {"pair": 6} and not profile.counted
+    assert json.loads(path.read_text())["channels"]["exec"]["touches"] == {"pair": 6} and not profile.counted
+
+
+def test_a_touch_the_phone_took_late_does_not_widen_its_kinds_time_for_good(monkeypatch):
+    """One touch acted on late (a busy phone; on scrcpy, a tap of a game with lost taps) shows
+    its animation past the time its kind was learned still by: the time is learned again. Seen
+    in the field: the latest frame seen moving, late, became the bracket's lower bound, every
+    later first frame was asked for past it, and the kind kept a wait more than twice its
+    animation in that game and every later one. Later moves narrow it back."""
+    import assistant.link as link_module
+    from vision.profile import Profile
+
+    clock = Clock()
+    monkeypatch.setattr(link_module, "time", clock)
+    profile = Profile("numbermatch", 200, 400)
+    phone = AnimatedPhone(clock, length=0.25, capture_s=0.05)
+    link = Link(phone, say=quiet)
+    session = reading_with(link, profile)
+    play_moves(link, phone, 12)
+    learned = link.clock.animation["pair"][1]
+    phone.late = 0.5
+    play_moves(link, phone, 1)
+    assert link.clock.animation["pair"][1] > learned + 0.4  # (learned again, as it looked)
+    phone.late = 0.0
+    play_moves(link, phone, 12)
+    session.save()
+    moving, still_at = profile.timing("exec")[0]["pair"]
+    assert 0.25 - 1e-9 <= still_at <= learned + 0.05, (learned, moving, still_at)
+
+
+def test_taps_lost_everywhere_are_no_sign_of_a_game_that_ignores_taps_while_it_animates():
+    """Seen in a game with a fifth of the taps dropped (phonesim --drop-taps 0.2): two moves
+    sent while the last one animated lost taps, as many moves sent on a still screen did, and
+    play took the game for one that ignores taps while it animates; kept in the profile now,
+    that would slow every later game. Only losses where the taps went during an animation,
+    far more often than elsewhere, say so."""
+    def fared(pipelined_lost, pipelined_landed, still_lost, still_landed):
+        return {True: {"lost": pipelined_lost, "landed": pipelined_landed},
+                False: {"lost": still_lost, "landed": still_landed}}
+
+    assert not autoplay.ignores_taps_while_animating(fared(2, 0, 8, 12))  # dropped everywhere
+    assert autoplay.ignores_taps_while_animating(fared(2, 0, 0, 5))  # lost only while it animated
+    assert autoplay.ignores_taps_while_animating(fared(2, 1, 1, 12))
+    assert not autoplay.ignores_taps_while_animating(fared(1, 0, 0, 5))  # (one loss is no pattern)
+    assert not autoplay.ignores_taps_while_animating(fared(3, 3, 0, 5))  # (as many landed)
 
 
 def test_a_stored_animation_time_too_short_for_this_phone_is_learned_again(monkeypatch):
@@ -331,7 +379,7 @@ def test_a_stored_animation_time_too_short_for_this_phone_is_learned_again(monke
 
     clock = Clock()
     monkeypatch.setattr(link_module, "time", clock)
-    profile = Profile("numbermatch", 200, 400, animations={"pair": [0.05, 0.1]})
+    profile = Profile("numbermatch", 200, 400, channels={"exec": {"animations": {"pair": [0.05, 0.1]}}})
     phone = AnimatedPhone(clock, length=0.5)
     link = Link(phone, say=quiet)
     reading_with(link, profile)

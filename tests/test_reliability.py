@@ -113,12 +113,30 @@ def test_the_stored_profiles_pass_the_schema(stored):
     assert schema.problem(data) is None
     data["points"] = {"touching": 1, "row_break": 2, "gap": 4, "row": 10, "clear": 150}
     assert schema.problem(data) is None  # the points table learned in play belongs in a profile
-    data["animations"] = {"pair": [0.21, 0.25], "add": [0.0, 0.59]}
-    assert schema.problem(data) is None  # so do the animation times
-    assert store.Profile.from_json(data).animations == data["animations"]
-    data["touches"] = {"pair": 40, "add": 2}
+    kept = {"animations": {"pair": [0.21, 0.25], "add": [0.0, 0.59]}}
+    data["channels"] = {"scrcpy": kept}
+    assert schema.problem(data) is None  # so do the animation times, per channel
+    assert store.Profile.from_json(data).timing("scrcpy") == (kept["animations"], {})
+    kept["touches"] = {"pair": 40, "add": 2}
     assert schema.problem(data) is None  # and how many touches they were learned over
-    assert store.Profile.from_json(data).touches == data["touches"]
+    assert store.Profile.from_json(data).timing("scrcpy") == (kept["animations"], kept["touches"])
+
+
+def test_a_profile_stored_before_times_were_kept_per_channel_still_loads(stored):
+    """Its times at the top ("animations", "touches") were learned on a channel no longer
+    known: the profile loads (nothing else it learned is lost) and they start no clock."""
+    path, data = stored
+    data["animations"], data["touches"] = {"pair": [0.21, 0.25]}, {"pair": 40}
+    path.write_text(json.dumps(data))
+    profile = store.load(path)
+    assert profile is not None and profile.fonts and profile.channels == {} and profile.timing("scrcpy") == ({}, {})
+    data["accepts"] = {"taps_while_animating": False, "row_window": 0.48}
+    assert schema.problem(data) is None  # what play saw the phone's game accept
+    assert store.Profile.from_json(data).accepts == data["accepts"]
+    for wrong in ({"row_window": -1}, {"row_window": "half a second"}, {"row_window": 11.0}):
+        assert "accepts.row_window" in schema.problem({**data, "accepts": wrong})
+    assert "channels.scrcpy" in schema.problem({**data, "channels": {"scrcpy": {"animations": {"pair": [0.3, 0.2]}}}})
+    assert "unknown keys" in schema.problem({**data, "channels": {"scrcpy": {"times": {}}}})
 
 
 def test_the_schema_asks_each_game_what_points_it_keeps(stored):

@@ -73,7 +73,8 @@ def test_only_the_session_saves_a_profile_through_a_whole_game(tmp_path, monkeyp
     sessions.save_counts()  # (as at exit)
     assert writers and set(writers) == {"assistant/session.py"}, writers
     stored = json.loads(next((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json")).read_text())
-    assert stored["animations"] and stored["touches"]  # what play taught it, kept for the next game
+    kept = stored["channels"]["exec"]  # (a stand-in with no channel of its own: an `input` call's times)
+    assert kept["animations"] and kept["touches"]  # what play taught it, kept for the next game
 
 
 def test_a_profile_its_loader_would_reject_is_never_written(tmp_path, monkeypatch):
@@ -81,13 +82,13 @@ def test_a_profile_its_loader_would_reject_is_never_written(tmp_path, monkeypatc
     still] = [0.3644, 0.3454]); the next command rejected the file and rebuilt it, losing what it
     had learned. The store now refuses to write what its loader would refuse, and says so."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    profile = sound_profile(model="Pixel 7", animations={"pair": [0.3644, 0.3454]})
+    profile = sound_profile(model="Pixel 7", channels={"scrcpy": {"animations": {"pair": [0.3644, 0.3454]}}})
     path = store.profile_path("Pixel 7", 200, 400, "numbermatch", "light")
     notes = []
     assert store.save(profile, path, notes.append) is False and not path.exists()
     assert len(notes) == 1 and "not storing the reading profile" in notes[0]
-    profile.animations = {"pair": [0.3454, 0.3644]}
-    assert store.save(profile, path, notes.append) and store.load(path).animations == profile.animations
+    profile.channels = {"scrcpy": {"animations": {"pair": [0.3454, 0.3644]}}}
+    assert store.save(profile, path, notes.append) and store.load(path).timing("scrcpy")[0] == {"pair": [0.3454, 0.3644]}
 
 
 def test_an_animation_bracket_never_crosses_where_it_is_learned():
@@ -102,7 +103,8 @@ def test_an_animation_bracket_never_crosses_where_it_is_learned():
     moving, still = clock.animation["pair"]
     assert moving <= still and abs(still - 0.3454) < 1e-9
     animations, _ = clock.known()
-    assert sound_profile(model="x", animations=animations).to_json()["animations"]["pair"] == [moving, still]
+    kept = sound_profile(model="x", channels={"exec": {"animations": animations}}).to_json()
+    assert kept["channels"]["exec"]["animations"]["pair"] == [moving, still]
 
 
 def test_a_broken_profile_of_another_game_is_never_warned_about(tmp_path, monkeypatch):
@@ -152,3 +154,63 @@ def test_the_session_chooses_the_quality_of_what_it_captures():
     except vision.ReadError:
         pass
     assert session.last_image[0, 0, 0] == 128
+
+
+def test_times_learned_on_one_channel_never_start_another_channels_clock(monkeypatch):
+    """A video frame's time is not a screencap's, nor is a touch handed over (scrcpy) one run
+    before returning (`input`): the times a profile kept for scrcpy do not start a clock on the
+    plain channel, each channel's are kept apart, and a channel that changes mid-run (the video
+    ended) keeps what the clock learned on the one before."""
+    preset = PRESETS["1080x2400"]
+    link = Link(TappedApp(apps.create("numbermatch", preset, seed=2, size=10), preset.model), say=lambda _: None)
+    profile = sound_profile(model=preset.model, channels={"scrcpy": {"animations": {"pair": [0.05, 0.06]},
+                                                                      "touches": {"pair": 40}}})
+    session = Session(link)
+    session.profile = profile
+    session.save()
+    assert link.channel_name == "exec" and link.clock.animation == {} and link.clock.known() == ({}, {})
+    link.clock.touch("pair")
+    link.clock.touched_at = 10.0
+    link.clock.learn([10.25, 10.5, 10.75])  # moving at 0.25 s, still by 0.5 s
+    session.save()
+    assert profile.timing("exec") == ({"pair": [0.25, 0.5]}, {"pair": 1})
+    assert profile.timing("scrcpy") == ({"pair": [0.05, 0.06]}, {"pair": 40})  # as it was
+    monkeypatch.setattr(Link, "channel_name", property(lambda self: "scrcpy"))
+    session.save()  # (the channel changed: the clock starts from scrcpy's times)
+    assert link.clock.animation == {"pair": [0.05, 0.06]} and profile.timing("exec")[0] == {"pair": [0.25, 0.5]}
+    stored = store.Profile.from_json(json.loads(json.dumps(profile.to_json())))
+    assert stored.channels == profile.channels
+
+
+def test_a_game_that_ignores_taps_while_it_animates_is_known_in_the_next_game(tmp_path, monkeypatch):
+    """Play found out that the game ignores a tap sent while it animates (losing taps to learn
+    it): the session keeps it in the profile, and the next game on the phone sends no tap so
+    from its first move, saying why once."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    writers, save = [], store.save
+
+    def counted(profile, path, note=None):
+        writers.append(Path(inspect.stack()[1].filename).relative_to(ROOT).as_posix())
+        return save(profile, path, note)
+
+    monkeypatch.setattr(store, "save", counted)
+    preset = PRESETS["1080x2400"]
+
+    def game():
+        said = []
+        link = Link(TappedApp(apps.create("numbermatch", preset, seed=2, size=10), preset.model), say=said.append)
+        return Session(link, keep=True), said
+
+    first, said = game()
+    first.profile = sound_profile(model=preset.model)
+    first.save()
+    assert first.link.overlap and not said
+    first.accepted(sessions.TAPS_WHILE_ANIMATING, False)
+    assert writers and set(writers) == {"assistant/session.py"}
+    path = next((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json"))
+    second, said = game()
+    second.profile = store.load(path)
+    second.save()
+    second.save()
+    assert not second.link.overlap
+    assert said == [sessions.IGNORES_TAPS + " (seen in an earlier game on this phone)"]

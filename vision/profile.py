@@ -32,17 +32,22 @@ class Profile:
     # the game's points where the phone showed they differ from the rules' table (kind to points,
     # learned in play by assistant.games; each game's reader checks its own: check_points)
     points: dict[str, int] = field(default_factory=dict)
-    # how long the game animates after each kind of touch on this phone, learned in play by
-    # assistant.animation: kind to [latest seen moving, earliest seen still] in seconds
-    animations: dict[str, list[float]] = field(default_factory=dict)
-    # the touches of each kind with a learned time made on this phone so far (assistant.animation:
-    # how many more a narrower time may be expected to save on)
-    touches: dict[str, int] = field(default_factory=dict)
+    # per channel the touches went by and the frames were timed on ("scrcpy", "shell", "exec":
+    # a video frame's time is not a screencap's, a touch handed over not one run): how long the
+    # game animates after each kind of touch, learned in play by assistant.animation, as
+    # {"animations": kind to [latest seen moving, earliest seen still] in seconds, "touches":
+    # kind to the touches made with that time on this phone so far (how many more a narrower
+    # time may be expected to save on)}
+    channels: dict[str, dict[str, dict]] = field(default_factory=dict)
+    # what this phone's game was seen to accept, learned in play: "taps_while_animating" (False:
+    # it ignores a tap while it animates, so every move waits for the last one's animation), and
+    # a game's own (assistant.games: Number Match's "row_window", seconds an emptied row lingers)
+    accepts: dict[str, bool | float] = field(default_factory=dict)
     # the touch the game's app takes a move by, learned in play when it is not a tap ("swipe":
     # a 15-puzzle app that slides tiles only by swipe; assistant.games), else None
     touch: str | None = None
     changed: bool = False  # learned something since loaded (worth storing again)
-    counted: bool = False  # only ``touches`` changed since stored (calibration.store keeps them at exit)
+    counted: bool = False  # only a channel's ``touches`` changed since stored (calibration.store keeps them at exit)
     # lines of text read, by their pixels (a reader's memo, never stored; its drafts share it)
     texts: dict = field(default_factory=dict, repr=False, compare=False)
     # the fonts a draft left out because their templates cannot be trusted (``Templates.problem``),
@@ -85,23 +90,34 @@ class Profile:
         """Whether a read of ``game`` on this screen can use this profile: its game, size and theme."""
         return self.game == game and self.fits(image) and self.theme == theme
 
+    def timing(self, channel: str) -> tuple[dict[str, list[float]], dict[str, int]]:
+        """The animation times and touch counts kept for this channel (copies; empty when none)."""
+        kept = self.channels.get(channel, {})
+        return ({kind: list(times) for kind, times in kept.get("animations", {}).items()},
+                dict(kept.get("touches", {})))
+
     def to_json(self) -> dict:
         out = {"version": VERSION, "game": self.game, "width": self.width, "height": self.height,
                "theme": self.theme, "model": self.model, "geometry": self.geometry,
                "colours": self.colours, "fonts": {k: v.to_json() for k, v in self.fonts.items()}}
         if self.points:
             out["points"] = dict(self.points)
-        if self.animations:
-            out["animations"] = {kind: list(times) for kind, times in self.animations.items()}
-        if self.touches:
-            out["touches"] = dict(self.touches)
+        channels = {name: {key: dict(value) for key, value in kept.items() if value}
+                    for name, kept in self.channels.items()}
+        channels = {name: kept for name, kept in channels.items() if kept}
+        if channels:
+            out["channels"] = channels
+        if self.accepts:
+            out["accepts"] = dict(self.accepts)
         if self.touch:
             out["touch"] = self.touch
         return out
 
     @classmethod
     def from_json(cls, data: dict) -> "Profile":
-        """A profile from its JSON; raises ValueError (or KeyError/TypeError) when malformed."""
+        """A profile from its JSON; raises ValueError (or KeyError/TypeError) when malformed. A
+        profile stored before times were kept per channel has them at its top ("animations",
+        "touches"): learned on a channel no longer known, they are left out (learned again)."""
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError("not a version 1 profile")
         if data["game"] not in NAMES:
@@ -112,5 +128,9 @@ class Profile:
         return cls(data["game"], int(data["width"]), int(data["height"]), str(data.get("theme", "light")),
                    str(data.get("model", "")), dict(data["geometry"]), dict(data["colours"]),
                    {k: Templates.from_json(v) for k, v in data["fonts"].items()}, dict(points),
-                   {str(k): [float(a), float(b)] for k, (a, b) in data.get("animations", {}).items()},
-                   {str(k): int(n) for k, n in data.get("touches", {}).items()}, touch)
+                   {str(name): {"animations": {str(k): [float(a), float(b)]
+                                               for k, (a, b) in kept.get("animations", {}).items()},
+                                "touches": {str(k): int(n) for k, n in kept.get("touches", {}).items()}}
+                    for name, kept in data.get("channels", {}).items()},
+                   {str(k): v if isinstance(v, bool) else float(v) for k, v in data.get("accepts", {}).items()},
+                   touch)

@@ -22,10 +22,14 @@ MAX_SIDE = 8000
 
 REQUIRED = {"version", "game", "width", "height", "theme", "model", "geometry", "colours", "fonts"}
 # "points": the real game's points table, learned in play (each game's reader says which kinds);
-# "animations": how long the game animates after each kind of touch, learned in play, and
-# "touches": how many touches of each such kind were made (how much learning them further pays)
-# "touch": how the game's app takes a move when it is not a tap ("swipe"), learned in play
-OPTIONAL = {"points", "animations", "touches", "touch"}
+# "channels": per channel (scrcpy, shell, exec) "animations": how long the game animates after
+# each kind of touch, learned in play, and "touches": how many touches of each such kind were
+# made (how much learning them further pays); "animations" and "touches" at the top: the same,
+# stored before they were kept per channel (still a sound profile: they are left unused);
+# "touch": how the game's app takes a move when it is not a tap ("swipe"), learned in play;
+# "accepts": what the phone's game was seen to accept in play (a flag, or seconds)
+OPTIONAL = {"points", "animations", "touches", "channels", "accepts", "touch"}
+CHANNEL_KEYS = {"animations", "touches"}
 # More touches of one kind than any number of games on one phone makes.
 MAX_TOUCHES = 10 ** 9
 # Longer than any game's animation, in seconds: a stored time above it is not one we learned.
@@ -82,14 +86,25 @@ def _check(data) -> None:
         for key, value in points.items():
             check_int(f"points.{key}", value, 0, 10 ** 6)
         reader.check_points(points)  # which kinds of points the game has
-    for kind, times in check_dict("animations", data.get("animations", {})).items():
-        moving, still = check_numbers(f"animations.{kind}", times, 2, 0, MAX_ANIMATION)
-        if moving > still:
-            raise Wrong(f"animations.{kind} {times!r} is not [latest seen moving, earliest seen still]")
-    for kind, count in check_dict("touches", data.get("touches", {})).items():
-        check_int(f"touches.{kind}", count, 0, MAX_TOUCHES)
+    check_timing("", data)
+    for name, kept in check_dict("channels", data.get("channels", {})).items():
+        check_keys(f"channels.{name}", check_dict(f"channels.{name}", kept), set(), CHANNEL_KEYS)
+        check_timing(f"channels.{name}.", kept)
+    for key, value in check_dict("accepts", data.get("accepts", {})).items():
+        if not isinstance(value, bool):
+            check_number(f"accepts.{key}", value, 0, MAX_ANIMATION)
     if data.get("touch", "swipe") != "swipe":
         raise Wrong(f'touch {data["touch"]!r} is not "swipe" (the one touch other than a tap play keeps)')
+
+
+def check_timing(where: str, data: dict) -> None:
+    """One channel's animation times and touch counts (``where``: the channel's key, "" at the top)."""
+    for kind, times in check_dict(f"{where}animations", data.get("animations", {})).items():
+        moving, still = check_numbers(f"{where}animations.{kind}", times, 2, 0, MAX_ANIMATION)
+        if moving > still:
+            raise Wrong(f"{where}animations.{kind} {times!r} is not [latest seen moving, earliest seen still]")
+    for kind, count in check_dict(f"{where}touches", data.get("touches", {})).items():
+        check_int(f"{where}touches.{kind}", count, 0, MAX_TOUCHES)
 
 
 def check_glyph(where: str, digit, entry) -> None:

@@ -187,6 +187,14 @@ class Game:
         """What the game animates after ``move``, by kind (the link learns how long each lasts)."""
         return "move"
 
+    def meanwhile(self, loop, move, following) -> str | None:
+        """Right after ``move``'s taps, before it is judged: a game may try whether the phone
+        accepts ``following`` (the plan's next move) while ``move``'s effect still shows, where
+        the rules as known foresee none, to learn what the phone's game does (Number Match: the
+        row window). Then ``move``'s outcome ("done", "same", "other") with the ``loop`` moved on
+        by what it judged; None (default): nothing tried, ``move`` is judged as always."""
+        return None
+
     def in_place(self, position, move, reading) -> InPlace | None:
         """What ``move`` changes on screen when it changes only some parts in place, else None."""
         return None

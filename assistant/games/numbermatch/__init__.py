@@ -13,6 +13,7 @@ from assistant.games.numbermatch import bench
 from assistant.games.numbermatch.order import on_screen_first
 from assistant.games.numbermatch.points import PointsTable
 from assistant.games.numbermatch.solve import add_solve_command, solve_json  # noqa: F401 (the `solve` command)
+from assistant.games.numbermatch.window import RowWindow
 from solver.errors import TapsolveError
 from solver.numbermatch import Add, Board, Pair, Rules, Wait, search
 from solver.words import count
@@ -27,6 +28,7 @@ class NumberMatch(Game):
 
     name = "numbermatch"
     more_stages = True
+    CELL_INSIDE = CELL_INSIDE
     won_word = "board cleared"  # (the guide's last exported step; a stage's end has its own words)
     APP_PACKAGES = ("com.easybrain.number.puzzle.game",)  # Easybrain's (the virtual phone's app too)
 
@@ -40,6 +42,8 @@ class NumberMatch(Game):
         # than the screen is read whole, and a move's cells brought on screen, by scrolling
         self.view = None  # a scroll.BoardView
         self.session = None
+        self.window = RowWindow()  # whether this phone's game keeps an emptied row, found out in play
+        self.alone = False  # nobody but play touches the phone (``attach``): only play plans with the window
 
     @property
     def rules(self) -> Rules:
@@ -70,7 +74,7 @@ class NumberMatch(Game):
     def attach(self, session, alone: bool = False) -> None:
         from assistant.games.numbermatch.scroll import BoardView  # (the phone's modules: not for `solve`)
 
-        self.session = session
+        self.session, self.alone = session, alone
         if self.view is None:
             self.view = BoardView()
         self.view.alone, self.view.say = alone, session.say
@@ -97,7 +101,23 @@ class NumberMatch(Game):
 
     def recall(self, points: dict, touch: str | None = None) -> Learned:
         self.points.recall(points)
+        profile = self.session.profile if self.session is not None else None
+        if profile is not None and self.window.recall(profile.accepts) and self.alone:
+            self.row_window = True  # (seen to work in an earlier game on this phone)
         return Learned(points=self.points.kept())
+
+    def meanwhile(self, loop, move, following) -> str | None:
+        """Right after a pair's taps: with the row window on, its seconds start again; while it
+        is not known, a pair that empties a row followed by one above it is its trial (``window``)."""
+        if self.row_window:
+            if not isinstance(move, Pair):
+                return None
+            self.window.opened()
+            expected = self.after(loop.position, move)
+            return self.window.judge_waiting(self, loop, move, expected) if expected.rows_waiting() else None
+        if following is None or not self.window.trial(self, loop.position, move, following):
+            return None
+        return self.window.try_it(self, loop, move, following)
 
     def plan(self, board: Board) -> Plan:
         solution = search.solve(board, objective=self.objective, budget=self.budget)
@@ -152,6 +172,9 @@ class NumberMatch(Game):
             return [reading.add_button]
         if isinstance(move, Wait):
             return []  # nothing is touched: the rows waiting go of themselves
+        if self.row_window and self.session is not None:  # (only inside the window: BoardChanged)
+            link = self.session.link
+            self.window.check(self.position(reading), move, 2 * link.spent["tap"] / max(1, link.taps))
         selected = reading.selected
         if selected == move.i and move.j in reading.cells:
             return [reading.cells[move.j]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from solver.numbermatch import POINT_KINDS, Add, Board, Rules
+from solver.numbermatch import POINT_KINDS, Board, Pair, Rules
 
 # How a person calls each kind of points, for the line said when the phone's table differs.
 POINT_NAMES = {"touching": "touching pairs", "row_break": "pairs across a row break",
@@ -167,9 +167,10 @@ def before_last(board: Board) -> tuple[Board, object]:
 
 
 def last_scored(board: Board) -> dict[str, int]:
-    """What the last move of ``board`` scores, by kind (``Board.scored``; an add: nothing)."""
+    """What the last move of ``board`` scores, by kind (``Board.scored``; an add, or a wait of
+    the row window: nothing)."""
     before, move = before_last(board)
-    return {} if isinstance(move, Add) else before.scored(move)
+    return before.scored(move) if isinstance(move, Pair) else {}
 
 
 def add_counts(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:

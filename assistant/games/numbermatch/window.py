@@ -1,0 +1,216 @@
+"""The row-removal window in play: found out on the phone, kept in its profile, and a pair that
+needs it tapped only while it is open.
+
+The seed's blog (seed 004, quoted in issue 40: "you can still choose pairs, which resets the
+animation timer") says the real game keeps a row a pair empties on screen about half a second,
+and plays a pair chosen meanwhile on the board as it stands, the empty row still there, starting
+the seconds again; today's game is unconfirmed (phonesim models it as ``--row-window S``). So
+the rule (``Rules.row_window``) is planned with only on a phone where it was seen to work:
+
+- a pair that empties a row, followed in the plan by a pair lying wholly above that row (legal
+  with or without the window, its cells moving in neither case), is the trial. One frame is
+  taken once the first pair's time has passed and compared with the screen before it (no read:
+  a read takes a good part of half a second on a busy computer): a game without the window
+  shows the rows below moved (the row gone or going), and the pair is judged as always;
+- a frame that shows the first pair's cells crossed out and nothing else changed (no tap of it
+  lost, nothing selected: the row still there) gets the second pair's taps at once. Frames
+  follow until the screen moves: a game with the window shows the second pair crossed out too
+  with the row still there past that pair's fade, longer than it had stood before the second
+  pair (its seconds started again): the window, its seconds learned (about: from
+  the second pair's taps to the last frame that showed the row, less a pair's fade), kept in
+  the profile, said once, and the plan made again with the rule on. Either way the screen is
+  then read once known and both pairs judged; nothing is lost on a game without the window.
+  A pair that needs the row there is never tapped before the window is seen.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from assistant.games import Judgement
+from assistant.animation import part_change
+from assistant.settle import still
+from solver.errors import BoardChanged
+from solver.numbermatch import Pair
+
+# its key in what the phone's game accepts (``Profile.accepts``): seconds an emptied row stays
+# for pairs chosen meanwhile, 0 when looked for and never seen
+ROW_WINDOW = "row_window"
+# trials whose first frame showed the emptied row gone or going: the game keeps none (said 0
+# in the profile, so later games try no more)
+TRIALS_WITHOUT = 3
+# at most this long a trial watches the emptied row stay (phonesim's longest window is 5 s)
+WATCH_AT_MOST = 6.0
+# a pair that needs the window is tapped only while this much of it is left after its taps (a
+# frame's time, a tap's jitter), else the rows are let go first and the plan made again
+WINDOW_SLACK = 0.1
+
+
+@dataclass
+class RowWindow:
+    """What play knows of this phone's row window: unknown, absent, or open ``seconds``."""
+
+    known: bool = False  # seen to work (``seconds``) or looked for long enough and never seen
+    seconds: float = 0.0
+    trials: int = 0  # trials that found the emptied row gone
+    opened_at: float = float("-inf")  # when the last pair's taps went (the window's seconds start after)
+
+    def recall(self, accepts: dict) -> bool:
+        """Start from what the profile kept (``Profile.accepts``): whether the window is on."""
+        seconds = accepts.get(ROW_WINDOW)
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+            self.known, self.seconds = True, float(seconds)
+        return self.seconds > 0
+
+    def trial(self, game, board, move, following) -> bool:
+        """Whether ``move`` and ``following`` (the plan's next) make the trial: the window not
+        known, ``move`` a pair that empties a row, ``following`` a pair wholly above that row."""
+        if self.known or game.row_window or not isinstance(move, Pair) or not isinstance(following, Pair):
+            return False
+        after = game.after(board, move)
+        cols = board.rules.columns
+        if len(after.cells) == len(board.cells) or game.ends(after):
+            return False
+        crossed = board.copy()
+        crossed.cells[move.i] = crossed.cells[move.j] = 0
+        top = min(crossed.emptied_rows(move.i, move.j))
+        return max(following.i, following.j) // cols < top and after.is_pair(following.i, following.j)
+
+    def try_it(self, game, loop, move, following) -> str | None:
+        """The trial (``trial`` said yes; ``move``'s taps just went): the outcome of ``move`` as
+        ``Game.meanwhile`` gives it, None when the window did not show (judged as always).
+
+        Frames are compared with the screen settled before ``move`` (``screen_shows``), not
+        read: a read takes a good part of the window's half second on a busy computer."""
+        link, reading = loop.link, loop.reading
+        before_image, first_sent = link.settler.screen, link.clock.touched_at
+        cells = (move.i, move.j, following.i, following.j)
+        if (before_image is None or first_sent is None or reading is None or reading.screen != "board"
+                or reading.selected is not None or reading.more_above or reading.more_below or not reading.pitch
+                or not all(k in reading.cells for k in cells)):
+            return None
+        pairs = [cell_insides(reading, pair, game.CELL_INSIDE) for pair in ((move.i, move.j), (following.i, following.j))]
+        rest = [*link.settler.changed, *link.ticking, header(reading)]  # (a score counts up there)
+        shown = screen_shows(before_image, link.glance(), pairs[0], rest)
+        if shown != "made, the rest as it was":
+            if shown == "made, the rest moved":  # (the row gone or going: no window seen)
+                self.trials += 1
+                if self.trials >= TRIALS_WITHOUT:
+                    self.known = True
+                    game.session.accepted(ROW_WINDOW, 0.0)
+            return None
+        before = loop.position
+        waiting = windowed(before).copy()
+        waiting.push(move)  # (``move`` made with its row still there)
+        link.tap_all(game.tap_points(following, reading), kind=game.animation(waiting, following))
+        sent = time.monotonic()
+        seen_from = None  # the latest frame that showed both pairs made, the row still there
+        while time.monotonic() < sent + WATCH_AT_MOST:
+            began = time.monotonic()  # (a glance's frame is taken as it begins, its wait passed)
+            if screen_shows(before_image, link.glance(), pairs[0] + pairs[1], rest) != "made, the rest as it was":
+                break
+            seen_from = began
+        fade = (link.clock.animation.get("pair") or [0.0, 0.0])[1] or 0.0
+        seconds = round(seen_from - sent - fade, 2) if seen_from is not None else 0.0
+        # played with the row there, which stayed on past the pair's fade longer than it had
+        # stood before it (from the first pair's fade on): its seconds started again (a game
+        # that only pauses between a fade and the collapse, as a real phone does a moment, would
+        # have let it go by then)
+        if seconds > max(sent - first_sent - fade, 0.0):
+            self.known, self.seconds = True, seconds
+            game.row_window = True
+            game.session.accepted(ROW_WINDOW, seconds)
+            loop.tell(f"this game keeps an emptied row for {seconds:.1f} s: pairs across it are planned")
+        return judge_both(game, loop, before, move, following, replan=game.row_window)
+
+    def judge_waiting(self, game, loop, move, expected) -> str | None:
+        """With the window on, a pair whose rows wait on the board (``expected``; its taps just
+        went) is judged on one frame against the screen settled before it: its cells crossed
+        out and nothing else changed, the rows still there. A settled read would wait for them
+        to go (a row crossed out reads as caught moving), past the time the plan's next pairs
+        need them. "done", or None: judged as always (the rows gone: planned again)."""
+        link, reading = loop.link, loop.reading
+        before_image = link.settler.screen
+        if (before_image is None or reading is None or reading.screen != "board" or reading.selected is not None
+                or reading.more_above or reading.more_below or not reading.pitch
+                or not all(k in reading.cells for k in (move.i, move.j))):
+            return None
+        parts = cell_insides(reading, (move.i, move.j), game.CELL_INSIDE)
+        rest = [*link.settler.changed, *link.ticking, header(reading)]  # (before a capture settles anew)
+        image = link.glance()
+        if screen_shows(before_image, image, parts, rest) != "made, the rest as it was":
+            return None
+        link.settler.changed += parts  # (they may fade on: the next frames compare the rest)
+        loop.judged(Judgement(loop.position, move, expected, expected, "early"))
+        loop.image, loop.reading = image, replace(reading, board=expected)
+        loop.advance(expected)
+        return "done"
+
+    def opened(self) -> None:
+        """A pair's taps go now: rows waiting on the board stay ``seconds`` from about then."""
+        self.opened_at = time.monotonic()
+
+    def check(self, board, move, taps_s: float) -> None:
+        """Before the taps of pair ``move`` on ``board`` (the window's rules), a question: with
+        rows waiting above one of its cells, the taps must land (``taps_s`` from now) inside
+        the window, WINDOW_SLACK to spare; else the rows may go under them, moving the cells
+        below: BoardChanged (the screen read again, the plan made again)."""
+        waiting = board.rows_waiting()
+        if (waiting and max(move.i, move.j) // board.rules.columns > waiting[0]
+                and time.monotonic() - self.opened_at + taps_s + WINDOW_SLACK > self.seconds):
+            raise BoardChanged("the emptied rows may go before the next pair's taps land")
+
+
+def cell_insides(reading, cells, inside: float) -> list[tuple[int, int, int, int]]:
+    """The middle of each of ``cells`` on screen (``inside`` of the pitch: clear of the grid's lines)."""
+    half = round(reading.pitch * inside / 2)
+    return [(x - half, y - half, x + half, y + half) for x, y in (reading.cells[k] for k in cells)]
+
+
+def header(reading) -> tuple[int, int, int, int]:
+    """The screen above the board's grid (its score, the stage)."""
+    return 0, 0, 1 << 20, min(y for _, y in reading.cells.values()) - round(reading.pitch / 2)
+
+
+def screen_shows(before, image, parts, rest) -> str:
+    """What a frame shows against the screen settled ``before``: "made, the rest as it was"
+    (every part of ``parts`` crossed out or fading and nothing else changed but ``rest``),
+    "made, the rest moved", or "not made" (a part unchanged or changed otherwise: a tap lost,
+    a cell left selected)."""
+    if any(part_change(before, image, part) != "fading" for part in parts):
+        return "not made"
+    return "made, the rest as it was" if still(before, image, [*parts, *rest]) else "made, the rest moved"
+
+
+def windowed(board):
+    """``board`` under the same rules with the row window on."""
+    out = board.copy()
+    out.rules = replace(board.rules, row_window=True)
+    return out
+
+
+def judge_both(game, loop, before, move, following, replan: bool) -> str:
+    """The screen once known after a trial's two pairs: each one seen made moves the loop on
+    (the second judged from the first's position: its score teaches the points table), the
+    plan made again when the rules changed (``replan``) or the screen shows otherwise."""
+    first = game.after(before, move)
+    second = game.after(first, following)
+    reading = loop.look_until_known(expected=second, before=first)
+    seen = game.position(reading) if reading.screen == "board" else None
+    if seen is not None and game.same(seen, second):
+        loop.advance(first)
+        loop.judged(Judgement(first, following, second, seen, "settled"))
+        loop.advance(seen)
+        outcome = "done"
+    elif seen is not None and game.same(seen, first):
+        loop.advance(seen)  # (the second pair's taps lost: tapped again as the plan's next move)
+        outcome = "done"
+    elif seen is not None and game.same(seen, before):
+        return "same"
+    else:
+        loop.replan()
+        return "other"
+    if replan:
+        loop.replan(count=False)
+    return outcome
