@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import time
 
-from assistant.animation import AnimationClock, part_change
+from assistant.animation import EARLY_POLL, AnimationClock, part_change
 from assistant.phone import lock
 from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
 from assistant.record import Recorder
 from assistant.settle import Settler, still
 from solver.errors import BoardChanged
+
+
+def overlaps(a, b) -> bool:
+    """Whether two parts of the screen (x0, y0, x1, y1) share a pixel."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 class PhoneCameBack(BoardChanged):
@@ -51,6 +56,9 @@ class Link:
         # (the game takes a tap on a cell that is not itself moving) while ``overlap`` holds
         # (play turns it off on a phone that loses such touches)
         self._moving: list[tuple[tuple[int, int, int, int], float]] = []
+        # the parts of the settled screen that moves judged early moved since (rows collapsing):
+        # no reference for an early frame there until a frame of the screen still is taken
+        self._shifted: list[tuple[tuple[int, int, int, int], float]] = []  # (each with when it stops)
         self.overlap = True
         self.overlapped = 0  # touches sent while an animation played elsewhere on the screen
         self.last_overlapped = False  # the last touch was one ...
@@ -172,30 +180,56 @@ class Link:
         """``image`` stands for the settled screen: a settled capture, or a glance that showed
         the predicted screen."""
         self._glanced = None
+        self._shifted = []
         self.settler.settled(image)
         self.clock.settled()
 
-    def early(self, changing, aside=()):
-        """One frame early in the animation of a move that changes only the parts ``changing``
-        of the screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score):
-        the frame when it shows every part fading (``part_change``) and the rest as on the last
-        settled screen (``still``: the parts of moves judged so since and what ticks left out
-        too), else None: the move is then judged after its animation (``early_result`` says how
-        that went). The next touch is held back so that it cannot land before the animation ends."""
-        at = self.clock.early_at(self.capture_s, self.touch_margin)
+    def early(self, changing, aside=(), shifted=()):
+        """The first frame of the animation of a move that changes the parts ``changing`` of the
+        screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score), and once
+        they have changed moves the parts ``shifted`` (rows collapsing below a row emptied):
+        frames from the touch on (``AnimationClock.early_window``) until one shows every part
+        fading (``part_change``) and the rest as on the last settled screen (``still``: the
+        parts of moves judged so since and what ticks left out too). That frame, or None: a
+        frame showed something else, or nothing came in time, and the move is judged after its
+        animation (``early_result`` says how that went). A part of the screen shifted since that
+        screen has no reference to compare with: None. The next touch is held back from the
+        moving parts until the move's animation ends."""
+        window = self.clock.early_window(self.capture_s, self.touch_margin, self.from_video)
         before = self.settler.screen
-        if at is None or before is None:
+        if window is None or before is None or any(overlaps(part, moved) for part in changing
+                                                   for moved, _ in self._shifted):
             return None
-        self._wait_until(at)
-        image, at = self._grab(not_before=at)
-        verdicts = {part_change(before, image, part) for part in changing}
-        if not still(before, image, [*changing, *aside, *self.settler.changed, *self.ticking]):
-            verdicts.add("other")
+        asked, last = window
+        self._wait_until(asked)
+        others = [*changing, *aside, *self.settler.changed, *self.ticking]
+        while True:
+            image, at = self._grab(not_before=asked)
+            verdicts = {part_change(before, image, part) for part in changing}
+            # (one part fading and not yet the other, on a frame caught as the fade starts: the
+            # next; the rest of the screen, a whole frame's comparison, only on the frame judged)
+            if "other" in verdicts or verdicts == {"fading"} or at >= last:
+                if not still(before, image, others):
+                    verdicts.add("other")
+                break
+            asked = None  # (a video's next frame: see Screen.video)
+            if not self.from_video:
+                if at + EARLY_POLL > last:
+                    break  # (nothing seen by the last time a capture may be asked for)
+                self._wait_until(at + EARLY_POLL)
+        if verdicts == {"fading"} and self.clock.seen_still_by(at):
+            # a frame after the time this kind was learned still by shows no more than a fade
+            # ended, or one still under way: the time too short (learned with faster
+            # animations), which would let a touch land on what still moves. The next frame tells.
+            again = self._grab()[0]
+            if any(part_change(image, again, part) != "unchanged" for part in changing):
+                verdicts = {"fading", "late"}
         if not self.clock.judge_early(verdicts, at):
             return None
-        self.settler.changed += list(changing)
+        self.settler.changed += [*changing, *shifted]
         ends = self.clock.quiet_from(0.0)
-        self._moving += [(part, ends) for part in changing]
+        self._shifted += [(part, ends) for part in shifted]
+        self._moving += [(part, ends) for part in (*changing, *shifted)]
         self.recorder.screen(image, "early")
         return image
 
@@ -255,16 +289,23 @@ class Link:
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         now = time.monotonic()
         self._moving = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
-        quiet = self.clock.quiet_from(self.touch_margin)
+        # (a row collapsing after an earlier move may outlast the last move's fade)
+        quiet = max([self.clock.quiet_from(self.touch_margin)]
+                    + [ends + self.touch_margin for _, ends in self._moving])
         self.last_overlapped = (self.overlap and points is not None and quiet > now and bool(self._moving)
-                                and not any(x0 <= x < x1 and y0 <= y < y1 for x, y in points
-                                            for (x0, y0, x1, y1), _ in self._moving))
+                                and not any(overlaps((x, y, x + 1, y + 1), part) for x, y in points
+                                            for part, _ in self._moving))
         self._overlap_until = max((ends for _, ends in self._moving), default=0.0) if self.last_overlapped else 0.0
         if self.last_overlapped:
             self.overlapped += 1
         else:
             self._wait_until(quiet)
             self._moving = []
+            if self._shifted:
+                # every animation is over: a frame of the screen still (shown once the rows
+                # were seen still by their kind's time) is the reference the next move's early
+                # frame is compared with
+                self.accept(self._grab(not_before=max(ends for _, ends in self._shifted))[0])
         self.clock.touch(kind)
         self._settled_touch = None
 

@@ -7,7 +7,7 @@ reaches into its helpers (a game scrolls and learns through this protocol).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,12 +29,15 @@ class Plan:
 
 @dataclass
 class InPlace:
-    """A move that changes only some parts of the screen, where they are (a pair fading): one
-    frame early in its animation judges it (``assistant.link.Link.early``)."""
+    """A move that first changes only some parts of the screen, where they are (a pair fading):
+    its first frame that shows them changing judges it (``assistant.link.Link.early``). Parts
+    ``shifted`` move once they have changed (rows collapsing under a row the pair emptied), so a
+    touch there waits for the move's animation; a touch elsewhere need not."""
 
     parts: list  # (x0, y0, x1, y1) of each part that changes
     aside: list  # parts of the screen that may change too, unjudged (a header's score)
     reading: object  # the screen read once the move is made, as predicted
+    shifted: list = field(default_factory=list)  # parts that move after the parts changed
 
 
 @dataclass(frozen=True)
