@@ -59,6 +59,7 @@ class Link:
         # the parts of the settled screen that moves judged early moved since (rows collapsing):
         # no reference for an early frame there until a frame of the screen still is taken
         self._shifted: list[tuple[tuple[int, int, int, int], float]] = []  # (each with when it stops)
+        self._reference_video = False  # the settled screen was a video frame
         self.overlap = True
         self.overlapped = 0  # touches sent while an animation played elsewhere on the screen
         self.last_overlapped = False  # the last touch was one ...
@@ -181,6 +182,7 @@ class Link:
         the predicted screen."""
         self._glanced = None
         self._shifted = []
+        self._reference_video = self.from_video
         self.settler.settled(image)
         self.clock.settled()
 
@@ -205,6 +207,8 @@ class Link:
         others = [*changing, *aside, *self.settler.changed, *self.ticking]
         while True:
             image, at = self._grab(not_before=asked)
+            if self.from_video != self._reference_video:
+                return None  # (a video frame and a screencap differ by the video's noise: no verdict)
             verdicts = {part_change(before, image, part) for part in changing}
             # (one part fading and not yet the other, on a frame caught as the fade starts: the
             # next; the rest of the screen, a whole frame's comparison, only on the frame judged)

@@ -583,6 +583,56 @@ def test_autoplay_judges_pairs_on_early_frames_and_taps_no_cell_while_it_moves(h
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("channel", [None, "scrcpy"])
+def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_after_it(harness, tmp_path,
+                                                                                      monkeypatch, channel):
+    """A pair that empties a row is judged on its first frame that shows it fading; the rows
+    below it then collapse (phonesim: every cell from the emptied row down moves). The next pair,
+    whose cells lie above that row, is tapped during the collapse (before, it waited for the
+    first pair's animation to end and a glance); a pair in the rows that moved up waits for the
+    collapse and is tapped where its cells came to rest. No tap lands on a moving cell, and the
+    plan's pairs are played in its order."""
+    from assistant.games import Plan
+    from solver.numbermatch import POINTS, Pair
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel)
+    app = phone.app
+    app.animate(LONG)
+    board = Board.parse("28......4 ........6 37....... 55.......", adds_left=0)
+    board.rules, board.stage = app.rules, 1
+    app.board = board
+    # row 1's first pair (on video: a frame to compare the next ones with), row 3's pair (rows
+    # go), the pair of rows 1 and 2 above it (rows go), and row 4's, moved up to the top
+    plan = [Pair(0, 1), Pair(18, 19), Pair(8, 17), Pair(0, 1)]
+    loop.made("numbermatch")
+    loop.game.plan = lambda position: Plan(list(plan), "solved")
+    loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
+    long = LONG["fade"] + LONG["collapse"]
+    loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
+                                      "pair, rows go": [long - 0.05, long + 0.05]})
+    taps, tap = [], app.tap
+
+    def tap_noting_motion(x, y):
+        now = app.clock()
+        taps.append((app.cell_at(x, y), app.motion(now), app.landed(x, y)))
+        tap(x, y)
+
+    app.tap = tap_noting_motion
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert loop.tally.stages == 1 and loop.tally.replans == 0 and loop.tally.repeats == 0
+    assert vp.wrong_taps == 0 and not [t for t in taps if t[2] == "animating"], taps  # never a moving cell
+    assert [cell for cell, _, _ in taps] == [0, 1, 18, 19, 8, 17, 0, 1], taps  # the plan's cells, in order
+    # the pair of rows 1 and 2 went while row 3's pair played its animation; row 4's pair, by
+    # then in the rows that moved up, once the collapses were over (its second tap as its
+    # first one's highlight grows)
+    going = ("fade", "collapse")
+    assert taps[4][1] in going and taps[5][1] in going, taps
+    assert taps[6][1] is None and taps[7][1] in (None, "select"), taps
+    vp.stop()
+
+
+@pytest.mark.slow
 def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_animation(harness, tmp_path,
                                                                                          monkeypatch):
     """A pair whose cells flash a colour as they go is not a fade: the early frame is refused,
