@@ -186,8 +186,8 @@ class NumberMatch(Game):
         """A pair fades where it is; its cells' insides are the parts that change, and nothing
         else from the top of the grid down may (the header's score and the numbers cleared do
         change: they are read with the next move read on a screen). Rows it empties then go,
-        and the rows below them move up: from the first row emptied down to the board's last
-        row, the screen shifts (the grid stays: cells take their new places on its lattice).
+        and the rows below them move up: from the first row emptied down, the screen shifts
+        (the grid stays: cells take their new places on its lattice).
         Not on a board partly off screen, with a cell selected, for the board's last pair, or for
         a pair that scores a kind of points not borne out yet (``shows``: its score teaches)."""
         if (not isinstance(move, Pair) or reading.screen != "board" or reading.selected is not None
@@ -207,9 +207,10 @@ class NumberMatch(Game):
             crossed = board.copy()
             crossed.cells[move.i] = crossed.cells[move.j] = 0
             at = cell_lattice(reading, cols)
-            first, last = at(min(crossed.emptied_rows(move.i, move.j)) * cols), at(len(board.cells) - 1)
-            left, right = at(0)[0] - round(pitch / 2), at(cols - 1)[0] + round(pitch / 2)
-            shifted = [(left, first[1] - round(pitch / 2), right, last[1] + round(pitch / 2))]
+            # (down to the screen's bottom: "+" appends its numbers after the board's last cell,
+            # which is moving, so a press of it waits too)
+            first = at(min(crossed.emptied_rows(move.i, move.j)) * cols)
+            shifted = [(0, first[1] - round(pitch / 2), 1 << 20, 1 << 20)]
             cells = {k: at(k) for k in range(len(after.cells))}
             rows -= board.rows - after.rows
         return InPlace(parts, [(0, 0, 1 << 20, top)],
