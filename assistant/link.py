@@ -199,8 +199,12 @@ class Link:
         moving parts until the move's animation ends."""
         window = self.clock.early_window(self.capture_s, self.touch_margin, self.from_video)
         before = self.settler.screen
-        if window is None or before is None or any(overlaps(part, moved) for part in changing
-                                                   for moved, _ in self._shifted):
+        # (a video frame and a screencap differ by the video's noise: no verdict between them;
+        # frames come by video when the screen is not asked for lossless and video came before)
+        screen = self.screen
+        video = screen is not None and not (screen.lossless and screen.method is not None) and screen.frames > 0
+        if (window is None or before is None or video != self._reference_video
+                or any(overlaps(part, moved) for part in changing for moved, _ in self._shifted)):
             return None
         asked, last = window
         self._wait_until(asked)
@@ -208,7 +212,7 @@ class Link:
         while True:
             image, at = self._grab(not_before=asked)
             if self.from_video != self._reference_video:
-                return None  # (a video frame and a screencap differ by the video's noise: no verdict)
+                return None  # (no video frame came in time: a screencap)
             verdicts = {part_change(before, image, part) for part in changing}
             # (one part fading and not yet the other, on a frame caught as the fade starts: the
             # next; the rest of the screen, a whole frame's comparison, only on the frame judged)
