@@ -583,20 +583,24 @@ def test_autoplay_judges_pairs_on_early_frames_and_taps_no_cell_while_it_moves(h
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("channel", [None, "scrcpy"])
+@pytest.mark.parametrize("channel, ignoring", [(None, ""), ("scrcpy", ""), ("scrcpy", "fade")])
 def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_after_it(harness, tmp_path,
-                                                                                      monkeypatch, channel):
+                                                                                      monkeypatch, channel,
+                                                                                      ignoring):
     """A pair that empties a row is judged on its first frame that shows it fading; the rows
     below it then collapse (phonesim: every cell from the emptied row down moves). The next pair,
     whose cells lie above that row, is tapped during the collapse (before, it waited for the
     first pair's animation to end and a glance); a pair in the rows that moved up waits for the
     collapse and is tapped where its cells came to rest. No tap lands on a moving cell, and the
-    plan's pairs are played in its order."""
+    plan's pairs are played in its order. A game that ignores taps while a pair fades (phonesim's
+    --ignore-taps-while-animating) loses the taps sent so: they go again, and no other pair is
+    made of them."""
     from assistant.games import Plan
     from solver.numbermatch import POINTS, Pair
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel)
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel,
+                            faults=Faults(seed=3, ignore_taps_while=ignoring))
     app = phone.app
     app.animate(LONG)
     board = Board.parse("28......4 ........6 37....... 55.......", adds_left=0)
@@ -620,9 +624,14 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
 
     app.tap = tap_noting_motion
     assert autoplay.play(loop, say=loop.said.append) == 0
-    assert loop.tally.stages == 1 and loop.tally.replans == 0 and loop.tally.repeats == 0
+    assert loop.tally.stages == 1 and loop.tally.replans == 0
     assert vp.wrong_taps == 0 and not [t for t in taps if t[2] == "animating"], taps  # never a moving cell
     assert [cell for cell, _, _ in taps] == [0, 1, 18, 19, 8, 17, 0, 1], taps  # the plan's cells, in order
+    if ignoring:  # (the taps the game ignored never reached a cell: sent again, as they were)
+        assert [t.target for t in phone.tap_log].count("ignored") >= 2 and loop.tally.repeats >= 1
+        vp.stop()
+        return
+    assert loop.tally.repeats == 0
     # the pair of rows 1 and 2 went while row 3's pair played its animation; row 4's pair, by
     # then in the rows that moved up, once the collapses were over (its second tap as its
     # first one's highlight grows)
