@@ -21,15 +21,17 @@ from assistant.settle import PIXEL_NOISE
 # time is wrong for this phone (a stored one, a slower phone): it is learned again.
 ANIMATION_MAX = 1.5
 CLOCK_SLACK = 1e-3
-# A move that changes parts of the screen in place (a pair fading) is judged on one frame taken
-# early in its animation, EARLY_PART of the time it was learned still by: the frame must show
-# each part changing as a fade does and nothing else changed. A frame too early to show it moves
-# that part halfway to the still time, and past EARLY_LATEST no early frame pays (unless it came
-# after that time, or is the first to pass EARLY_LATEST: the time is then taken to be wrong, a
-# stored one learned with faster animations, and learned again); a kind whose early frames
-# showed something else EARLY_MISSES times in a row (a game that draws more than a fade as a
-# pair goes) is judged after its animation, as before.
+# A move that changes parts of the screen in place (a pair fading) is judged on its first frame
+# that shows it: frames are taken from the touch on (on video each new one, a frame within one of
+# the move's first change; by screencap, which costs more than a fade, first at EARLY_PART of the
+# time its kind was learned still by, then every EARLY_POLL) until one shows each part changing as
+# a fade does and nothing else changed, or shows something else, or EARLY_LATEST of that time has
+# passed with nothing seen (then the time is taken to be wrong, a stored one learned with faster
+# animations, and learned again, once; or the taps were lost): the move is then judged after its
+# animation. A kind whose early frames showed something else EARLY_MISSES times in a row (a game
+# that draws more than a fade as a pair goes) is judged after its animation, as before.
 EARLY_PART = 1 / 4
+EARLY_POLL = 0.05
 EARLY_LATEST = 0.9
 EARLY_MISSES = 3
 # A move judged early holds the next touch until its kind's still time, which only a settled
@@ -103,11 +105,10 @@ class AnimationClock:
         # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
         self.animation: dict[str, list] = {}
         self.touches: dict[str, int] = {}  # taps and swipes sent, per kind
-        # moves judged on an early frame: per kind, the part of its still time to take it at and
-        # the misses in a row; the kinds whose learned time early frames showed wrong; when the
-        # last one's animation ends (no touch lands before it); the verdict on the last refused
+        # moves judged on an early frame: per kind, the misses in a row; the kinds whose learned
+        # time early frames showed wrong; when the last one's animation ends (no touch lands
+        # before it); the verdict on the last refused
         self.early_judged = 0
-        self.early_part: dict[str, float] = {}
         self._early_misses: dict[str, int] = {}
         self._early_doubted: set[str] = set()
         self._animating_until = 0.0
@@ -194,31 +195,34 @@ class AnimationClock:
             self._unlearned = None
 
     # -- an early frame ----------------------------------------------------------------------
-    def early_at(self, capture_s: float, margin: float) -> float | None:
-        """When to take a frame early in the last touch's animation; None when none pays (no
-        touch since the screen settled, no time learned, too late a part, too many misses) or
-        this touch is a probe that narrows the kind's time (EARLY_PROBE_EVERY; a capture
-        costing ``capture_s``, a touch waiting ``margin`` past the time: see ``quiet_from``)."""
+    def early_window(self, capture_s: float, margin: float, video: bool) -> tuple[float, float] | None:
+        """When to take the first frame early in the last touch's animation (on ``video``: at
+        once, the channel's own latency apart; else at EARLY_PART of its kind's time), and the
+        last time one may be taken (EARLY_LATEST of it); None when none pays (no touch since the
+        screen settled, no time learned, too many misses) or this touch is a probe that narrows
+        the kind's time (EARLY_PROBE_EVERY; a capture costing ``capture_s``, a touch waiting
+        ``margin`` past the time: see ``quiet_from``)."""
         kind = self.kind
         moving, seen_still = self.learned()
         self._early_verdict = None
-        share = self.early_part.setdefault(kind, EARLY_PART)
-        if (self.touched_at is None or seen_still is None or share > EARLY_LATEST
-                or self._early_misses.get(kind, 0) >= EARLY_MISSES):
+        if self.touched_at is None or seen_still is None or self._early_misses.get(kind, 0) >= EARLY_MISSES:
             return None
         if (self.touches.get(kind, 0) % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
                 and (seen_still - moving) / 2 * self.touches_on_phone(kind) > capture_s):
             return None
-        return self.touched_at + seen_still * share
+        first = self.touched_at + (0.0 if video else seen_still * EARLY_PART)
+        return first, self.touched_at + seen_still * EARLY_LATEST
 
     def judge_early(self, verdicts: set[str], at: float, shows: str = "fading") -> bool:
-        """Whether the early frame asked for at ``at``, whose parts changed as ``verdicts`` say
-        (``part_change`` or ``part_moved``, "other" for a change elsewhere), judges the move:
-        every part as it ``shows`` ("fading", "moving"). Then the move's animation is taken as
-        under way until its time (``quiet_from``)."""
+        """Whether the last early frame, asked for at ``at``, whose parts changed as ``verdicts``
+        say (``part_change`` or ``part_moved``, "other" for a change elsewhere, "late" for a fade
+        still under way past the kind's time), judges the move: every part as it ``shows``
+        ("fading", "moving"). Then the move's animation is taken as under way until its time
+        (``quiet_from``)."""
         kind = self.kind
         if verdicts != {shows}:
-            self._early_verdict = kind, "too soon" if verdicts == {"unchanged"} else "other", at - self.touched_at
+            # (nothing yet, or still changing past the kind's time: "late", both show it wrong)
+            self._early_verdict = kind, "other" if "other" in verdicts else "too soon", at - self.touched_at
             return False
         self.early_judged += 1
         self._early_misses[kind] = 0
@@ -227,26 +231,19 @@ class AnimationClock:
         return True
 
     def early_result(self, made: bool) -> None:
-        """How the move whose early frame was refused turned out: ``made`` (judged after its
-        animation) means the frame missed it, and a frame that came too soon is taken later.
-        A frame that showed nothing yet though it came after the time this kind was learned
-        still by shows that time wrong (learned on this phone with its animations off, say):
-        it is forgotten, to be learned again by the next settled capture. So is a time whose
-        early frames came too soon until the next would pass EARLY_LATEST (learned with faster
-        animations), once: if the time learned again does the same, no early frame pays."""
+        """How the move whose early frames were refused turned out: ``made`` (judged after its
+        animation) means they missed it. Frames that showed nothing of a move made until
+        EARLY_LATEST of its kind's time, or a fade still under way past it, show that time wrong (learned on this phone with its
+        animations off or faster, say): it is forgotten, once, to be learned again by the next
+        settled capture; if the time learned again does the same, or the frames showed
+        something else, that counts a miss (EARLY_MISSES)."""
         if self._early_verdict is None or not made:
             return
         kind, verdict, after = self._early_verdict
         self._early_verdict = None
-        if verdict == "too soon":
-            bracket = self.animation[kind]
-            share = (self.early_part[kind] + 1) / 2
-            if after >= bracket[1] - CLOCK_SLACK or (share > EARLY_LATEST and kind not in self._early_doubted):
-                self._early_doubted.add(kind)
-                bracket[:] = [min(after, ANIMATION_MAX), None]
-                self.early_part[kind] = EARLY_PART
-            else:
-                self.early_part[kind] = share
+        if verdict == "too soon" and kind not in self._early_doubted:
+            self._early_doubted.add(kind)
+            self.animation[kind][:] = [min(after, ANIMATION_MAX), None]
         else:
             self._early_misses[kind] = self._early_misses.get(kind, 0) + 1
 

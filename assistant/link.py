@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from assistant.animation import AnimationClock, part_change, part_moved
+from assistant.animation import EARLY_POLL, AnimationClock, part_change, part_moved
 from assistant.phone import lock
 from assistant.phone.channel import Channel, ChannelUnavailable
 from assistant.phone.server import AdbServerUnreachable, PhoneLost
@@ -60,6 +60,10 @@ class Link:
         # (the game takes a tap on a cell that is not itself moving) while ``overlap`` holds
         # (play turns it off on a phone that loses such touches)
         self._moving: list[tuple[tuple[int, int, int, int], float]] = []
+        # the parts of the settled screen that moves judged early moved since (rows collapsing):
+        # no reference for an early frame there until a frame of the screen still is taken
+        self._shifted: list[tuple[tuple[int, int, int, int], float]] = []  # (each with when it stops)
+        self._reference_video = False  # the settled screen was a video frame
         self.overlap = True
         self.overlapped = 0  # touches sent while an animation played elsewhere on the screen
         self.last_overlapped = False  # the last touch was one ...
@@ -186,34 +190,66 @@ class Link:
         """``image`` stands for the settled screen: a settled capture, or a glance that showed
         the predicted screen."""
         self._glanced = None
+        self._shifted = []
+        self._reference_video = self.from_video
         self.settler.settled(image)
         self.clock.settled()
 
-    def early(self, changing, aside=(), reach=(), shows="fading"):
-        """One frame early in the animation of a move that changes only the parts ``changing``
-        of the screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score):
-        the frame when it shows every part as ``shows`` says (fading: ``part_change``; moving:
-        ``part_moved``) and the rest as on the last settled screen (``still``: the parts of moves
-        judged so since and what ticks left out too), else None: the move is then judged after
-        its animation (``early_result`` says how that went), as is one whose every part a move
-        judged so since changed too (a card swapped again: its change is no sign of this move).
-        A next touch in one of the parts, or in ``reach``, is held back so that it cannot land
-        before the animation ends."""
-        at = self.clock.early_at(self.capture_s, self.touch_margin)
+    def early(self, changing, aside=(), reach=(), shows="fading", shifted=()):
+        """The first frame of the animation of a move that changes the parts ``changing`` of the
+        screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score), and once
+        they have changed moves the parts ``shifted`` (rows collapsing below a row emptied):
+        frames from the touch on (``AnimationClock.early_window``) until one shows every part as
+        ``shows`` says (fading: ``part_change``; moving: ``part_moved``) and the rest as on the
+        last settled screen (``still``: the parts of moves judged so since and what ticks left
+        out too). That frame, or None: a frame showed something else, or nothing came in time,
+        and the move is judged after its animation (``early_result`` says how that went). A part
+        of the screen shifted since that screen has no reference to compare with: None; nor has
+        a move whose every part a move judged so since changed too (a card swapped again: its
+        change is no sign of this move). A next touch in a moving part, or in ``reach``, is held
+        back until the move's animation ends."""
+        window = self.clock.early_window(self.capture_s, self.touch_margin, self.from_video)
         before = self.settler.screen
-        if at is None or before is None or all(overlap(part, self.settler.changed) for part in changing):
-            return None  # (a move none of whose parts it alone changes since the last settled screen: not told)
-        self._wait_until(at)
-        image, at = self._grab(not_before=at)
+        # (a video frame and a screencap differ by the video's noise: no verdict between them;
+        # frames come by video when the screen is not asked for lossless and video came before)
+        video = self.from_video and not self.lossless
+        if (window is None or before is None or video != self._reference_video
+                or all(overlap(part, self.settler.changed) for part in changing)
+                or any(overlap(part, [moved for moved, _ in self._shifted]) for part in changing)):
+            return None
+        asked, last = window
+        self._wait_until(asked)
+        others = [*changing, *aside, *self.settler.changed, *self.ticking]
         shown = part_change if shows == "fading" else part_moved
-        verdicts = {shown(before, image, part) for part in changing}
-        if not still(before, image, [*changing, *aside, *self.settler.changed, *self.ticking]):
-            verdicts.add("other")
+        while True:
+            image, at = self._grab(not_before=asked)
+            if self.from_video != self._reference_video:
+                return None  # (no video frame came in time: a screencap)
+            verdicts = {shown(before, image, part) for part in changing}
+            # (one part changing and not yet the other, on a frame caught as the move starts: the
+            # next; the rest of the screen, a whole frame's comparison, only on the frame judged)
+            if "other" in verdicts or verdicts == {shows} or at >= last:
+                if not still(before, image, others):
+                    verdicts.add("other")
+                break
+            asked = None  # (a video's next frame: see Device.capture)
+            if not self.from_video:
+                if at + EARLY_POLL > last:
+                    break  # (nothing seen by the last time a capture may be asked for)
+                self._wait_until(at + EARLY_POLL)
+        if verdicts == {shows} and self.clock.seen_still_by(at):
+            # a frame after the time this kind was learned still by shows no more than a change
+            # ended, or one still under way: the time too short (learned with faster
+            # animations), which would let a touch land on what still moves. The next frame tells.
+            again = self._grab()[0]
+            if any(shown(image, again, part) != "unchanged" for part in changing):
+                verdicts = {shows, "late"}
         if not self.clock.judge_early(verdicts, at, shows):
             return None
-        self.settler.changed += [*changing, *aside]
+        self.settler.changed += [*changing, *aside, *shifted]
         ends = self.clock.quiet_from(0.0)
-        self._moving += [(part, ends) for part in [*changing, *reach]]
+        self._shifted += [(part, ends) for part in shifted]
+        self._moving += [(part, ends) for part in (*changing, *reach, *shifted)]
         self.recorder.screen(image, "early")
         return image
 
@@ -273,16 +309,23 @@ class Link:
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         now = time.monotonic()
         self._moving = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
-        quiet = self.clock.quiet_from(self.touch_margin)
+        # (a row collapsing after an earlier move may outlast the last move's fade)
+        quiet = max([self.clock.quiet_from(self.touch_margin)]
+                    + [ends + self.touch_margin for _, ends in self._moving])
         self.last_overlapped = (self.overlap and points is not None and quiet > now and bool(self._moving)
-                                and not any(x0 <= x < x1 and y0 <= y < y1 for x, y in points
-                                            for (x0, y0, x1, y1), _ in self._moving))
+                                and not any(overlap((x, y, x + 1, y + 1), [part for part, _ in self._moving])
+                                            for x, y in points))
         self._overlap_until = max((ends for _, ends in self._moving), default=0.0) if self.last_overlapped else 0.0
         if self.last_overlapped:
             self.overlapped += 1
         else:
             self._wait_until(quiet)
             self._moving = []
+            if self._shifted:
+                # every animation is over: a frame of the screen still (shown once the rows
+                # were seen still by their kind's time) is the reference the next move's early
+                # frame is compared with
+                self.accept(self._grab(not_before=max(ends for _, ends in self._shifted))[0])
         self.clock.touch(kind)
         self._settled_touch = None
 

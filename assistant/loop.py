@@ -256,7 +256,7 @@ class Loop:
         early = self.game.in_place(before, move, self.reading) if reading is None else None
         if early is not None:
             try:
-                image = self.link.early(early.parts, early.aside, early.reach, early.shows)
+                image = self.link.early(early.parts, early.aside, early.reach, early.shows, early.shifted)
             except NotABoardNow:
                 image = None  # (a screen gone dark as the move was made: judged on a settled one)
             if image is not None:

@@ -29,8 +29,10 @@ class Plan:
 
 @dataclass
 class InPlace:
-    """A move that changes only some parts of the screen, where they are (a pair fading): one
-    frame early in its animation judges it (``assistant.link.Link.early``)."""
+    """A move that first changes only some parts of the screen, where they are (a pair fading):
+    its first frame that shows them changing judges it (``assistant.link.Link.early``). Parts
+    ``shifted`` move once they have changed (rows collapsing under a row the pair emptied), so a
+    touch there waits for the move's animation; a touch elsewhere need not."""
 
     parts: list  # (x0, y0, x1, y1) of each part that changes
     aside: list  # parts of the screen that may change too, unjudged (a header's score)
@@ -43,6 +45,7 @@ class InPlace:
     # a pair crossed out: ``assistant.animation.part_change``) or "moving" (any change: a tile
     # or a card on its way, ``part_moved``)
     shows: str = "fading"
+    shifted: list = field(default_factory=list)  # parts that move after the parts changed
 
 
 @dataclass(frozen=True)

@@ -211,9 +211,11 @@ class NumberMatch(Game):
         return on_screen_first(board, moves, reading.cells)
 
     def in_place(self, board: Board, move, reading) -> InPlace | None:
-        """A pair that takes no row with it fades where it is; its cells' insides are the parts
-        that change, and nothing else from the top of the grid down may (the header's score
-        and the numbers cleared do change: they are read with the next move read on a screen).
+        """A pair fades where it is; its cells' insides are the parts that change, and nothing
+        else from the top of the grid down may (the header's score and the numbers cleared do
+        change: they are read with the next move read on a screen). Rows it empties then go,
+        and the rows below them move up: from the first row emptied down, the screen shifts
+        (the grid stays: cells take their new places on its lattice).
         Not on a board partly off screen, with a cell selected, for the board's last pair, or for
         a pair that scores a kind of points not borne out yet (``shows``: its score teaches)."""
         if (not isinstance(move, Pair) or reading.screen != "board" or reading.selected is not None
@@ -221,12 +223,26 @@ class NumberMatch(Game):
                 or move.i not in reading.cells or move.j not in reading.cells):
             return None
         after = self.after(board, move)
-        if self.ends(after) or len(after.cells) != len(board.cells) or not self.points.borne_out(after):
+        if self.ends(after) or not self.points.borne_out(after):
             return None
-        half = round(reading.pitch * CELL_INSIDE / 2)
+        pitch = reading.pitch
+        half = round(pitch * CELL_INSIDE / 2)
         parts = [(x - half, y - half, x + half, y + half) for x, y in (reading.cells[move.i], reading.cells[move.j])]
-        top = min(y for _, y in reading.cells.values()) - round(reading.pitch / 2)
-        return InPlace(parts, [(0, 0, 1 << 20, top)], replace(reading, board=after))
+        top = min(y for _, y in reading.cells.values()) - round(pitch / 2)
+        shifted, cells, rows = [], reading.cells, reading.rows_visible
+        if len(after.cells) != len(board.cells):
+            cols = self.rules.columns
+            crossed = board.copy()
+            crossed.cells[move.i] = crossed.cells[move.j] = 0
+            at = cell_lattice(reading, cols)
+            # (down to the screen's bottom: "+" appends its numbers after the board's last cell,
+            # which is moving, so a press of it waits too)
+            first = at(min(crossed.emptied_rows(move.i, move.j)) * cols)
+            shifted = [(0, first[1] - round(pitch / 2), 1 << 20, 1 << 20)]
+            cells = {k: at(k) for k in range(len(after.cells))}
+            rows -= board.rows - after.rows
+        return InPlace(parts, [(0, 0, 1 << 20, top)],
+                       replace(reading, board=after, cells=cells, rows_visible=rows), shifted)
 
     def animation(self, board: Board, move) -> str:
         if isinstance(move, Add):
