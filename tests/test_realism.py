@@ -612,6 +612,7 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
     loop.made("numbermatch")
     loop.game.plan = lambda position: Plan(list(plan), "solved")
     loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
+    loop.game.window.recall({"row_window": 0.0})  # (kept: this game has no row window, so no trial of it)
     long = LONG["fade"] + LONG["collapse"]
     loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
                                       "pair, rows go": [long - 0.05, long + 0.05]})

@@ -95,10 +95,7 @@ class RowWindow:
         shown = screen_shows(before_image, link.glance(), pairs[0], rest)
         if shown != "made, the rest as it was":
             if shown == "made, the rest moved":  # (the row gone or going: no window seen)
-                self.trials += 1
-                if self.trials >= TRIALS_WITHOUT:
-                    self.known = True
-                    game.session.accepted(ROW_WINDOW, 0.0)
+                self.missed(game)
             return None
         before = loop.position
         waiting = windowed(before).copy()
@@ -122,7 +119,16 @@ class RowWindow:
             game.row_window = True
             game.session.accepted(ROW_WINDOW, seconds)
             loop.tell(f"this game keeps an emptied row for {seconds:.1f} s: pairs across it are planned")
+        else:
+            self.missed(game)  # (a phone's pause between a fade and its collapse: no window either)
         return judge_both(game, loop, before, move, following, replan=game.row_window)
+
+    def missed(self, game) -> None:
+        """A trial saw no window: after TRIALS_WITHOUT such, the game keeps none (kept: no more trials)."""
+        self.trials += 1
+        if self.trials >= TRIALS_WITHOUT:
+            self.known = True
+            game.session.accepted(ROW_WINDOW, 0.0)
 
     def judge_waiting(self, game, loop, move, expected) -> str | None:
         """With the window on, a pair whose rows wait on the board (``expected``; its taps just
