@@ -137,6 +137,12 @@ class Link:
         return not (self._channel() or Channel).acts_before_returning
 
     @property
+    def shifted(self) -> list:
+        """The parts of the settled screen that moves judged early moved since (rows collapsing):
+        a frame compared with that screen there says nothing until a still one is taken."""
+        return [part for part, _ in self._shifted]
+
+    @property
     def from_video(self) -> bool:
         """The last capture was a (compressed) video frame, not a lossless screencap."""
         return self.screen is not None and self.device.shown_at is not None
@@ -215,7 +221,7 @@ class Link:
         video = self.from_video and not self.lossless
         if (window is None or before is None or video != self._reference_video
                 or all(overlap(part, self.settler.changed) for part in changing)
-                or any(overlap(part, [moved for moved, _ in self._shifted]) for part in changing)):
+                or any(overlap(part, self.shifted) for part in changing)):
             return None
         asked, last = window
         self._wait_until(asked)

@@ -93,7 +93,6 @@ def test_play_plans_with_the_row_window_only_on_a_phone_seen_to_keep_an_emptied_
     line = [k for k, said in enumerate(loop.said) if "keeps an emptied row" in said]
     # (the lines said by each tap on a cell while rows waited to go; below such a row: a pair
     # that only the window allows, or the row gone under it)
-    in_window = [said for cell, waiting, said in taps if cell is not None and waiting]
     needing = [said for cell, waiting, said in taps if cell is not None and waiting and cell // 9 > waiting[0]]
     if seconds:
         assert len(line) == 1 and loop.game.row_window
@@ -102,7 +101,8 @@ def test_play_plans_with_the_row_window_only_on_a_phone_seen_to_keep_an_emptied_
         assert all(said > line[0] for said in needing)  # none that needs the window before it was seen
         assert 0 < loop.session.profile.accepts["row_window"] <= seconds
     else:
-        assert not line and not in_window and not loop.game.row_window
+        # (a pair above rows collapsing may be tapped as they go: pipelined, issue 40; none below)
+        assert not line and not needing and not loop.game.row_window
         assert not loop.session.profile.accepts.get("row_window")
     vp.stop()
 

@@ -86,7 +86,8 @@ class RowWindow:
         link, reading = loop.link, loop.reading
         before_image, first_sent = link.settler.screen, link.clock.touched_at
         cells = (move.i, move.j, following.i, following.j)
-        if (before_image is None or first_sent is None or reading is None or reading.screen != "board"
+        # (rows that moved since the screen before: what moves below the row emptied goes unseen)
+        if (before_image is None or first_sent is None or link.shifted or reading is None or reading.screen != "board"
                 or reading.selected is not None or reading.more_above or reading.more_below or not reading.pitch
                 or not all(k in reading.cells for k in cells)):
             return None
@@ -138,7 +139,7 @@ class RowWindow:
         need them. "done", or None: judged as always (the rows gone: planned again)."""
         link, reading = loop.link, loop.reading
         before_image = link.settler.screen
-        if (before_image is None or reading is None or reading.screen != "board" or reading.selected is not None
+        if (before_image is None or link.shifted or reading is None or reading.screen != "board" or reading.selected is not None
                 or reading.more_above or reading.more_below or not reading.pitch
                 or not all(k in reading.cells for k in (move.i, move.j))):
             return None
