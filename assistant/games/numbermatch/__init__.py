@@ -231,6 +231,11 @@ class NumberMatch(Game):
         top = min(y for _, y in reading.cells.values()) - round(pitch / 2)
         shifted, cells, rows = [], reading.cells, reading.rows_visible
         if len(after.cells) != len(board.cells):
+            if not self.window.known:
+                # (a game with the row window keeps the row while a pair chosen meanwhile starts
+                # its seconds again: a next pair would outlast the collapse's learned end; rows
+                # going are judged early once the phone is known to keep no window)
+                return None
             cols = self.rules.columns
             crossed = board.copy()
             crossed.cells[move.i] = crossed.cells[move.j] = 0

@@ -72,9 +72,7 @@ class RowWindow:
         cols = board.rules.columns
         if len(after.cells) == len(board.cells) or game.ends(after):
             return False
-        crossed = board.copy()
-        crossed.cells[move.i] = crossed.cells[move.j] = 0
-        top = min(crossed.emptied_rows(move.i, move.j))
+        top = emptied_top(board, move)
         return max(following.i, following.j) // cols < top and after.is_pair(following.i, following.j)
 
     def try_it(self, game, loop, move, following) -> str | None:
@@ -93,7 +91,8 @@ class RowWindow:
             return None
         pairs = [cell_insides(reading, pair, game.CELL_INSIDE) for pair in ((move.i, move.j), (following.i, following.j))]
         rest = [*link.settler.changed, *link.ticking, header(reading)]  # (a score counts up there)
-        shown = screen_shows(before_image, link.glance(), pairs[0], rest)
+        first = link.glance()
+        shown = screen_shows(before_image, first, pairs[0], rest)
         if shown != "made, the rest as it was":
             if shown == "made, the rest moved":  # (the row gone or going: no window seen)
                 self.missed(game)
@@ -106,10 +105,17 @@ class RowWindow:
         seen_from = None  # the latest frame that showed both pairs made, the row still there
         while time.monotonic() < sent + WATCH_AT_MOST:
             began = time.monotonic()  # (a glance's frame is taken as it begins, its wait passed)
-            if screen_shows(before_image, link.glance(), pairs[0] + pairs[1], rest) != "made, the rest as it was":
+            frame = link.glance()
+            # (the second pair made, against the screen before it; the rest, the row among it,
+            # against the first frame: parts changed since the screen before hide nothing then)
+            if (screen_shows(before_image, frame, pairs[1], rest) == "not made"
+                    or not still(first, frame, [*pairs[0], *pairs[1], *link.ticking, header(reading)])):
                 break
             seen_from = began
         fade = (link.clock.animation.get("pair") or [0.0, 0.0])[1] or 0.0
+        if time.monotonic() >= sent + WATCH_AT_MOST:  # (never seen to go: no window told)
+            self.missed(game)
+            return judge_both(game, loop, before, move, following, replan=False)
         seconds = round(seen_from - sent - fade, 2) if seen_from is not None else 0.0
         # played with the row there, which stayed on past the pair's fade longer than it had
         # stood before it (from the first pair's fade on): its seconds started again (a game
@@ -167,6 +173,13 @@ class RowWindow:
         if (waiting and max(move.i, move.j) // board.rules.columns > waiting[0]
                 and time.monotonic() - self.opened_at + taps_s + WINDOW_SLACK > self.seconds):
             raise BoardChanged("the emptied rows may go before the next pair's taps land")
+
+
+def emptied_top(board, move) -> int:
+    """The top row the pair ``move`` empties on ``board`` (it empties one)."""
+    crossed = board.copy()
+    crossed.cells[move.i] = crossed.cells[move.j] = 0
+    return min(crossed.emptied_rows(move.i, move.j))
 
 
 def cell_insides(reading, cells, inside: float) -> list[tuple[int, int, int, int]]:
