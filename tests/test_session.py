@@ -49,10 +49,8 @@ class TappedApp:
             self.app.tap(x, y)
 
 
-def test_only_the_session_saves_a_profile_through_a_whole_game(tmp_path, monkeypatch):
-    """A store stand-in counts who writes: a whole stage played (reads, judgements, points and
-    animation times learned) writes the profile only from assistant/session.py."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+def count_writers(monkeypatch) -> list[str]:
+    """A store stand-in: the list it fills with the file of each caller of ``store.save``."""
     writers, save = [], store.save
 
     def counted(profile, path, note=None):
@@ -60,6 +58,14 @@ def test_only_the_session_saves_a_profile_through_a_whole_game(tmp_path, monkeyp
         return save(profile, path, note)
 
     monkeypatch.setattr(store, "save", counted)
+    return writers
+
+
+def test_only_the_session_saves_a_profile_through_a_whole_game(tmp_path, monkeypatch):
+    """A store stand-in counts who writes: a whole stage played (reads, judgements, points and
+    animation times learned) writes the profile only from assistant/session.py."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    writers = count_writers(monkeypatch)
     preset = PRESETS["1080x2400"]
     app = apps.create("numbermatch", preset, seed=2, size=10)
     loop = Loop(Session(Link(TappedApp(app, preset.model), say=lambda _: None), keep=True),
@@ -187,13 +193,7 @@ def test_a_game_that_ignores_taps_while_it_animates_is_known_in_the_next_game(tm
     it): the session keeps it in the profile, and the next game on the phone sends no tap so
     from its first move, saying why once."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    writers, save = [], store.save
-
-    def counted(profile, path, note=None):
-        writers.append(Path(inspect.stack()[1].filename).relative_to(ROOT).as_posix())
-        return save(profile, path, note)
-
-    monkeypatch.setattr(store, "save", counted)
+    writers = count_writers(monkeypatch)
     preset = PRESETS["1080x2400"]
 
     def game():
