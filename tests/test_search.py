@@ -42,6 +42,9 @@ def assert_clears(solution):
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(small_boards())
+# the row window: the fewest pairs (7) need a wait, and the last pass kept a line of 8 pairs and
+# no wait as "as long" (it counted the wait as a pair)
+@example(Board([2, 1, 7, 0, 7, 7, 7], 2, score=34, stage=2, rules=Rules(add_after="live", row_window=True)))
 def test_fast_finds_the_fewest_adds_then_moves_the_reference_search_finds(board):
     reference = reference_solve(search.without_empty_rows(board), budget=REFERENCE_BUDGET)
     assume(reference.status != "gave_up")

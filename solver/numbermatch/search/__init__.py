@@ -155,11 +155,13 @@ def first_of_its_length(kernel: Kernel, start: Board, found: Solution) -> Soluti
     what they hold (each run's own) never changes which line comes first. Within
     CANONICAL_SECONDS (it walks towards a line known to exist, the tables warm), else the line found."""
     K = kernel.K
-    kernel.reset(found.adds_used, K.MOVES, bound=add_cost(start, len(found.moves) - found.adds_used))
+    # pairs, not moves: in the row window a line's waits are moves too, so a line of one pair
+    # more and one wait less is as long
+    kernel.reset(found.adds_used, K.MOVES, bound=add_cost(start, pairs_in(found.moves)))
     if kernel.run(time.perf_counter() + CANONICAL_SECONDS) != K.FOUND:
         return found
     line = kernel.line()
-    return replace(found, moves=line) if len(line) == len(found.moves) else found
+    return replace(found, moves=line) if pairs_in(line) == pairs_in(found.moves) else found
 
 
 def most_points(kernel: Kernel, start: Board, found: Solution, deadline: float) -> Solution:
