@@ -183,7 +183,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     lost_in_a_row = 0
                     continue
                 reading = loop.reading
-                if loop.game.finished(loop.position, reading):
+                if loop.won_early or loop.game.finished(loop.position, reading):
                     tally.stages += 1
                     say(loop.game.won(tally.stages, stages))
                     if not loop.game.more_stages or tally.stages >= stages:
@@ -194,6 +194,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     loop.start()
                     continue
                 loop.order_for_screen()
+                loop.last_board = not loop.game.more_stages or tally.stages + 1 >= stages
                 move = loop.next_move
                 if move is None:
                     raise TapsolveError(f"the solver found no line that finishes this board ({loop.plan.status})")

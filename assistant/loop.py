@@ -65,6 +65,10 @@ class Loop:
         self.tally = Tally()
         self.alone = False  # nobody but the loop touches the phone (autoplay sets it before start)
         self.read_at = None  # the link's reconnects when the board was last read whole (start)
+        # no board is played after this one (autoplay sets it): the move that ends it is judged
+        # on its first frame like any other, the won screen never waited for (``won_early``)
+        self.last_board = False
+        self.won_early = False  # the board's last move was judged so: it is won
         self._recalled = None  # the profile whose kept lessons the game started from
 
     # -- seeing ------------------------------------------------------------------------------
@@ -253,7 +257,10 @@ class Loop:
         before = self.position
         expected = self.game.after(before, move)
         ending = self.game.ends(expected)
-        early = self.game.in_place(before, move, self.reading) if reading is None else None
+        # (a move that ends a board before another is judged on the won screen: it has the next
+        # board's button)
+        early = self.game.in_place(before, move, self.reading) if reading is None and (
+            self.last_board or not ending) else None
         if early is not None:
             try:
                 image = self.link.early(early.parts, early.aside, early.reach, early.shows, early.shifted)
@@ -263,6 +270,7 @@ class Loop:
                 self.image, self.reading = image, early.reading
                 self.judged(Judgement(before, move, expected, expected, "early"))
                 self.advance(expected)
+                self.won_early = ending
                 return "done"
         outcome = self._judge_read(move, before, expected, ending, reading)
         if early is not None:

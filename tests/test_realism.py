@@ -643,6 +643,44 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("channel", [None, "scrcpy"])
+def test_the_last_board_ends_on_its_last_pair_seen_fading_not_on_the_won_screen(harness, tmp_path, monkeypatch,
+                                                                                channel):
+    """When no board is played after this one, its last pair is judged on its first frame that
+    shows it fading, as any pair is: the won screen, which slides in once the board's animation
+    is over (about 1.5 s on the real profile), is not waited for. The board is won all the same."""
+    from assistant.games import Plan
+    from solver.numbermatch import POINTS, Pair
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel)
+    app = phone.app
+    app.animate(LONG)
+    board = Board.parse("19....... 55.......", adds_left=0)
+    board.rules, board.stage = app.rules, 1
+    app.board = board
+    loop.made("numbermatch")
+    loop.game.plan = lambda position: Plan([Pair(0, 1), Pair(0, 1)], "solved")  # row 1's pair, then the last
+    loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
+    loop.game.window.recall({"row_window": 0.0})
+    long = LONG["fade"] + LONG["collapse"]  # (learned in earlier games)
+    loop.link.clock.animation.update({"pair, rows go": [long - 0.05, long + 0.05],
+                                      "pair, board cleared": [long - 0.05, long + 0.05]})
+    hows, judged = [], loop.judged
+    loop.judged = lambda judgement: hows.append(judgement.how) or judged(judgement)
+    screens = []
+    look = loop.session.look
+    loop.session.look = lambda *a, **k: screens.append(look(*a, **k)) or screens[-1]
+    assert autoplay.play(loop, stages=1, say=loop.said.append) == 0
+    assert loop.tally.stages == 1 and loop.tally.moves == 2 and app.board.is_won()
+    # (the first pair, on scrcpy: a video frame is never compared with the screencap read)
+    assert len(hows) == 2 and hows[-1] == "early", hows  # (before: the last on the won screen read)
+    assert not [r for _, r in screens if r.screen == "stage_complete"]  # never waited for
+    assert vp.wrong_taps == 0 and loop.tally.repeats == 0
+    vp.stop()
+
+
+@pytest.mark.slow
 def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_animation(harness, tmp_path,
                                                                                          monkeypatch):
     """A pair whose cells flash a colour as they go is not a fade: the early frame is refused,

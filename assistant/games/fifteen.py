@@ -124,13 +124,11 @@ class Fifteen(Game):
         (the moves, a timer: aside). A next touch waits out the cells next to the one the tile
         leaves: their tiles would slide into it while it still shows the tile going (so, with one
         tile a slide, no next slide goes before the animation ends: only its judging is early).
-        Not for the slide that solves the board (the phone shows its solved screen)."""
+        The slide that solves the board too (its solved screen comes after the glide)."""
         cells, n = reading.cells, board.width
         if reading.screen != "board" or reading.board is None or len(cells) != n * n or n < 2:
             return None
         after = self.after(board, move)
-        if self.ends(after):
-            return None
         wide, tall = (cells[n - 1][0] - cells[0][0]) / (n - 1), (cells[n * (n - 1)][1] - cells[0][1]) / (n - 1)
 
         def box(cell):

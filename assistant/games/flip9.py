@@ -77,14 +77,12 @@ class Flip9(Game):
         band may change too (aside), as may the card outlined as the one that must move and all under the
         buttons (the comment, the moves, the time). A next touch waits out the two cards'
         buttons (a swap of a card on its way), and every button when the card that must move is
-        one of the two: a swap of two other cards goes at once. Not for the swap that sorts."""
+        one of the two: a swap of two other cards goes at once. The swap that sorts too."""
         cells, buttons = reading.cells, reading.buttons
         keys = [buttons.get(str(card)) for card in range(1, 10)]
         if reading.screen != "board" or reading.state is None or len(cells) != 9 or None in keys:
             return None
         after = self.after(state, move)
-        if after.is_won():
-            return None
         pitch = (cells[8][0] - cells[0][0]) / 8
         half_w, half_h = pitch * CARD_WIDE / 2, pitch * CARD_TALL / 2
 

@@ -216,21 +216,25 @@ class NumberMatch(Game):
         change: they are read with the next move read on a screen). Rows it empties then go,
         and the rows below them move up: from the first row emptied down, the screen shifts
         (the grid stays: cells take their new places on its lattice).
-        Not on a board partly off screen, with a cell selected, for the board's last pair, or for
-        a pair that scores a kind of points not borne out yet (``shows``: its score teaches)."""
+        The board's last pair leaves no cell (the won screen comes after its animation: the
+        loop judges it so only when no board follows). Not on a board partly off screen, with a
+        cell selected, or for a pair that scores a kind of points not borne out yet (``shows``:
+        its score teaches)."""
         if (not isinstance(move, Pair) or reading.screen != "board" or reading.selected is not None
                 or reading.more_above or reading.more_below or not reading.pitch
                 or move.i not in reading.cells or move.j not in reading.cells):
             return None
         after = self.after(board, move)
-        if self.ends(after) or not self.points.borne_out(after):
+        if not self.points.borne_out(after):
             return None
         pitch = reading.pitch
         half = round(pitch * CELL_INSIDE / 2)
         parts = [(x - half, y - half, x + half, y + half) for x, y in (reading.cells[move.i], reading.cells[move.j])]
         top = min(y for _, y in reading.cells.values()) - round(pitch / 2)
         shifted, cells, rows = [], reading.cells, reading.rows_visible
-        if len(after.cells) != len(board.cells):
+        if self.ends(after):
+            cells, rows = {}, 0
+        elif len(after.cells) != len(board.cells):
             if not self.window.known:
                 # (a game with the row window keeps the row while a pair chosen meanwhile starts
                 # its seconds again: a next pair would outlast the collapse's learned end; rows
@@ -247,7 +251,7 @@ class NumberMatch(Game):
             cells = {k: at(k) for k in range(len(after.cells))}
             rows -= board.rows - after.rows
         return InPlace(parts, [(0, 0, 1 << 20, top)],
-                       replace(reading, board=after, cells=cells, rows_visible=rows), shifted)
+                       replace(reading, board=after, cells=cells, rows_visible=rows), shifted=shifted)
 
     def animation(self, board: Board, move) -> str:
         if isinstance(move, Add):
