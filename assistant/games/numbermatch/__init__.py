@@ -218,14 +218,16 @@ class NumberMatch(Game):
         (the grid stays: cells take their new places on its lattice).
         The board's last pair leaves no cell (the won screen comes after its animation: the
         loop judges it so only when no board follows). Not on a board partly off screen, with a
-        cell selected, or for a pair that scores a kind of points not borne out yet (``shows``:
-        its score teaches)."""
+        cell selected, or for a pair that scores a kind of points not borne out yet (its score,
+        read on a settled screen, teaches it)."""
         if (not isinstance(move, Pair) or reading.screen != "board" or reading.selected is not None
                 or reading.more_above or reading.more_below or not reading.pitch
                 or move.i not in reading.cells or move.j not in reading.cells):
             return None
         after = self.after(board, move)
-        if not self.points.borne_out(after):
+        # (the board's last pair teaches its points on the next board, whose header carries the
+        # score on: its won screen teaches nothing, so it need not wait for it)
+        if not self.ends(after) and not self.points.borne_out(after):
             return None
         pitch = reading.pitch
         half = round(pitch * CELL_INSIDE / 2)
