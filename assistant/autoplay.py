@@ -183,7 +183,7 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
                     lost_in_a_row = 0
                     continue
                 reading = loop.reading
-                if loop.won_early or loop.game.finished(loop.position, reading):
+                if loop.finished():
                     tally.stages += 1
                     say(loop.game.won(tally.stages, stages))
                     if not loop.game.more_stages or tally.stages >= stages:

@@ -64,7 +64,7 @@ def step_header(loop: Loop, offset: int = 0) -> list[str]:
     if offset == 0 and (loop.reading.screen != "board" or loop.game is None):
         # what is in front (a stage's end, a dialog, an ad...), never a stale move or count
         return [loop.door().waiting(loop.door().front, loop.reading), ""]
-    if loop.game.finished(loop.position, loop.reading):
+    if loop.finished():
         first = loop.game.won_header()
     elif plan is None or k >= total:
         first = "No move planned"

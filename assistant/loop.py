@@ -243,6 +243,10 @@ class Loop:
         rest = self.plan.moves[self.step:]
         self.plan.moves[self.step:] = self.game.order_for_screen(self.position, rest, self.reading)
 
+    def finished(self) -> bool:
+        """The board is won: its won screen is on, or its last move was judged early (``won_early``)."""
+        return self.won_early or self.game.finished(self.position, self.reading)
+
     @property
     def next_move(self):
         if self.plan is None or self.step >= len(self.plan.moves):
