@@ -192,6 +192,14 @@ class Link:
         self._glanced = image, at  # the first frame of the settled capture that may follow
         return image
 
+    def frame_at(self, at: float):
+        """One frame of the screen as it shows at ``at`` (time.monotonic, waited for), not
+        proved settled, for a caller that compares it with the settled screen: None when it is
+        not of that screen's kind (a video frame against a screencap: their noise differs)."""
+        self._wait_until(at)
+        image = self._grab(not_before=at)[0]
+        return image if self.from_video == self._reference_video else None
+
     def accept(self, image) -> None:
         """``image`` stands for the settled screen: a settled capture, or a glance that showed
         the predicted screen."""

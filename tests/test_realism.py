@@ -683,6 +683,41 @@ def test_the_last_board_ends_on_its_last_pair_seen_fading_not_on_the_won_screen(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("channel", [None, "scrcpy"])
+def test_a_game_whose_rows_go_at_once_is_known_to_keep_no_window_though_no_trial_came(harness, tmp_path,
+                                                                                     monkeypatch, channel):
+    """Pairs that empty a row, each next pair in the rows that move up (so no trial of the row
+    window), are each looked at on one frame past a pair's fade: the rows below are on their way
+    up, three times, and the phone is known to keep no window (kept in its profile, nothing
+    said), so its rows going may be judged early from then on. (On a game that keeps the row
+    the look counts nothing: test_assistant's row-window test plays one.)"""
+    from assistant.games import Plan
+    from solver.numbermatch import POINTS, Pair
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel)
+    app = phone.app
+    app.animate(LONG)
+    board = Board.parse("19....... 28....... 37....... 46....... 55.......", adds_left=0)
+    board.rules, board.stage = app.rules, 1
+    app.board = board
+    loop.made("numbermatch")
+    loop.game.plan = lambda position: Plan([Pair(0, 1)] * (len(position.cells) // 9), "solved")  # the top row's
+    loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
+    long = LONG["fade"] + LONG["collapse"]  # (learned in earlier games; not the window)
+    loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
+                                      "pair, rows go": [long - 0.05, long + 0.05]})
+    hows, judged = [], loop.judged
+    loop.judged = lambda judgement: hows.append(judgement.how) or judged(judgement)
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert loop.tally.moves == 5 and app.board.is_won() and vp.wrong_taps == 0 and loop.tally.repeats == 0
+    assert loop.game.window.known and loop.session.profile.accepts.get("row_window") == 0.0
+    assert not [said for said in loop.said if "emptied row" in said]
+    assert hows[:3] == ["glance"] * 3, hows  # (rows going, judged so until the window is known absent)
+    vp.stop()
+
+
+@pytest.mark.slow
 def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_animation(harness, tmp_path,
                                                                                          monkeypatch):
     """A pair whose cells flash a colour as they go is not a fade: the early frame is refused,

@@ -108,16 +108,18 @@ class NumberMatch(Game):
 
     def meanwhile(self, loop, move, following) -> str | None:
         """Right after a pair's taps: with the row window on, its seconds start again; while it
-        is not known, a pair that empties a row followed by one above it is its trial (``window``)."""
+        is not known, a pair that empties a row followed by one above it is its trial, and any
+        other such pair a look for a row gone at once (``window``)."""
         if self.row_window:
             if not isinstance(move, Pair):
                 return None
             self.window.opened()
             expected = self.after(loop.position, move)
             return self.window.judge_waiting(self, loop, move, expected) if expected.rows_waiting() else None
-        if following is None or not self.window.trial(self, loop.position, move, following):
-            return None
-        return self.window.try_it(self, loop, move, following)
+        if following is not None and self.window.trial(self, loop.position, move, following):
+            return self.window.try_it(self, loop, move, following)
+        self.window.peek(self, loop, move)  # (a pair that empties a row: it may show no window)
+        return None
 
     def plan(self, board: Board) -> Plan:
         solution = search.solve(board, objective=self.objective, budget=self.budget)

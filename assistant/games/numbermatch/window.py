@@ -20,7 +20,10 @@ the rule (``Rules.row_window``) is planned with only on a phone where it was see
   the second pair's taps to the last frame that showed the row, less a pair's fade), kept in
   the profile, said once, and the plan made again with the rule on. Either way the screen is
   then read once known and both pairs judged; nothing is lost on a game without the window.
-  A pair that needs the row there is never tapped before the window is seen.
+  A pair that needs the row there is never tapped before the window is seen;
+- any other pair that empties a row is looked at on one frame just past a pair's fade
+  (``peek``): the rows below already on their way up count as a trial without the window, so a
+  game whose plans offer no trial still comes to be known to keep none.
 """
 
 from __future__ import annotations
@@ -37,14 +40,18 @@ from solver.numbermatch import Pair
 # its key in what the phone's game accepts (``Profile.accepts``): seconds an emptied row stays
 # for pairs chosen meanwhile, 0 when looked for and never seen
 ROW_WINDOW = "row_window"
-# trials whose first frame showed the emptied row gone or going: the game keeps none (said 0
-# in the profile, so later games try no more)
+# trials (or looks, ``peek``) whose frame showed the emptied row gone or going: the game keeps
+# none (said 0 in the profile, so later games try no more)
 TRIALS_WITHOUT = 3
 # at most this long a trial watches the emptied row stay (phonesim's longest window is 5 s)
 WATCH_AT_MOST = 6.0
 # a pair that needs the window is tapped only while this much of it is left after its taps (a
 # frame's time, a tap's jitter), else the rows are let go first and the plan made again
 WINDOW_SLACK = 0.1
+# a frame this long past a pair's fade tells a row that goes at once (the rows below on their
+# way up) from one that stays: a window shorter is no use to plan with (a pair's taps and
+# WINDOW_SLACK take as long), and a real phone's pause between a fade and its collapse is shorter
+PEEK_PAST_FADE = 0.15
 
 
 @dataclass
@@ -129,6 +136,38 @@ class RowWindow:
         else:
             self.missed(game)  # (a phone's pause between a fade and its collapse: no window either)
         return judge_both(game, loop, before, move, following, replan=game.row_window)
+
+    def peek(self, game, loop, move) -> None:
+        """While the window is not known, a pair that empties a row and is no trial (its
+        taps just went) is looked at on one frame, PEEK_PAST_FADE past a pair's fade, against
+        the screen settled before it: the rows below it moved (the row gone at once) counts as a
+        trial that saw no window (``missed``); the rest as it was tells nothing (a window, or a
+        pause). So a game whose plans give no trial still comes to be known to keep no window,
+        and its rows going to be judged early. The move is judged as always after."""
+        link, reading, board = loop.link, loop.reading, loop.position
+        fade = (link.clock.animation.get("pair") or [0.0, None])[1]
+        sent = link.clock.touched_at
+        if (self.known or game.row_window or not isinstance(move, Pair) or fade is None or sent is None
+                or link.settler.screen is None or link.shifted or reading is None or reading.screen != "board"
+                or reading.selected is not None or reading.more_above or reading.more_below or not reading.pitch
+                or not all(k in reading.cells for k in (move.i, move.j))):
+            return
+        after = game.after(board, move)
+        if len(after.cells) == len(board.cells) or game.ends(after):
+            return
+        before = link.settler.screen
+        frame = link.frame_at(sent + fade + PEEK_PAST_FADE)
+        if frame is None:
+            return
+        parts = cell_insides(reading, (move.i, move.j), game.CELL_INSIDE)
+        row = emptied_top(board, move)
+        y = min(reading.cells[k][1] for k in (move.i, move.j) if k // board.rules.columns == row)
+        above = (0, 0, 1 << 20, y - round(reading.pitch / 2))  # (the emptied row's top and up)
+        # (its taps taken, and the screen changed from the emptied row down: its cells cover the
+        # row below moving up)
+        if (any(part_change(before, frame, part) != "unchanged" for part in parts)
+                and not still(before, frame, [above, *link.settler.changed, *link.ticking])):
+            self.missed(game)
 
     def missed(self, game) -> None:
         """A trial saw no window: after TRIALS_WITHOUT such, the game keeps none (kept: no more trials)."""
