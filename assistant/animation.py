@@ -138,6 +138,15 @@ class AnimationClock:
         """The last touch's kind as learned: (latest seen moving, earliest seen still or None)."""
         return tuple(self.animation.get(self.kind, (0.0, None)))  # (stored as a list)
 
+    def timed(self, last: bool = False) -> tuple[float, float | None]:
+        """``learned``; for the ``last`` touch (none follows it, so its end matters to nothing)
+        of a kind not timed yet, the time of the kind it begins as ("A, B" begins as "A": a pair
+        that clears the board fades as a pair does), which times its first frames."""
+        moving, seen_still = self.learned()
+        if seen_still is None and last and "," in self.kind:
+            return tuple(self.animation.get(self.kind.split(",")[0], (0.0, None)))
+        return moving, seen_still
+
     def seen_still_by(self, at: float) -> bool:
         """Whether a frame asked for at ``at`` comes after the time this kind of touch's
         animation was learned still by (so no animation easing in can still be unseen)."""
@@ -195,17 +204,19 @@ class AnimationClock:
             self._unlearned = None
 
     # -- an early frame ----------------------------------------------------------------------
-    def early_window(self, capture_s: float, margin: float, video: bool) -> tuple[float, float] | None:
+    def early_window(self, capture_s: float, margin: float, video: bool, last: bool = False) -> tuple[float, float] | None:
         """When to take the first frame early in the last touch's animation (on ``video``: at
         once, the channel's own latency apart; else at EARLY_PART of its kind's time), and the
         last time one may be taken (EARLY_LATEST of it); None when none pays (no touch since the
         screen settled, no time learned, too many misses) or this touch is a probe that narrows
         the kind's time (EARLY_PROBE_EVERY; a capture costing ``capture_s``, a touch waiting
-        ``margin`` past the time: see ``quiet_from``)."""
+        ``margin`` past the time: see ``quiet_from``). ``last``: no touch follows (``timed``)."""
         kind = self.kind
-        moving, seen_still = self.learned()
+        moving, seen_still = self.timed(last)
+        # (timed as the kind it begins as: that kind's misses count too)
+        misses = max(self._early_misses.get(kind, 0), self._early_misses.get(kind.split(",")[0], 0) if last else 0)
         self._early_verdict = None
-        if self.touched_at is None or seen_still is None or self._early_misses.get(kind, 0) >= EARLY_MISSES:
+        if self.touched_at is None or seen_still is None or misses >= EARLY_MISSES:
             return None
         if (self.touches.get(kind, 0) % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
                 and (seen_still - moving) / 2 * self.touches_on_phone(kind) > capture_s):
@@ -213,7 +224,7 @@ class AnimationClock:
         first = self.touched_at + (0.0 if video else seen_still * EARLY_PART)
         return first, self.touched_at + seen_still * EARLY_LATEST
 
-    def judge_early(self, verdicts: set[str], at: float, shows: str = "fading") -> bool:
+    def judge_early(self, verdicts: set[str], at: float, shows: str = "fading", last: bool = False) -> bool:
         """Whether the last early frame, asked for at ``at``, whose parts changed as ``verdicts``
         say (``part_change`` or ``part_moved``, "other" for a change elsewhere, "late" for a fade
         still under way past the kind's time), judges the move: every part as it ``shows``
@@ -226,7 +237,7 @@ class AnimationClock:
             return False
         self.early_judged += 1
         self._early_misses[kind] = 0
-        self._animating_until = self.touched_at + self.learned()[1]
+        self._animating_until = self.touched_at + self.timed(last)[1]
         self.touched_at = None
         return True
 

@@ -209,7 +209,7 @@ class Link:
         self.settler.settled(image)
         self.clock.settled()
 
-    def early(self, changing, aside=(), reach=(), shows="fading", shifted=()):
+    def early(self, changing, aside=(), reach=(), shows="fading", shifted=(), last=False):
         """The first frame of the animation of a move that changes the parts ``changing`` of the
         screen (each x0, y0, x1, y1) in place, and maybe the parts ``aside`` (a score), and once
         they have changed moves the parts ``shifted`` (rows collapsing below a row emptied):
@@ -221,8 +221,9 @@ class Link:
         of the screen shifted since that screen has no reference to compare with: None; nor has
         a move whose every part a move judged so since changed too (a card swapped again: its
         change is no sign of this move). A next touch in a moving part, or in ``reach``, is held
-        back until the move's animation ends."""
-        window = self.clock.early_window(self.capture_s, self.touch_margin, self.from_video)
+        back until the move's animation ends. ``last``: no touch follows this one (the board's
+        last move, no board after it): its frames may be timed by the animation it begins as."""
+        window = self.clock.early_window(self.capture_s, self.touch_margin, self.from_video, last)
         before = self.settler.screen
         # (a video frame and a screencap differ by the video's noise: no verdict between them;
         # frames come by video when the screen is not asked for lossless and video came before)
@@ -258,7 +259,7 @@ class Link:
             again = self._grab()[0]
             if any(shown(image, again, part) != "unchanged" for part in changing):
                 verdicts = {shows, "late"}
-        if not self.clock.judge_early(verdicts, at, shows):
+        if not self.clock.judge_early(verdicts, at, shows, last):
             return None
         self.settler.changed += [*changing, *aside, *shifted]
         ends = self.clock.quiet_from(0.0)

@@ -267,7 +267,8 @@ class Loop:
             self.last_board or not ending) else None
         if early is not None:
             try:
-                image = self.link.early(early.parts, early.aside, early.reach, early.shows, early.shifted)
+                image = self.link.early(early.parts, early.aside, early.reach, early.shows, early.shifted,
+                                        last=ending)
             except NotABoardNow:
                 image = None  # (a screen gone dark as the move was made: judged on a settled one)
             if image is not None:

@@ -227,7 +227,7 @@ class ScriptedPhone:
         return image, Reading("numbermatch", "board", board=board.copy(), cells=cells, pitch=50.0,
                               rows_visible=len(board.cells) // 9, profile=self.profile)
 
-    def early(self, parts, aside, reach=(), shows="fading", shifted=()):
+    def early(self, parts, aside, reach=(), shows="fading", shifted=(), last=False):
         self.frames -= 1
         return np.zeros((2000, 600, 3), np.uint8) if self.frames >= 0 else None
 

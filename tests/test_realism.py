@@ -443,7 +443,8 @@ def test_captures_during_every_animation_are_waited_out_never_judged(harness, tm
     loop.look()
     assert phone.app.selected == first.i
     link.tap(*loop.reading.cells[first.i])
-    assert autoplay.play(loop, say=loop.said.append) == 0
+    # (two boards: the first one's won screen slides in, and is read, before the next board)
+    assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
     caught = {motion for _, motion in phone.capture_log}
     assert {"select", "fade", "collapse", "add", "slide"} <= caught
     assert link.settler.unsettled > 0
@@ -643,12 +644,13 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("channel", [None, "scrcpy"])
+@pytest.mark.parametrize("channel, cleared_timed", [(None, True), ("scrcpy", True), ("scrcpy", False)])
 def test_the_last_board_ends_on_its_last_pair_seen_fading_not_on_the_won_screen(harness, tmp_path, monkeypatch,
-                                                                                channel):
+                                                                                channel, cleared_timed):
     """When no board is played after this one, its last pair is judged on its first frame that
     shows it fading, as any pair is: the won screen, which slides in once the board's animation
-    is over (about 1.5 s on the real profile), is not waited for. The board is won all the same."""
+    is over (about 1.5 s on the real profile), is not waited for. The board is won all the same.
+    In a first game, before a board was ever cleared, its frames are timed as a pair's fade."""
     from assistant.games import Plan
     from solver.numbermatch import POINTS, Pair
 
@@ -666,8 +668,10 @@ def test_the_last_board_ends_on_its_last_pair_seen_fading_not_on_the_won_screen(
     loop.game.points.recall({kind: points for kind, points in POINTS.items() if kind != "clear"})
     loop.game.window.recall({"row_window": 0.0})
     long = LONG["fade"] + LONG["collapse"]  # (learned in earlier games)
-    loop.link.clock.animation.update({"pair, rows go": [long - 0.05, long + 0.05],
-                                      "pair, board cleared": [long - 0.05, long + 0.05]})
+    loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
+                                      "pair, rows go": [long - 0.05, long + 0.05]})
+    if cleared_timed:
+        loop.link.clock.animation["pair, board cleared"] = [long - 0.05, long + 0.05]
     hows, judged = [], loop.judged
     loop.judged = lambda judgement: hows.append(judgement.how) or judged(judgement)
     screens = []
@@ -737,9 +741,9 @@ def test_a_game_whose_crossing_out_changes_more_than_a_fade_is_judged_after_its_
     early = loop.link.early
     frames = []
 
-    def early_noting(*args):
+    def early_noting(*args, **options):
         before = loop.link.captures
-        image = early(*args)
+        image = early(*args, **options)
         frames.append(loop.link.captures - before)
         return image
 
@@ -792,9 +796,9 @@ def test_a_slow_starting_fade_is_judged_on_its_first_frame_that_shows_it(harness
     app._mix = lambda a, b, progress: mix(a, b, progress ** 3)  # AccelerateInterpolator(1.5)
     early, frames = loop.link.early, []
 
-    def early_noting(*args):
+    def early_noting(*args, **options):
         before = loop.link.captures
-        image = early(*args)
+        image = early(*args, **options)
         frames.append((loop.link.captures - before, image is not None))
         return image
 
@@ -835,7 +839,8 @@ def test_video_frames_during_every_animation_are_never_judged(harness, tmp_path,
 
     link._grab = link.settler.grab = recording_grab
     link.accept = recording_accept
-    assert autoplay.play(loop, say=loop.said.append) == 0
+    # (two boards: the first one's won screen slides in, and is read, before the next board)
+    assert autoplay.play(loop, stages=2, say=loop.said.append) == 0
     sent = sim_scrcpy.video_log(phone)
     # streamed (a pair's highlight only when a frame falls between its two taps, sent together)
     assert {"fade", "collapse", "add", "slide"} <= {motion for _, motion, _ in sent}

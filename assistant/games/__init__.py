@@ -187,7 +187,8 @@ class Game:
         raise NotImplementedError
 
     def animation(self, position, move) -> str:
-        """What the game animates after ``move``, by kind (the link learns how long each lasts)."""
+        """What the game animates after ``move``, by kind (the link learns how long each lasts);
+        a kind "A, B" begins as kind A does (``AnimationClock.timed``)."""
         return "move"
 
     def meanwhile(self, loop, move, following) -> str | None:
