@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
 import time
@@ -34,13 +35,17 @@ LATE_TAP_WAIT = 1.0
 # Taps seen to act this late or later are a slow phone's: said once, and played at its pace.
 SLOW_TAP = 1.5
 # Moves sent while the last one animated (pipelined: Link.overlap) whose taps were lost this
-# many times, more often than such moves landed, and at least OVERLAP_SHARE times as often as
-# the moves sent on a still screen (a phone that drops taps anywhere, a bad cable, loses those
-# too: its pipelined losses say nothing of the game): the game ignores taps while it animates,
-# and every move waits for the last one's animation from then on, in later games on the phone
-# too (kept in its profile: ``Session.accepted``).
+# many times, more often than such moves landed, and so often that taps lost at random, at the
+# rate the moves sent on a still screen lose them, would lose that many less than once in
+# 1 / OVERLAP_CHANCE games (a phone that drops taps anywhere, a bad cable, loses those too: its
+# pipelined losses say little of the game; seen with a fifth of the taps dropped: 2 pipelined
+# moves lost, against 2 of 6 on a still screen): the game ignores taps while it animates, and
+# every move waits for the last one's animation from then on, in later games on the phone too
+# (kept in its profile: ``Session.accepted``). The still screen's rate starts from
+# STILL_LOSS_PRIOR (lost, sent): a phone is taken to lose few taps until its moves show more.
 OVERLAP_LOSSES = 2
-OVERLAP_SHARE = 3
+OVERLAP_CHANCE = 0.01
+STILL_LOSS_PRIOR = (0.5, 5)
 
 
 class Pace:
@@ -287,12 +292,13 @@ def play(loop: Loop, stages: int = 1, say=print, show=None, status=None, max_mov
 def ignores_taps_while_animating(fared: dict) -> bool:
     """Whether the moves sent while the last one animated (``fared[True]``: landed and lost)
     show a game that ignores taps then: lost OVERLAP_LOSSES times, more often than landed, and
-    OVERLAP_SHARE times as often as the moves sent on a still screen (``fared[False]``). A
-    question: nothing changes."""
+    too often for taps lost at random at the rate of the moves sent on a still screen
+    (``fared[False]``; see OVERLAP_CHANCE). A question: nothing changes."""
     pipelined, still = fared[True], fared[False]
     lost, sent = pipelined["lost"], pipelined["lost"] + pipelined["landed"]
-    lost_still = still["lost"] / max(1, still["lost"] + still["landed"])
-    return lost >= OVERLAP_LOSSES and lost > pipelined["landed"] and lost / sent >= OVERLAP_SHARE * lost_still
+    rate = (still["lost"] + STILL_LOSS_PRIOR[0]) / (still["lost"] + still["landed"] + STILL_LOSS_PRIOR[1])
+    chance = sum(math.comb(sent, k) * rate ** k * (1 - rate) ** (sent - k) for k in range(lost, sent + 1))
+    return lost >= OVERLAP_LOSSES and lost > pipelined["landed"] and chance < OVERLAP_CHANCE
 
 
 def next_stage(loop: Loop, reading) -> bool:
