@@ -386,6 +386,23 @@ def start(harness, preset="1080x2400", realism="real", scale=1.0, faults=None, s
     return vp, phone, loop
 
 
+
+def planned(harness, board: str, plan, channel=None, faults=None):
+    """A phone on the real profile's way of playing with animations of LONG, showing ``board``
+    (stage 1, no adds), and a loop whose game plans ``plan`` (the moves, or a function of the
+    position giving them): the board's moves in an order a test chooses."""
+    from assistant.games import Plan
+
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel,
+                            faults=faults or Faults(seed=3))
+    phone.app.animate(LONG)
+    shown = Board.parse(board, adds_left=0)
+    shown.rules, shown.stage = phone.app.rules, 1
+    phone.app.board = shown
+    loop.made("numbermatch")
+    loop.game.plan = lambda position: Plan(list(plan(position) if callable(plan) else plan), "solved")
+    return vp, phone, loop
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset, scale, channel", [("1080x2400", 1.0, "scrcpy"), ("720x1600", 0.3, None)])
 def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale, channel):
@@ -596,22 +613,15 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
     plan's pairs are played in its order. A game that ignores taps while a pair fades (phonesim's
     --ignore-taps-while-animating) loses the taps sent so: they go again, and no other pair is
     made of them."""
-    from assistant.games import Plan
     from solver.numbermatch import POINTS, Pair
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel,
-                            faults=Faults(seed=3, ignore_taps_while=ignoring))
-    app = phone.app
-    app.animate(LONG)
-    board = Board.parse("28......4 ........6 37....... 55.......", adds_left=0)
-    board.rules, board.stage = app.rules, 1
-    app.board = board
     # row 1's first pair (on video: a frame to compare the next ones with), row 3's pair (rows
     # go), the pair of rows 1 and 2 above it (rows go), and row 4's, moved up to the top
-    plan = [Pair(0, 1), Pair(18, 19), Pair(8, 17), Pair(0, 1)]
-    loop.made("numbermatch")
-    loop.game.plan = lambda position: Plan(list(plan), "solved")
+    vp, phone, loop = planned(harness, "28......4 ........6 37....... 55.......",
+                              [Pair(0, 1), Pair(18, 19), Pair(8, 17), Pair(0, 1)], channel,
+                              Faults(seed=3, ignore_taps_while=ignoring))
+    app = phone.app
     loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
     loop.game.window.recall({"row_window": 0.0})  # (kept: this game has no row window, so no trial of it)
     long = LONG["fade"] + LONG["collapse"]
@@ -651,18 +661,12 @@ def test_the_last_board_ends_on_its_last_pair_seen_fading_not_on_the_won_screen(
     shows it fading, as any pair is: the won screen, which slides in once the board's animation
     is over (about 1.5 s on the real profile), is not waited for. The board is won all the same.
     In a first game, before a board was ever cleared, its frames are timed as a pair's fade."""
-    from assistant.games import Plan
     from solver.numbermatch import POINTS, Pair
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel)
+    # row 1's pair, then the last
+    vp, phone, loop = planned(harness, "19....... 55.......", [Pair(0, 1), Pair(0, 1)], channel)
     app = phone.app
-    app.animate(LONG)
-    board = Board.parse("19....... 55.......", adds_left=0)
-    board.rules, board.stage = app.rules, 1
-    app.board = board
-    loop.made("numbermatch")
-    loop.game.plan = lambda position: Plan([Pair(0, 1), Pair(0, 1)], "solved")  # row 1's pair, then the last
     # (kept from earlier games: each pair's score borne out, but for the cleared board's bonus,
     # learned only on a next board's header: a player who plays one board at a time never has it)
     loop.game.points.recall({kind: points for kind, points in POINTS.items() if kind != "clear"})
@@ -695,18 +699,12 @@ def test_a_game_whose_rows_go_at_once_is_known_to_keep_no_window_though_no_trial
     up, three times, and the phone is known to keep no window (kept in its profile, nothing
     said), so its rows going may be judged early from then on. (On a game that keeps the row
     the look counts nothing: test_assistant's row-window test plays one.)"""
-    from assistant.games import Plan
     from solver.numbermatch import POINTS, Pair
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    vp, phone, loop = start(harness, realism="fast", size=18, seed=3, channel=channel)
+    vp, phone, loop = planned(harness, "19....... 28....... 37....... 46....... 55.......",
+                              lambda position: [Pair(0, 1)] * (len(position.cells) // 9), channel)  # the top row's
     app = phone.app
-    app.animate(LONG)
-    board = Board.parse("19....... 28....... 37....... 46....... 55.......", adds_left=0)
-    board.rules, board.stage = app.rules, 1
-    app.board = board
-    loop.made("numbermatch")
-    loop.game.plan = lambda position: Plan([Pair(0, 1)] * (len(position.cells) // 9), "solved")  # the top row's
     loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
     long = LONG["fade"] + LONG["collapse"]  # (learned in earlier games; not the window)
     loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
