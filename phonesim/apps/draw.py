@@ -42,6 +42,13 @@ def eased(progress: float) -> float:
     return (1.0 - math.cos(math.pi * min(1.0, max(0.0, progress)))) / 2
 
 
+def under_way(moves: list, now: float, seconds: float) -> tuple[list, list]:
+    """Moves of ``seconds`` each, (start, from, to, what), still playing at ``now``: those kept,
+    and each as (from, to, what, how far it has got, ``eased``)."""
+    kept = [move for move in moves if now - move[0] < seconds]
+    return kept, [(source, target, what, eased((now - start) / seconds)) for start, source, target, what in kept]
+
+
 def hex_rgb(text: str) -> tuple[int, int, int]:
     return tuple(bytes.fromhex(text.lstrip("#")))
 

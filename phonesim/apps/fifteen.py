@@ -245,10 +245,8 @@ class FifteenApp(App):
 
     def _gliding(self, now: float | None = None) -> list[tuple[int, int, int, float]]:
         """The slides playing now: (from cell, to cell, tile, progress 0-1) each."""
-        now = self.clock() if now is None else now
-        self._glides = [glide for glide in self._glides if now - glide[0] < self.glide]
-        return [(source, target, tile, draw.eased((now - start) / self.glide))
-                for start, source, target, tile in self._glides]
+        self._glides, gliding = draw.under_way(self._glides, self.clock() if now is None else now, self.glide)
+        return gliding
 
     def motion(self, now: float | None = None) -> str | None:
         """The animation playing now (a name from ANIMATIONS), None when the screen is still."""

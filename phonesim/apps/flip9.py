@@ -102,10 +102,8 @@ class Flip9App(App):
 
     def _swapping(self, now: float | None = None) -> list[tuple[int, int, int, float]]:
         """The cards on their way now: (from position, to position, card, progress 0-1) each."""
-        now = self.clock() if now is None else now
-        self._swaps = [swap for swap in self._swaps if now - swap[0] < self.swap_s]
-        return [(source, target, card, draw.eased((now - start) / self.swap_s))
-                for start, source, target, card in self._swaps]
+        self._swaps, swapping = draw.under_way(self._swaps, self.clock() if now is None else now, self.swap_s)
+        return swapping
 
     def motion(self, now: float | None = None) -> str | None:
         """The animation playing now ("swap"), None when the screen is still."""
