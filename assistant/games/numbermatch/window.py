@@ -73,14 +73,11 @@ class RowWindow:
     def trial(self, game, board, move, following) -> bool:
         """Whether ``move`` and ``following`` (the plan's next) make the trial: the window not
         known, ``move`` a pair that empties a row, ``following`` a pair wholly above that row."""
-        if self.known or game.row_window or not isinstance(move, Pair) or not isinstance(following, Pair):
-            return False
-        after = game.after(board, move)
-        cols = board.rules.columns
-        if len(after.cells) == len(board.cells) or game.ends(after):
+        if self.known or game.row_window or not isinstance(following, Pair) or not empties_a_row(game, board, move):
             return False
         top = emptied_top(board, move)
-        return max(following.i, following.j) // cols < top and after.is_pair(following.i, following.j)
+        return (max(following.i, following.j) // board.rules.columns < top
+                and game.after(board, move).is_pair(following.i, following.j))
 
     def try_it(self, game, loop, move, following) -> str | None:
         """The trial (``trial`` said yes; ``move``'s taps just went): the outcome of ``move`` as
@@ -90,11 +87,7 @@ class RowWindow:
         read: a read takes a good part of the window's half second on a busy computer."""
         link, reading = loop.link, loop.reading
         before_image, first_sent = link.settler.screen, link.clock.touched_at
-        cells = (move.i, move.j, following.i, following.j)
-        # (rows that moved since the screen before: what moves below the row emptied goes unseen)
-        if (before_image is None or first_sent is None or link.shifted or reading is None or reading.screen != "board"
-                or reading.selected is not None or reading.more_above or reading.more_below or not reading.pitch
-                or not all(k in reading.cells for k in cells)):
+        if first_sent is None or not comparable(link, reading, (move.i, move.j, following.i, following.j)):
             return None
         pairs = [cell_insides(reading, pair, game.CELL_INSIDE) for pair in ((move.i, move.j), (following.i, following.j))]
         rest = [*link.settler.changed, *link.ticking, header(reading)]  # (a score counts up there)
@@ -147,13 +140,8 @@ class RowWindow:
         link, reading, board = loop.link, loop.reading, loop.position
         fade = (link.clock.animation.get("pair") or [0.0, None])[1]
         sent = link.clock.touched_at
-        if (self.known or game.row_window or not isinstance(move, Pair) or fade is None or sent is None
-                or link.settler.screen is None or link.shifted or reading is None or reading.screen != "board"
-                or reading.selected is not None or reading.more_above or reading.more_below or not reading.pitch
-                or not all(k in reading.cells for k in (move.i, move.j))):
-            return
-        after = game.after(board, move)
-        if len(after.cells) == len(board.cells) or game.ends(after):
+        if (self.known or game.row_window or fade is None or sent is None or not empties_a_row(game, board, move)
+                or not comparable(link, reading, (move.i, move.j))):
             return
         before = link.settler.screen
         frame = link.frame_at(sent + fade + PEEK_PAST_FADE)
@@ -184,9 +172,7 @@ class RowWindow:
         need them. "done", or None: judged as always (the rows gone: planned again)."""
         link, reading = loop.link, loop.reading
         before_image = link.settler.screen
-        if (before_image is None or link.shifted or reading is None or reading.screen != "board" or reading.selected is not None
-                or reading.more_above or reading.more_below or not reading.pitch
-                or not all(k in reading.cells for k in (move.i, move.j))):
+        if not comparable(link, reading, (move.i, move.j)):
             return None
         parts = cell_insides(reading, (move.i, move.j), game.CELL_INSIDE)
         rest = [*link.settler.changed, *link.ticking, header(reading)]  # (before a capture settles anew)
@@ -212,6 +198,23 @@ class RowWindow:
         if (waiting and max(move.i, move.j) // board.rules.columns > waiting[0]
                 and time.monotonic() - self.opened_at + taps_s + WINDOW_SLACK > self.seconds):
             raise BoardChanged("the emptied rows may go before the next pair's taps land")
+
+
+def empties_a_row(game, board, move) -> bool:
+    """``move`` is a pair that empties a row of ``board`` and leaves numbers on it."""
+    if not isinstance(move, Pair):
+        return False
+    after = game.after(board, move)
+    return len(after.cells) != len(board.cells) and not game.ends(after)
+
+
+def comparable(link, reading, cells) -> bool:
+    """Whether a frame can be compared with the screen settled before, at ``cells``: one was
+    settled, no rows moved since (what moves below a row emptied would go unseen), and the board
+    ``reading`` shows is wholly on screen, nothing selected, with those cells on it."""
+    return not (link.settler.screen is None or link.shifted or reading is None or reading.screen != "board"
+                or reading.selected is not None or reading.more_above or reading.more_below
+                or not reading.pitch) and all(k in reading.cells for k in cells)
 
 
 def emptied_top(board, move) -> int:
