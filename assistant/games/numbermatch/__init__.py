@@ -13,7 +13,7 @@ from assistant.games.numbermatch import bench
 from assistant.games.numbermatch.order import on_screen_first
 from assistant.games.numbermatch.points import PointsTable
 from assistant.games.numbermatch.solve import add_solve_command, solve_json  # noqa: F401 (the `solve` command)
-from assistant.games.numbermatch.window import RowWindow
+from assistant.games.numbermatch.window import RowWindow, emptied_top
 from solver.errors import TapsolveError
 from solver.numbermatch import Add, Board, Pair, Rules, Wait, search
 from solver.words import count
@@ -245,12 +245,10 @@ class NumberMatch(Game):
                 # going are judged early once the phone is known to keep no window)
                 return None
             cols = self.rules.columns
-            crossed = board.copy()
-            crossed.cells[move.i] = crossed.cells[move.j] = 0
             at = cell_lattice(reading, cols)
             # (down to the screen's bottom: "+" appends its numbers after the board's last cell,
             # which is moving, so a press of it waits too)
-            first = at(min(crossed.emptied_rows(move.i, move.j)) * cols)
+            first = at(emptied_top(board, move) * cols)
             shifted = [(0, first[1] - round(pitch / 2), 1 << 20, 1 << 20)]
             cells = {k: at(k) for k in range(len(after.cells))}
             rows -= board.rows - after.rows
