@@ -314,6 +314,25 @@ class Link:
         so a guide that scrolls and a play never touch one phone together (play takes it first)."""
         lock.keep(self.device)
 
+    def _pipelined(self, points, now: float) -> tuple[float, bool]:
+        """For a touch at ``points`` (None: not a tap) sent at ``now``: when every animation
+        running ends (the channel's margin on), and whether the touch goes at once, during them
+        (pipelined: none of its points in a part still moving, where ``overlap`` holds). A question."""
+        moving = [part for part, ends in self._moving if ends + self.touch_margin > now]
+        # (a row collapsing after an earlier move may outlast the last move's fade)
+        quiet = max([self.clock.quiet_from(self.touch_margin)]
+                    + [ends + self.touch_margin for _, ends in self._moving])
+        at_once = (self.overlap and points is not None and quiet > now and bool(moving)
+                   and not any(overlap((x, y, x + 1, y + 1), moving) for x, y in points))
+        return quiet, at_once
+
+    def waits(self, points) -> bool:
+        """Whether taps at ``points`` sent now would first wait for an animation to end (see
+        ``_touch``). A question: nothing changes."""
+        now = time.monotonic()
+        quiet, at_once = self._pipelined(points, now)
+        return quiet > now and not at_once
+
     def _touch(self, kind: str, points=None) -> None:
         """A tap or swipe of this kind is being sent: at once when its ``points`` lie outside
         every part still animating after moves judged early (pipelined: the game takes a tap on
@@ -324,12 +343,7 @@ class Link:
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         now = time.monotonic()
         self._moving = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
-        # (a row collapsing after an earlier move may outlast the last move's fade)
-        quiet = max([self.clock.quiet_from(self.touch_margin)]
-                    + [ends + self.touch_margin for _, ends in self._moving])
-        self.last_overlapped = (self.overlap and points is not None and quiet > now and bool(self._moving)
-                                and not any(overlap((x, y, x + 1, y + 1), [part for part, _ in self._moving])
-                                            for x, y in points))
+        quiet, self.last_overlapped = self._pipelined(points, now)
         self._overlap_until = max((ends for _, ends in self._moving), default=0.0) if self.last_overlapped else 0.0
         if self.last_overlapped:
             self.overlapped += 1

@@ -235,13 +235,20 @@ class Loop:
         return self.read_at is not None and self.link.reconnects != self.read_at
 
     def order_for_screen(self):
-        """Play next the pair of the plan nearest the screen (on it, or the fewest rows away)
-        where the line allows (``Game.order_for_screen``): fewer scrolls on a tall board."""
+        """Play next the pair of the plan nearest the screen (on it, or the fewest rows away),
+        and one whose taps go at once before one that would wait for the last move's animation
+        (``Link.waits``), where the line allows (``Game.order_for_screen``): fewer scrolls on a
+        tall board, and pairs tapped while rows collapse elsewhere."""
         if (self.plan is None or self.reading is None
                 or self.reading.screen != "board" or self.reading.selected is not None):
             return  # (a selection made belongs to the move planned)
+        position, reading = self.position, self.reading
+
+        def ready(move) -> bool:
+            return not self.link.waits([at for at, _ in self.game.planned_tap_points(move, position, reading)])
+
         rest = self.plan.moves[self.step:]
-        self.plan.moves[self.step:] = self.game.order_for_screen(self.position, rest, self.reading)
+        self.plan.moves[self.step:] = self.game.order_for_screen(position, rest, reading, ready)
 
     def finished(self) -> bool:
         """The board is won: its won screen is on, or its last move was judged early (``won_early``)."""

@@ -3,7 +3,7 @@ first, the line still legal and still clearing the board, on random boards."""
 
 from hypothesis import given, settings, strategies as st
 
-from assistant.games.numbermatch.order import on_screen_first
+from assistant.games.numbermatch.order import soonest_first
 from solver.numbermatch import search
 from solver.numbermatch import Add, Board, Pair, Rules, Wait
 
@@ -13,9 +13,9 @@ def test_a_later_pair_on_screen_is_played_first_with_its_cells_followed():
     # with only row 2 on screen they are played first, at their indices now (18, 19)
     board = Board.parse("11.......\n" "2.......3\n" "55.......", adds_left=0)
     line = [Pair(0, 1), Pair(9, 10)]
-    assert on_screen_first(board, line, shown=range(18, 27)) == [Pair(18, 19), Pair(0, 1)]
-    assert on_screen_first(board, line, shown=range(0, 18)) == line  # the next pair is on screen
-    assert on_screen_first(board, [Add(), *line], shown=range(18, 27)) == [Add(), *line]
+    assert soonest_first(board, line, shown=range(18, 27)) == [Pair(18, 19), Pair(0, 1)]
+    assert soonest_first(board, line, shown=range(0, 18)) == line  # the next pair is on screen
+    assert soonest_first(board, [Add(), *line], shown=range(18, 27)) == [Add(), *line]
 
 
 def away(pair, shown) -> int:
@@ -26,8 +26,8 @@ def away(pair, shown) -> int:
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(1, 9), min_size=18, max_size=36), st.integers(0, 3), st.integers(0, 10**6),
-       st.booleans())
-def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbers, adds, seed, window):
+       st.booleans(), st.integers(0, 2))
+def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbers, adds, seed, window, moving):
     import random
 
     rng = random.Random(seed)
@@ -38,19 +38,40 @@ def test_ordering_for_the_screen_keeps_the_line_legal_and_clears_the_board(numbe
     moves = list(solution.moves)
     position = board.copy()
     while moves:
-        # a screen of 2 rows somewhere on the board
+        # a screen of 2 rows somewhere on the board, and a part of it still moving (from a row down)
         rows = -(-len(position.cells) // 9)
         top = rng.randrange(max(1, rows - 1))
         shown = range(top * 9, min(len(position.cells), (top + 2) * 9))
-        ordered = on_screen_first(position, moves, shown)
+        below = rng.randrange(rows + 1)
+
+        def ready(i, j):
+            return not moving or max(i, j) < below * 9
+
+        ordered = soonest_first(position, moves, shown, ready if moving else None)
         move = ordered[0]
-        if ordered != moves:  # only ever a pair nearer the screen than the one planned
+        if ordered != moves:  # only ever a pair nearer the screen, or as near and not waiting
             assert isinstance(move, Pair) and isinstance(moves[0], Pair)
-            assert away(move, shown) < away(moves[0], shown)
+            assert (away(move, shown) < away(moves[0], shown)
+                    or away(move, shown) == 0 == away(moves[0], shown) and ready(move.i, move.j)
+                    and not ready(moves[0].i, moves[0].j))
         assert position.is_legal(move)
         position.push(move)
         moves = ordered[1:]
     assert position.is_won()
+
+
+def test_a_later_pair_whose_taps_go_at_once_is_played_before_one_that_would_wait():
+    # the 3 and 7 emptied row 2, and the 5s of row 3 moved up into it: while they move, the 4
+    # and 6 of row 1, above them, go first (the 5s then move up again, to row 1)
+    board = Board.parse("4.......6\n" "55.......", adds_left=0)
+    line = [Pair(9, 10), Pair(0, 8)]
+
+    def above_row_2(i, j):
+        return max(i, j) < 9
+
+    assert soonest_first(board, line, shown=range(18), ready=above_row_2) == [Pair(0, 8), Pair(0, 1)]
+    assert soonest_first(board, line, shown=range(18)) == line  # nothing moving
+    assert soonest_first(board, line, shown=range(18), ready=lambda i, j: True) == line
 
 
 def test_the_game_plans_for_the_row_window_only_when_told_and_a_wait_is_no_touch():
@@ -67,7 +88,7 @@ def test_the_game_plans_for_the_row_window_only_when_told_and_a_wait_is_no_touch
     plan = game.plan(board)
     assert plan.status == "solved" and Wait() in plan.moves
     assert game.tap_points(Wait(), reading=None) == [] and game.animation(board, Wait()) == "rows go"
-    assert on_screen_first(board, plan.moves, shown=range(18, 27))[-2:] == plan.moves[-2:]
+    assert soonest_first(board, plan.moves, shown=range(18, 27))[-2:] == plan.moves[-2:]
 
 
 def test_a_pair_below_rows_waiting_is_tapped_only_while_the_window_is_open():

@@ -555,6 +555,20 @@ def test_a_fading_pair_is_told_from_a_highlight_a_still_cell_and_a_frame_too_soo
     assert part_change(quarter, before, first) == "other"
 
 
+def test_a_touch_waits_only_where_a_move_judged_early_still_moves():
+    """``Link.waits``: taps outside every part still moving go at once (pipelined), taps in one
+    wait for its end, and every tap waits on a game that ignores taps while it animates."""
+    import time
+    from types import SimpleNamespace
+
+    link = Link(SimpleNamespace(screen=None))
+    assert not link.waits([(100, 600)])  # nothing moving
+    link._moving = [((0, 500, 1080, 2400), time.monotonic() + 60)]  # rows from y 500 down
+    assert not link.waits([(100, 400), (300, 420)]) and link.waits([(100, 400), (100, 600)])
+    link.overlap = False
+    assert link.waits([(100, 400)])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("channel, ignoring", [(None, ""), ("scrcpy", ""), ("scrcpy", "both")])
 def test_autoplay_judges_pairs_on_early_frames_and_taps_no_cell_while_it_moves(harness, tmp_path, monkeypatch,
@@ -650,6 +664,44 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
     going = ("fade", "collapse")
     assert taps[4][1] in going and taps[5][1] in going, taps
     assert taps[6][1] is None and taps[7][1] in (None, "select"), taps
+    vp.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("channel", [None, "scrcpy"])
+def test_a_later_pair_above_rows_going_is_played_during_their_collapse_before_one_that_waits(harness, tmp_path,
+                                                                                           monkeypatch, channel):
+    """The plan's next pair lies in the rows that move up after a pair empties a row, and a
+    later one lies above them: the later pair goes first, tapped during the collapse, where the
+    line stays legal and clears the board as planned (before, the collapse was waited out and
+    the later pair played after). No tap lands on a moving cell."""
+    from solver.numbermatch import POINTS, Pair
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    # row 1's first pair; row 3's pair (rows go); row 4's, moved up into row 3 (it waits); the
+    # pair of rows 1 and 2, above the collapse
+    vp, phone, loop = planned(harness, "28......4 ........6 37....... 55.......",
+                              [Pair(0, 1), Pair(18, 19), Pair(18, 19), Pair(8, 17)], channel)
+    app = phone.app
+    loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
+    loop.game.window.recall({"row_window": 0.0})  # (kept: this game has no row window)
+    long = LONG["fade"] + LONG["collapse"]
+    loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
+                                      "pair, rows go": [long - 0.05, long + 0.05]})
+    taps, tap = [], app.tap
+
+    def tap_noting_motion(x, y):
+        now = app.clock()
+        taps.append((app.cell_at(x, y), app.motion(now), app.landed(x, y)))
+        tap(x, y)
+
+    app.tap = tap_noting_motion
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert loop.tally.stages == 1 and loop.tally.replans == 0 and loop.tally.repeats == 0
+    assert vp.wrong_taps == 0 and not [t for t in taps if t[2] == "animating"], taps  # never a moving cell
+    # the pair of rows 1 and 2 during row 3's collapse, then the 5s, moved up to the top
+    assert [cell for cell, _, _ in taps] == [0, 1, 18, 19, 8, 17, 0, 1], taps
+    assert taps[4][1] in ("fade", "collapse") and taps[5][1] in ("fade", "collapse"), taps
     vp.stop()
 
 

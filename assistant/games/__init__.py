@@ -203,8 +203,10 @@ class Game:
         """What ``move`` changes on screen when it changes only some parts in place, else None."""
         return None
 
-    def order_for_screen(self, position, moves: list, reading) -> list:
-        """The rest of the plan reordered where the rules allow, the next move on screen (a tall board scrolls less)."""
+    def order_for_screen(self, position, moves: list, reading, ready=None) -> list:
+        """The rest of the plan reordered where the rules allow: the next move on screen (a tall
+        board scrolls less), and one whose taps go at once (``ready(move)``: none of its points
+        still moving after the last move) before one that would wait for an animation to end."""
         return moves
 
     def show(self, move, reading, select: bool = False):

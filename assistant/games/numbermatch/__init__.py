@@ -10,7 +10,7 @@ import numpy as np
 
 from assistant.games import Game, InPlace, Judgement, Learned, Plan
 from assistant.games.numbermatch import bench
-from assistant.games.numbermatch.order import on_screen_first
+from assistant.games.numbermatch.order import soonest_first
 from assistant.games.numbermatch.points import PointsTable
 from assistant.games.numbermatch.solve import add_solve_command, solve_json  # noqa: F401 (the `solve` command)
 from assistant.games.numbermatch.window import RowWindow, emptied_top
@@ -209,8 +209,8 @@ class NumberMatch(Game):
                 shown = view.show(session, [move.j // cols])
         return view.image, shown
 
-    def order_for_screen(self, board: Board, moves: list, reading) -> list:
-        return on_screen_first(board, moves, reading.cells)
+    def order_for_screen(self, board: Board, moves: list, reading, ready=None) -> list:
+        return soonest_first(board, moves, reading.cells, ready and (lambda i, j: ready(Pair(i, j))))
 
     def in_place(self, board: Board, move, reading) -> InPlace | None:
         """A pair fades where it is; its cells' insides are the parts that change, and nothing

@@ -1,6 +1,7 @@
-"""Ordering a Number Match plan for the phone: a later pair whose cells are on screen now is
-played first when the line stays legal and ends on the same board, so moves stay on one screen
-and the board is scrolled less.
+"""Ordering a Number Match plan for the phone: a later pair whose cells are on screen now, or
+still while the last move's rows collapse, is played first when the line stays legal and ends on
+the same board, so moves stay on one screen (the board is scrolled less) and a pair is tapped
+during a collapse instead of after it.
 
 A pair's indices count cells of the board as it stands, and rows removed by a move shift the
 cells below them, so a pair moved earlier is translated by following every cell as it moves.
@@ -36,18 +37,26 @@ def _rows_away(cells, shown_rows: tuple[int, int], columns: int) -> int:
     return max(max(lo - k // columns, k // columns - hi, 0) for k in cells)
 
 
-def on_screen_first(board: Board, moves: list, shown, window: int = WINDOW) -> list:
-    """``moves`` (a legal line from ``board``) with the pair among its next ``window`` nearest
-    the screen (``shown``: the cell indices on screen now; on screen first, then the fewest rows
-    away, then the earliest) played first, when that keeps every move legal, leaves the same
-    board after them (so the rest of the line is unchanged) and scores no less. The line as it
-    was when its next move is as near as any, or no nearer one fits."""
+def soonest_first(board: Board, moves: list, shown, ready=None, window: int = WINDOW) -> list:
+    """``moves`` (a legal line from ``board``) with the pair among its next ``window`` that can
+    be played soonest played first, when that keeps every move legal, leaves the same board
+    after them (so the rest of the line is unchanged) and scores no less. Soonest: on the
+    screen (``shown``: the cell indices on screen now), else the fewest rows away; then one
+    whose taps go at once (``ready(i, j)``, asked of a pair on screen: none of its cells still
+    moving after the last move, so it is played during that move's animation instead of after
+    it; None: every pair); then the earliest. The line as it was when its next move is as soon
+    as any, or no sooner one fits."""
     shown = set(shown)
     if not moves or not isinstance(moves[0], Pair) or not shown:
         return moves
     cols = board.rules.columns
     rows = (min(shown) // cols, max(shown) // cols)
-    if _rows_away((moves[0].i, moves[0].j), rows, cols) == 0:
+
+    def soon(cells) -> tuple[int, bool]:
+        away = _rows_away(cells, rows, cols)
+        return away, away == 0 and ready is not None and not ready(*cells)
+
+    if soon((moves[0].i, moves[0].j)) == (0, False):
         return moves
     # the line as planned, each pair's cells by the name they had on the board now
     planned, ids = board.copy(), list(range(len(board.cells)))
@@ -59,11 +68,10 @@ def on_screen_first(board: Board, moves: list, shown, window: int = WINDOW) -> l
         _play(planned, ids, move)
         after.append((list(planned.cells), list(ids), planned.adds_left, planned.score))
     # a pair of cells added since now has no place on the screen now: not a candidate
-    near = sorted((_rows_away(named[k], rows, cols), k) for k in range(len(named))
-                  if all(isinstance(x, int) for x in named[k]))
-    for _, k in near:
+    near = sorted((*soon(named[k]), k) for k in range(len(named)) if all(isinstance(x, int) for x in named[k]))
+    for *_, k in near:
         if k == 0:
-            return moves  # the next move is as near as any that can go first
+            return moves  # the next move is as soon as any that can go first
         trial, trial_ids = board.copy(), list(range(len(board.cells)))
         line = []
         for m in (k, *range(k)):
