@@ -241,9 +241,10 @@ class Link:
             if self.from_video != self._reference_video:
                 return None  # (no video frame came in time: a screencap)
             verdicts = {shown(before, image, part) for part in changing}
-            # (one part changing and not yet the other, on a frame caught as the move starts: the
-            # next; the rest of the screen, a whole frame's comparison, only on the frame judged)
-            if "other" in verdicts or verdicts == {shows} or at >= last:
+            # (one part changed and not yet the other, on a frame caught as the touches land: a
+            # cell selected by the first tap before the second shows; the next. The rest of the
+            # screen, a whole frame's comparison, only on the frame judged)
+            if verdicts == {shows} or at >= last:
                 if not still(before, image, others):
                     verdicts.add("other")
                 break

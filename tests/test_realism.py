@@ -555,6 +555,33 @@ def test_a_fading_pair_is_told_from_a_highlight_a_still_cell_and_a_frame_too_soo
     assert part_change(quarter, before, first) == "other"
 
 
+def test_an_early_frame_that_caught_the_first_tap_alone_is_followed_by_the_next():
+    """Frames are taken from the touch on: one may show the pair's first cell selected before
+    the second tap shows (its ground changed: "other"). That is no verdict yet: the next frame,
+    both cells fading, judges the pair (before, the highlight refused the pair's early frames
+    and it was judged after its animation)."""
+    import time
+    from types import SimpleNamespace
+
+    app = app_with_clock(Board.parse("193.4.... 345678223 5", adds_left=2))
+    first, second = cell_inside(app, 0), cell_inside(app, 1)
+    before = app.render()
+    app.tap(*centre(app, 0))
+    app.clock.t += 1
+    highlighted = app.render()
+    app.tap(*centre(app, 1))
+    app.clock.t += app.durations["fade"] / 4
+    fading = app.render()
+    frames = [highlighted, fading]
+    link = Link(SimpleNamespace(screen=None, capture=lambda: frames.pop(0)))
+    link.accept(before)
+    link.clock.animation["pair"] = [0.2, 0.3]
+    link.clock.touch("pair")
+    link.clock.touched_at = time.monotonic()
+    header = (0, 0, 1 << 20, app.layout.grid_top)  # (the score: read with the next screen read)
+    assert link.early([first, second], aside=[header]) is fading and not frames
+
+
 def test_a_touch_waits_only_where_a_move_judged_early_still_moves():
     """``Link.waits``: taps outside every part still moving go at once (pipelined), taps in one
     wait for its end, and every tap waits on a game that ignores taps while it animates."""
