@@ -210,7 +210,8 @@ class AnimationClock:
         last time one may be taken (EARLY_LATEST of it); None when none pays (no touch since the
         screen settled, no time learned, too many misses) or this touch is a probe that narrows
         the kind's time (EARLY_PROBE_EVERY; a capture costing ``capture_s``, a touch waiting
-        ``margin`` past the time: see ``quiet_from``). ``last``: no touch follows (``timed``)."""
+        ``margin`` past the time: see ``quiet_from``). ``last``: no touch follows (``timed``),
+        so none waits on a time a probe would narrow."""
         kind = self.kind
         moving, seen_still = self.timed(last)
         # (timed as the kind it begins as: that kind's misses count too)
@@ -218,7 +219,8 @@ class AnimationClock:
         self._early_verdict = None
         if self.touched_at is None or seen_still is None or misses >= EARLY_MISSES:
             return None
-        if (self.touches.get(kind, 0) % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
+        # (a probe narrows the time a next touch waits: the last touch has none)
+        if (not last and self.touches.get(kind, 0) % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
                 and (seen_still - moving) / 2 * self.touches_on_phone(kind) > capture_s):
             return None
         first = self.touched_at + (0.0 if video else seen_still * EARLY_PART)

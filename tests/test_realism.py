@@ -963,13 +963,13 @@ def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wi
     clock = animation_module.AnimationClock()
     every = animation_module.EARLY_PROBE_EVERY
 
-    def probes(bracket, capture_s=0.05, margin=0.02, touches=3 * every):
+    def probes(bracket, capture_s=0.05, margin=0.02, touches=3 * every, last=False):
         clock.animation["pair"], clock.touches = list(bracket), {}
         taken = []
         for n in range(1, touches + 1):
             clock.touch("pair")
             clock.touched_at = 10.0 * n
-            window = clock.early_window(capture_s, margin, video=False)
+            window = clock.early_window(capture_s, margin, video=False, last=last)
             taken.append(window is None)
             assert window is None or window[0] == clock.touched_at + bracket[1] * animation_module.EARLY_PART
             clock.settled()
@@ -978,3 +978,4 @@ def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wi
     assert probes([0.26, 0.40]) == [every, 2 * every, 3 * every]
     assert probes([0.26, 0.27]) == []  # within the margin: the touch waits that anyway
     assert probes([0.26, 0.40], capture_s=5.0) == []  # a capture costs more than narrowing saves
+    assert probes([0.26, 0.40], last=True) == []  # no touch follows: none waits on the time
