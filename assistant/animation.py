@@ -36,9 +36,11 @@ EARLY_LATEST = 0.9
 EARLY_MISSES = 3
 # A move judged early holds the next touch until its kind's still time, which only a settled
 # capture narrows: one touch in EARLY_PROBE_EVERY of a kind judged early is judged settled
-# instead, while narrowing pays (see first_frame) and the gap is wider than the margin the
-# touch waits anyway. Else a time learned again from one late frame (a touch the phone took
-# late) would hold every later touch that much too long, in every later game.
+# instead, while narrowing pays and the gap is wider than the margin the touch waits anyway.
+# Else a time learned again from one late frame (a touch the phone took late) would hold every
+# later touch that much too long, in every later game. Narrowing pays when half the gap, over
+# the touches of the kind on this phone, outweighs what the probe itself costs: the kind's
+# whole time and a capture, where its first frame would have judged it.
 EARLY_PROBE_EVERY = 8
 # A fade, inside a part: the pixels at least MARK_CONTRAST from the part's ground (its median
 # colour) are its marks (a digit). The ground stays as it was (but within MARK_HALO pixels of a
@@ -221,7 +223,7 @@ class AnimationClock:
             return None
         # (a probe narrows the time a next touch waits: the last touch has none)
         if (not last and self.touches.get(kind, 0) % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
-                and (seen_still - moving) / 2 * self.touches_on_phone(kind) > capture_s):
+                and (seen_still - moving) / 2 * self.touches_on_phone(kind) > seen_still + capture_s):
             return None
         first = self.touched_at + (0.0 if video else seen_still * EARLY_PART)
         return first, self.touched_at + seen_still * EARLY_LATEST

@@ -959,7 +959,9 @@ def test_video_frames_during_every_animation_are_never_judged(harness, tmp_path,
 def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wide():
     """Only a settled capture narrows a kind's time, and a move judged early takes none: one
     touch in EARLY_PROBE_EVERY is judged settled instead while the time is wider than the
-    touch's margin and narrowing pays (a time learned again after one late frame)."""
+    touch's margin and narrowing pays (a time learned again after one late frame): half the gap,
+    over the touches so far, against the probe's own cost (the kind's time and a capture, where
+    its first frame would have judged it)."""
     clock = animation_module.AnimationClock()
     every = animation_module.EARLY_PROBE_EVERY
 
@@ -978,4 +980,7 @@ def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wi
     assert probes([0.26, 0.40]) == [every, 2 * every, 3 * every]
     assert probes([0.26, 0.27]) == []  # within the margin: the touch waits that anyway
     assert probes([0.26, 0.40], capture_s=5.0) == []  # a capture costs more than narrowing saves
+    # a first game's pair, 3 ms wider than the margin: 24 touches before narrowing outweighs a
+    # 0.29 s probe (before: probed at 8 and 16 as well, 0.3-0.6 s lost each)
+    assert probes([0.26, 0.29]) == [3 * every]
     assert probes([0.26, 0.40], last=True) == []  # no touch follows: none waits on the time
