@@ -233,6 +233,8 @@ class Link:
                 or any(overlap(part, self.shifted) for part in changing)):
             return None
         asked, last = window
+        if time.monotonic() > last:
+            return None  # (the move was looked at otherwise meanwhile: no frame now is early in it)
         self._wait_until(asked)
         others = [*changing, *aside, *self.settler.changed, *self.ticking]
         shown = part_change if shows == "fading" else part_moved
@@ -355,7 +357,7 @@ class Link:
                 # every animation is over: a frame of the screen still (shown once the rows
                 # were seen still by their kind's time) is the reference the next move's early
                 # frame is compared with
-                self.accept(self._grab(not_before=max(ends for _, ends in self._shifted))[0])
+                self.accept(self._grab(not_before=max(ends for _, ends in self._shifted) + self.touch_margin)[0])
         self.clock.touch(kind)
         self._settled_touch = None
 

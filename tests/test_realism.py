@@ -582,6 +582,46 @@ def test_an_early_frame_that_caught_the_first_tap_alone_is_followed_by_the_next(
     assert link.early([first, second], aside=[header]) is fading and not frames
 
 
+def test_an_early_frame_is_not_looked_for_once_the_move_is_past_its_first_frames():
+    """A move looked at otherwise meanwhile (the row window's peek, 0.15 s past a fade) is not
+    judged on a frame taken after the time its first frames come by (before: a frame of the
+    rows already on their way up, refused as showing more than the fade, a miss counted)."""
+    import time
+    from types import SimpleNamespace
+
+    grabbed = []
+    link = Link(SimpleNamespace(screen=None, capture=lambda: grabbed.append(1)))
+    link.accept(np.zeros((2400, 1080, 3), np.uint8))
+    link.clock.animation["pair, rows go"] = [0.5, 0.55]
+    link.clock.touch("pair, rows go")
+    link.clock.touched_at = time.monotonic() - 0.6  # (past EARLY_LATEST of its 0.55 s)
+    assert link.early([(40, 370, 140, 470)]) is None and not grabbed
+
+
+def test_the_screen_after_rows_collapsed_is_taken_no_sooner_than_a_touch_may_land_in_them(monkeypatch):
+    """The frame a next pair's early frames are compared with, once rows judged early to go
+    have collapsed, shows the screen from their learned end plus the channel's margin, as late
+    as a touch into those rows goes: a frame from their end alone may be one of their last,
+    eased pixels off (before, such a frame refused the next pair's early frame, and the
+    board's last pair then waited 1.5 s for the won screen)."""
+    import time
+    from types import SimpleNamespace
+
+    from assistant.phone import lock
+
+    monkeypatch.setattr(lock, "keep", lambda device: None)
+    asked = []
+    image = np.zeros((2400, 1080, 3), np.uint8)
+    device = SimpleNamespace(screen=object(), shown_at=None, taps=lambda points: None,
+                             channel=SimpleNamespace(touch_margin=0.02, acts_before_returning=True),
+                             capture=lambda not_before, lossless: asked.append(not_before) or image)
+    link = Link(device)
+    ended = time.monotonic() - 1.0
+    link._shifted = [((0, 500, 1080, 2400), ended)]
+    link.tap_all([(100, 600)], kind="pair")
+    assert asked == [ended + 0.02] and not link.shifted
+
+
 def test_a_touch_waits_only_where_a_move_judged_early_still_moves():
     """``Link.waits``: taps outside every part still moving go at once (pipelined), taps in one
     wait for its end, and every tap waits on a game that ignores taps while it animates."""
