@@ -22,6 +22,13 @@ def overlap(part, others) -> bool:
     return any(x0 < u1 and u0 < x1 and y0 < v1 and v0 < y1 for u0, v0, u1, v1 in others)
 
 
+# A still screen's video frame comes again every 100 ms (scrcpy's SurfaceEncoder), then its
+# latency: a frame newer than a screencap is waited for up to STILL_FRAME_WAIT, looked for every
+# VIDEO_POLL (its frame times are on this clock: see Channel.frame)
+STILL_FRAME_WAIT = 0.3
+VIDEO_POLL = 0.01
+
+
 class PhoneCameBack(BoardChanged):
     """The phone was lost and came back (maybe resized, maybe another device on its address):
     a touch planned on the screen read before is not sent; the board is read again first."""
@@ -283,6 +290,11 @@ class Link:
         already); the frames' times teach the clock that kind's time."""
         glanced, self._glanced = self._glanced, None
         touched_at = self.clock.touched_at
+        if self.lossless and touched_at is None and self.settler.screen is None:
+            image = self._still_on_video_around()
+            if image is not None:
+                self.accept(image)
+                return image
         in_full, self._in_full = self._in_full, False
         if glanced is None or touched_at is None:
             glanced = None  # the glance is this capture's first frame only after a touch
@@ -300,6 +312,24 @@ class Link:
         self._settled_touch = touched_at if self.settler.by_time else None
         self.accept(image)
         return image
+
+    def _still_on_video_around(self):
+        """One lossless capture of a screen the video shows still on both sides of it (its
+        newest frame before, and the first shown once the capture was done, equal), where a
+        settle would take two lossless captures (a PNG screencap costs 0.3-0.55 s on a real
+        phone): the first read of a phone with video. None: no video, or the screen changed."""
+        before = self.live_frame()
+        if before is None:
+            return None
+        image = self._grab()[0]  # (lossless: a screencap)
+        done = time.monotonic()
+        while True:
+            after = self.live_frame()
+            if after is None or time.monotonic() > done + STILL_FRAME_WAIT:
+                return None
+            if after[1] >= done:
+                return image if still(before[0], after[0], self.ticking) else None
+            time.sleep(VIDEO_POLL)
 
     def settle_in_full(self) -> bool:
         """The last capture was taken as still on its kind of touch's learned time alone and

@@ -404,6 +404,21 @@ def planned(harness, board: str, plan, channel=None, faults=None):
     return vp, phone, loop
 
 @pytest.mark.slow
+def test_the_first_read_of_a_phone_with_video_takes_one_screencap_seen_still_on_the_video(harness, tmp_path,
+                                                                                       monkeypatch):
+    """A phone read for the first time (no stored profile) is read from a lossless screencap,
+    settled: on a channel with video, the frames before and after it show the screen still, so
+    one screencap does where a settle took two (0.3-0.55 s each on a real phone)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, channel="scrcpy")
+    reading = loop.start()
+    link = loop.link
+    assert reading.screen == "board" and reading.board.cells == phone.app.board.cells
+    assert link.captures - link.screen.frames == 1, (link.captures, link.screen.frames)  # one screencap
+    vp.stop()
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("preset, scale, channel", [("1080x2400", 1.0, "scrcpy"), ("720x1600", 0.3, None)])
 def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale, channel):
     """On the real profile at full time by the channel a user gets (scrcpy), and at a third of
