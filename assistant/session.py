@@ -30,6 +30,8 @@ RECHECK_EVERY = 3.0
 # ignores them), and the line said when it does not
 TAPS_WHILE_ANIMATING = "taps_while_animating"
 IGNORES_TAPS = "this game ignores taps while it animates: each move now waits for the last one's"
+TAKES_TAPS = ("this game took a tap while it animated after all (an earlier game lost such taps): moves go "
+              "during the last one's animation again")
 
 COVERED = "screen"  # the part a reader doubts when it sees something drawn over the board (a dialog, a banner)
 
@@ -323,15 +325,23 @@ class Session:
         """The link starts from what earlier games on this phone showed its game accepts: one
         that ignores taps while it animates gets none sent so (said once, not found out again
         at the cost of lost taps)."""
-        if profile.accepts.get(TAPS_WHILE_ANIMATING) is False and self.link.overlap:
+        kept = self.accepts(TAPS_WHILE_ANIMATING)
+        if kept is not None and kept is not True and self.link.overlap:  # (False, or a share)
             self.link.overlap = False
             if not self._said_ignoring:  # (once: a phone that came back brings its profile again)
                 self._said_ignoring = True
                 self.say(IGNORES_TAPS + " (seen in an earlier game on this phone)")
 
+    def accepts(self, what: str):
+        """What earlier play saw this phone's game accept of ``what`` (see ``accepted``); None:
+        nothing seen yet, or no profile. A question: nothing changes."""
+        return None if self.profile is None else self.profile.accepts.get(what)
+
     def accepted(self, what: str, value) -> None:
-        """Play saw this phone's game accept ``what`` (``TAPS_WHILE_ANIMATING``: False, it
-        ignores them; a game's own, as ``Profile.accepts``): kept in the profile for later games."""
+        """Play saw this phone's game accept ``what`` (``TAPS_WHILE_ANIMATING``: True, it takes
+        taps while it animates; False, it ignores them; a share, it ignored them on a phone
+        that lost that share of its other moves' taps too; a game's own, as
+        ``Profile.accepts``): kept in the profile for later games."""
         profile = self.profile
         if profile is not None and profile.accepts.get(what) != value:
             profile.accepts[what], profile.changed = value, True

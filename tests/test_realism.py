@@ -13,7 +13,7 @@ import assistant.animation as animation_module
 from assistant.animation import part_change
 from assistant.link import Link
 from assistant.loop import Loop
-from assistant.session import Session
+from assistant.session import TAPS_WHILE_ANIMATING, Session
 from assistant.phone.device import connect
 from assistant.settle import ScreenNotSettling
 from calibration import store
@@ -686,6 +686,8 @@ def test_autoplay_judges_pairs_on_early_frames_and_taps_no_cell_while_it_moves(h
         assert loop.link.overlapped >= 3 and loop.tally.repeats == 0  # pipelined, and every one landed
     else:
         assert not loop.link.overlap and loop.link.overlapped == autoplay.OVERLAP_LOSSES
+        # (no tap lost on a still screen: the verdict is sure, never put to a move again)
+        assert loop.session.accepts(TAPS_WHILE_ANIMATING) is False
         assert loop.said.count("this game ignores taps while it animates: each move now waits for the "
                                "last one's") == 1
         # once found out, a pair's second tap lands as the first one's highlight grows (one
@@ -746,6 +748,48 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
     going = ("fade", "collapse")
     assert taps[4][1] in going and taps[5][1] in going, taps
     assert taps[6][1] is None and taps[7][1] in (None, "select"), taps
+    vp.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ignoring, kept", [("", 0.38), ("both", 0.38), ("", False)])
+def test_a_game_kept_as_ignoring_taps_while_it_animates_is_put_to_one_pipelined_move_again(harness, tmp_path,
+                                                                                          monkeypatch, ignoring,
+                                                                                          kept):
+    """An earlier game on the phone took its game for one that ignores taps while it animates
+    (kept in the profile), on a phone that lost taps on a still screen too (kept: the share): a
+    phone that drops taps anywhere can lose pipelined moves by bad luck (seen with phonesim
+    --drop-taps 0.2, whose next game then played without pipelining, slower than a first game).
+    Each game sends one move during the last one's animation again: taken, play pipelines again
+    and the profile keeps that; lost (a game that does ignore them), the game waits as before,
+    that pair's taps sent again, and the verdict stays. A verdict of a phone that lost no other
+    tap (kept: False) is sure: no move is sent so."""
+    from assistant.session import TAKES_TAPS, TAPS_WHILE_ANIMATING
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, realism="fast", size=18, seed=3,
+                            faults=Faults(seed=3, ignore_taps_while=ignoring))
+    phone.app.animate(LONG)
+    start_accepting = loop.session._start_accepting
+
+    def kept_ignoring(profile):
+        profile.accepts.setdefault(TAPS_WHILE_ANIMATING, kept)  # (as an earlier game left it)
+        start_accepting(profile)
+
+    loop.session._start_accepting = kept_ignoring
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    assert vp.wrong_taps == 0 and loop.tally.replans == 0
+    ignored = [t.target for t in phone.tap_log].count("ignored")
+    if kept is False:
+        assert loop.link.overlapped == 0 and TAKES_TAPS not in loop.said
+        assert loop.session.profile.accepts[TAPS_WHILE_ANIMATING] is False
+    elif not ignoring:
+        assert loop.said.count(TAKES_TAPS) == 1 and loop.link.overlap and loop.link.overlapped >= 3
+        assert loop.session.profile.accepts[TAPS_WHILE_ANIMATING] is True and ignored == 0
+    else:
+        assert TAKES_TAPS not in loop.said and not loop.link.overlap and loop.link.overlapped == 1
+        assert loop.session.profile.accepts[TAPS_WHILE_ANIMATING] == kept
+        assert ignored >= 2  # (the trial's pair, sent again)
     vp.stop()
 
 
