@@ -418,6 +418,31 @@ def test_the_first_read_of_a_phone_with_video_takes_one_screencap_seen_still_on_
     vp.stop()
 
 
+def played_over_a_collapse(harness, plan, channel=None, faults=None):
+    """``planned`` on a board whose row 3 a pair empties, with pairs above it and below, its
+    points and no row window kept from earlier games and its times learned; played through,
+    each tap noted as (cell, what moved then, what it landed on)."""
+    from solver.numbermatch import POINTS
+
+    vp, phone, loop = planned(harness, "28......4 ........6 37....... 55.......", plan, channel, faults)
+    app = phone.app
+    loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
+    loop.game.window.recall({"row_window": 0.0})  # (kept: this game has no row window, so no trial of it)
+    long = LONG["fade"] + LONG["collapse"]
+    loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
+                                      "pair, rows go": [long - 0.05, long + 0.05]})
+    taps, tap = [], app.tap
+
+    def tap_noting_motion(x, y):
+        now = app.clock()
+        taps.append((app.cell_at(x, y), app.motion(now), app.landed(x, y)))
+        tap(x, y)
+
+    app.tap = tap_noting_motion
+    assert autoplay.play(loop, say=loop.said.append) == 0
+    return vp, phone, loop, taps
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset, scale, channel", [("1080x2400", 1.0, "scrcpy"), ("720x1600", 0.3, None)])
 def test_autoplay_clears_two_stages_on_a_real_phone_without_a_wrong_tap(harness, preset, scale, channel):
@@ -711,29 +736,13 @@ def test_a_pair_above_rows_going_is_tapped_during_their_collapse_and_one_below_a
     plan's pairs are played in its order. A game that ignores taps while a pair fades (phonesim's
     --ignore-taps-while-animating) loses the taps sent so: they go again, and no other pair is
     made of them."""
-    from solver.numbermatch import POINTS, Pair
+    from solver.numbermatch import Pair
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     # row 1's first pair (on video: a frame to compare the next ones with), row 3's pair (rows
     # go), the pair of rows 1 and 2 above it (rows go), and row 4's, moved up to the top
-    vp, phone, loop = planned(harness, "28......4 ........6 37....... 55.......",
-                              [Pair(0, 1), Pair(18, 19), Pair(8, 17), Pair(0, 1)], channel,
-                              Faults(seed=3, ignore_taps_while=ignoring))
-    app = phone.app
-    loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
-    loop.game.window.recall({"row_window": 0.0})  # (kept: this game has no row window, so no trial of it)
-    long = LONG["fade"] + LONG["collapse"]
-    loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
-                                      "pair, rows go": [long - 0.05, long + 0.05]})
-    taps, tap = [], app.tap
-
-    def tap_noting_motion(x, y):
-        now = app.clock()
-        taps.append((app.cell_at(x, y), app.motion(now), app.landed(x, y)))
-        tap(x, y)
-
-    app.tap = tap_noting_motion
-    assert autoplay.play(loop, say=loop.said.append) == 0
+    vp, phone, loop, taps = played_over_a_collapse(harness, [Pair(0, 1), Pair(18, 19), Pair(8, 17), Pair(0, 1)],
+                                                   channel, Faults(seed=3, ignore_taps_while=ignoring))
     assert loop.tally.stages == 1 and loop.tally.replans == 0
     assert vp.wrong_taps == 0 and not [t for t in taps if t[2] == "animating"], taps  # never a moving cell
     assert [cell for cell, _, _ in taps] == [0, 1, 18, 19, 8, 17, 0, 1], taps  # the plan's cells, in order
@@ -801,28 +810,13 @@ def test_a_later_pair_above_rows_going_is_played_during_their_collapse_before_on
     later one lies above them: the later pair goes first, tapped during the collapse, where the
     line stays legal and clears the board as planned (before, the collapse was waited out and
     the later pair played after). No tap lands on a moving cell."""
-    from solver.numbermatch import POINTS, Pair
+    from solver.numbermatch import Pair
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     # row 1's first pair; row 3's pair (rows go); row 4's, moved up into row 3 (it waits); the
     # pair of rows 1 and 2, above the collapse
-    vp, phone, loop = planned(harness, "28......4 ........6 37....... 55.......",
-                              [Pair(0, 1), Pair(18, 19), Pair(18, 19), Pair(8, 17)], channel)
-    app = phone.app
-    loop.game.points.recall(POINTS)  # (kept from earlier games: each pair's score borne out)
-    loop.game.window.recall({"row_window": 0.0})  # (kept: this game has no row window)
-    long = LONG["fade"] + LONG["collapse"]
-    loop.link.clock.animation.update({"pair": [LONG["fade"] - 0.05, LONG["fade"] + 0.05],
-                                      "pair, rows go": [long - 0.05, long + 0.05]})
-    taps, tap = [], app.tap
-
-    def tap_noting_motion(x, y):
-        now = app.clock()
-        taps.append((app.cell_at(x, y), app.motion(now), app.landed(x, y)))
-        tap(x, y)
-
-    app.tap = tap_noting_motion
-    assert autoplay.play(loop, say=loop.said.append) == 0
+    vp, phone, loop, taps = played_over_a_collapse(harness, [Pair(0, 1), Pair(18, 19), Pair(18, 19), Pair(8, 17)],
+                                                   channel)
     assert loop.tally.stages == 1 and loop.tally.replans == 0 and loop.tally.repeats == 0
     assert vp.wrong_taps == 0 and not [t for t in taps if t[2] == "animating"], taps  # never a moving cell
     # the pair of rows 1 and 2 during row 3's collapse, then the 5s, moved up to the top
