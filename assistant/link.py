@@ -240,8 +240,6 @@ class Link:
                 or any(overlap(part, self.shifted) for part in changing)):
             return None
         asked, last = window
-        if time.monotonic() > last:
-            return None  # (the move was looked at otherwise meanwhile: no frame now is early in it)
         self._wait_until(asked)
         others = [*changing, *aside, *self.settler.changed, *self.ticking]
         shown = part_change if shows == "fading" else part_moved

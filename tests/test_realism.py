@@ -622,22 +622,6 @@ def test_an_early_frame_that_caught_the_first_tap_alone_is_followed_by_the_next(
     assert link.early([first, second], aside=[header]) is fading and not frames
 
 
-def test_an_early_frame_is_not_looked_for_once_the_move_is_past_its_first_frames():
-    """A move looked at otherwise meanwhile (the row window's peek, 0.15 s past a fade) is not
-    judged on a frame taken after the time its first frames come by (before: a frame of the
-    rows already on their way up, refused as showing more than the fade, a miss counted)."""
-    import time
-    from types import SimpleNamespace
-
-    grabbed = []
-    link = Link(SimpleNamespace(screen=None, capture=lambda: grabbed.append(1)))
-    link.accept(np.zeros((2400, 1080, 3), np.uint8))
-    link.clock.animation["pair, rows go"] = [0.5, 0.55]
-    link.clock.touch("pair, rows go")
-    link.clock.touched_at = time.monotonic() - 0.6  # (past EARLY_LATEST of its 0.55 s)
-    assert link.early([(40, 370, 140, 470)]) is None and not grabbed
-
-
 def test_the_screen_after_rows_collapsed_is_taken_no_sooner_than_a_touch_may_land_in_them(monkeypatch):
     """The frame a next pair's early frames are compared with, once rows judged early to go
     have collapsed, shows the screen from their learned end plus the channel's margin, as late
