@@ -325,7 +325,7 @@ class Session:
         """The link starts from what earlier games on this phone showed its game accepts: one
         that ignores taps while it animates gets none sent so (said once, not found out again
         at the cost of lost taps)."""
-        kept = self.accepts(TAPS_WHILE_ANIMATING)
+        kept = profile.accepts.get(TAPS_WHILE_ANIMATING)
         if kept is not None and kept is not True and self.link.overlap:  # (False, or a share)
             self.link.overlap = False
             if not self._said_ignoring:  # (once: a phone that came back brings its profile again)
