@@ -23,10 +23,9 @@ def overlap(part, others) -> bool:
 
 
 # A still screen's video frame comes again every 100 ms (scrcpy's SurfaceEncoder), then its
-# latency: a frame newer than a screencap is waited for up to STILL_FRAME_WAIT, looked for every
-# VIDEO_POLL (its frame times are on this clock: see Channel.frame)
+# latency: a frame newer than a screencap is waited for up to STILL_FRAME_WAIT (its frame times
+# are on this clock: see Channel.frame)
 STILL_FRAME_WAIT = 0.3
-VIDEO_POLL = 0.01
 
 
 class PhoneCameBack(BoardChanged):
@@ -159,14 +158,15 @@ class Link:
         """(width, height) of the phone's screen as captured, when it has a video to capture from."""
         return self.screen.size if self.screen is not None else None
 
-    def live_frame(self):
+    def live_frame(self, shown_from: float | None = None, wait: float = 0.0):
         """(BGR frame, monotonic time) newest from the phone's video channel, or None (no video,
-        or a stream that ended: the next capture hands over to the next channel, in one line)."""
+        or a stream that ended: the next capture hands over to the next channel, in one line);
+        ``shown_from``: one that showed the screen from then on, waited for up to ``wait`` s."""
         channel = self._channel()
         if channel is None:
             return None
         try:
-            return channel.frame()
+            return channel.frame() if shown_from is None else channel.frame_since(shown_from, wait)
         except (ChannelUnavailable, ConnectionError):
             return None
 
@@ -320,14 +320,8 @@ class Link:
         if before is None:
             return None
         image = self._grab()[0]  # (lossless: a screencap)
-        done = time.monotonic()
-        while True:
-            after = self.live_frame()
-            if after is None or time.monotonic() > done + STILL_FRAME_WAIT:
-                return None
-            if after[1] >= done:
-                return image if still(before[0], after[0], self.ticking) else None
-            time.sleep(VIDEO_POLL)
+        after = self.live_frame(shown_from=time.monotonic(), wait=STILL_FRAME_WAIT)
+        return image if after is not None and still(before[0], after[0], self.ticking) else None
 
     def settle_in_full(self) -> bool:
         """The last capture was taken as still on its kind of touch's learned time alone and
@@ -349,12 +343,11 @@ class Link:
         """For a touch at ``points`` (None: not a tap) sent at ``now``: when every animation
         running ends (the channel's margin on), and whether the touch goes at once, during them
         (pipelined: none of its points in a part still moving, where ``overlap`` holds). A question."""
-        moving = [part for part, ends in self._moving if ends + self.touch_margin > now]
+        running = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
         # (a row collapsing after an earlier move may outlast the last move's fade)
-        quiet = max([self.clock.quiet_from(self.touch_margin)]
-                    + [ends + self.touch_margin for _, ends in self._moving])
-        at_once = (self.overlap and points is not None and quiet > now and bool(moving)
-                   and not any(overlap((x, y, x + 1, y + 1), moving) for x, y in points))
+        quiet = max([self.clock.quiet_from(self.touch_margin)] + [ends + self.touch_margin for _, ends in running])
+        at_once = (self.overlap and points is not None and quiet > now and bool(running)
+                   and not any(overlap((x, y, x + 1, y + 1), [part for part, _ in running]) for x, y in points))
         return quiet, at_once
 
     def waits(self, points) -> bool:

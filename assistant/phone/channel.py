@@ -96,6 +96,11 @@ class Channel:
         arrived); None: no video here."""
         return None
 
+    def frame_since(self, shown_from: float, wait: float) -> tuple[np.ndarray, float] | None:
+        """``frame``, one that showed the screen from ``shown_from`` on, waited for up to
+        ``wait`` seconds; None: no video here, or none that new came."""
+        return None
+
     def close(self) -> None:
         """Stops what the channel started, on the phone and here (exec starts nothing)."""
 

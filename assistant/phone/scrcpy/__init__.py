@@ -151,6 +151,16 @@ class ScrcpyChannel(Channel):
             self._check()
         return got
 
+    def frame_since(self, shown_from: float, wait: float):
+        """``frame``, one that showed the screen from ``shown_from`` on, woken as it is decoded,
+        waited for up to ``wait`` seconds; None: none came (a stream that ended: as ``frame``)."""
+        if self.frame() is None:
+            return None
+        got = self.video.next_frame(shown_from, float("-inf"), time.monotonic() + wait)
+        if got is None and self.video.broken:
+            self._check()
+        return got
+
     def capture(self, lossless: bool, not_before: float | None):
         """The newest video frame (``_from_video``) unless a lossless capture is asked for and
         screencap works on the phone, else a screencap (``Channel.capture``)."""
