@@ -154,6 +154,13 @@ class Link:
         return self.screen is not None and self.device.shown_at is not None
 
     @property
+    def video_capture(self) -> bool:
+        """Captures come from the phone's video (not asked lossless, and a video there): each
+        next one waits for the next frame, which a still screen's video sends again (see
+        ``Channel.settled_since``)."""
+        return not self.lossless and self.live_frame() is not None
+
+    @property
     def video_size(self) -> tuple[int, int] | None:
         """(width, height) of the phone's screen as captured, when it has a video to capture from."""
         return self.screen.size if self.screen is not None else None
@@ -183,6 +190,12 @@ class Link:
     def _first_frame(self):
         """``AnimationClock.first_frame`` at this link's capture time."""
         return self.clock.first_frame(self.capture_s)
+
+    def glance_settles(self) -> bool:
+        """Whether a glance now would be a settled capture (its kind of touch has no time learned
+        yet, or one a settle narrows): the caller may as well capture settled. A question."""
+        first = self._first_frame()
+        return first is None or first[1]
 
     def glance(self):
         """One capture once this kind of touch's animation time has passed, not proved settled:
@@ -300,7 +313,8 @@ class Link:
             if first is not None:
                 self._wait_until(first[0])
         image, times = self.settler.settle(self.ticking, glanced, touched_at,
-                                           None if in_full else self.clock.seen_still_by)
+                                           None if in_full else self.clock.seen_still_by,
+                                           None if in_full or not self.video_capture else self._video_settled_since)
         before = self.settler.screen
         if (touched_at is not None and not in_full and times[0] >= self._overlap_until
                 and (len(times) > 2 or before is not None and not still(before, image, self.ticking))):
@@ -310,6 +324,12 @@ class Link:
         self._settled_touch = touched_at if self.settler.by_time else None
         self.accept(image)
         return image
+
+    def _video_settled_since(self, at: float) -> float | None:
+        """``Channel.settled_since`` for the last capture, asked for at ``at``, when it was a
+        video frame (its own time); else None."""
+        channel = self._channel()
+        return channel.settled_since(at) if channel is not None and self.from_video else None
 
     def _still_on_video_around(self):
         """One lossless capture of a screen the video shows still on both sides of it (its

@@ -291,7 +291,8 @@ class Loop:
 
     def _judge_read(self, move, before, expected, ending: bool, reading) -> str:
         """``judge`` on a screen read: a glance when it shows the prediction, else a settled one."""
-        if reading is None and not ending:
+        # (a glance that would settle anyway is a settled capture read once, and judged as one)
+        if reading is None and not ending and not self.link.glance_settles():
             seen = self.glance(move, before, expected)
             if seen is not None:
                 self.advance(seen)

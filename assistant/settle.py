@@ -111,11 +111,15 @@ class Settler:
         # time alone (``seen_still_by``): right only for a move that animated as that kind does
         self.by_time = False
 
-    def settle(self, ticking=(), first=None, touched_at: float | None = None, seen_still_by=None):
+    def settle(self, ticking=(), first=None, touched_at: float | None = None, seen_still_by=None,
+               settled_since=None):
         """The still screen and when each frame was asked for (the last two show it still). With
         nothing sent since the settled screen (``touched_at`` None) one frame equal to it does;
         after a touch two equal frames count STILL_SPAN apart, or once ``seen_still_by`` the
-        first's time (None: only STILL_SPAN apart). ``first``: a frame (image, when asked) taken since the touch."""
+        first's time (None: only STILL_SPAN apart), or one frame does that ``settled_since`` its
+        time gives a time for: a video that saw the screen change after the touch and then stay
+        (``Channel.settled_since``), which stands in the times as the first seen still.
+        ``first``: a frame (image, when asked) taken since the touch."""
         image, at = self.grab()
         if first is not None:
             previous, previous_at = first
@@ -126,6 +130,10 @@ class Settler:
         moving = 0.0  # seconds the screen was seen changing (see STALL_GAP)
         boxes = []  # where each pair of frames in a row differed
         while True:
+            since = settled_since(at) if settled_since is not None and touched_at is not None else None
+            if since is not None:
+                self.by_time = True  # (as on a learned time: a pause inside a move would look so too)
+                return image, [t for t in times[:-1] if t < since] + [since, at]
             if touched_at is None and previous is not None and not still(previous, image, ticking):
                 boxes.append(changed_box(previous, image))
                 found = ticking_box(boxes, image.shape) if moving >= TICKING_AFTER else None
@@ -137,8 +145,10 @@ class Settler:
                     self.by_time = touched_at is not None and at - previous_at < STILL_SPAN
                     return image, times
                 # too close together to rule out an animation that eases in: a later frame is
-                # compared with the same earlier one (and stands in the times for this one)
-                self.wait_until(previous_at + STILL_SPAN)
+                # compared with the same earlier one (and stands in the times for this one); on
+                # video, the next frame, which may show the screen settled (``settled_since``)
+                if settled_since is None:
+                    self.wait_until(previous_at + STILL_SPAN)
                 image, at = self.grab()
                 times[-1] = at
                 continue

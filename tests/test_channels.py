@@ -218,6 +218,9 @@ class FakeStream(Video):
         self.given += 1
         return bgr, time.monotonic()
 
+    def still_since(self, shown):
+        return None  # (its frames are the screen as asked, not a stream: no run of them told)
+
     def next_frame(self, shown_from, after, until):
         while time.monotonic() <= until:  # (looked at again: the real stream wakes its readers)
             got = self.frame()

@@ -237,6 +237,9 @@ class ScriptedPhone:
     def settle_in_full(self):
         return False  # (its screens are given settled)
 
+    def glance_settles(self):
+        return False  # (a glance is a frame caught mid-animation, never a settled capture)
+
     def accept(self, image):
         pass
 

@@ -312,6 +312,32 @@ def test_a_screen_taken_as_still_on_a_learned_time_alone_is_settled_in_full_when
     assert link.clock.animation["pair"] == [0.0, 0.01] and not link.settle_in_full()
 
 
+def test_a_settle_on_video_ends_on_the_frame_that_shows_the_screen_drew_nothing_since_its_change():
+    """After a touch, two equal frames count as still only STILL_SPAN apart (an animation that
+    eases in looks still at first), but a video that saw the screen change after the touch and
+    then draw nothing new for a repeat's time (``Channel.settled_since``) settles it on that
+    frame: the move's time is learned from the run's first frame, no STILL_SPAN waited."""
+    from assistant.settle import STILL_SPAN, Settler
+
+    moving, still = (np.full((200, 100, 3), v, np.uint8) for v in (40, 160))
+    frames = [(moving, 10.1), (still, 10.2), (still, 10.3)]  # (the last one the encoder's repeat)
+    waited = []
+    settler = Settler(lambda: frames.pop(0), waited.append)
+    runs = {10.3: 10.2}  # the video's word: the frame at 10.3 shows a picture drawn at 10.2, none since
+    image, times = settler.settle(touched_at=10.0, settled_since=runs.get)
+    assert image is still and times == [10.1, 10.2, 10.3] and frames == [] and settler.by_time
+    assert 10.2 + STILL_SPAN not in waited
+    # no such run seen (a screen drawn anew every frame): the video's next frames, till STILL_SPAN
+    frames[:] = [(moving, 10.1), (still, 10.2), (still, 10.3), (still, 10.2 + STILL_SPAN)]
+    image, times = settler.settle(touched_at=10.0, settled_since={}.get)
+    assert image is still and times == [10.1, 10.2, 10.2 + STILL_SPAN] and frames == []
+    assert 10.2 + STILL_SPAN not in waited and not settler.by_time
+    # no video (screencaps): the next capture waits for STILL_SPAN
+    frames[:] = [(moving, 10.1), (still, 10.2), (still, 10.3), (still, 10.2 + STILL_SPAN)]
+    image, times = settler.settle(touched_at=10.0)
+    assert image is still and times == [10.1, 10.2, 10.2 + STILL_SPAN] and 10.2 + STILL_SPAN in waited
+
+
 def flip9_with_clock(layout="buttons", clock=None):
     app = apps.create("flip9", PRESETS["1080x2400"], seed=3, layout=layout)
     app.clock = clock or Clock()
@@ -415,6 +441,34 @@ def test_the_first_read_of_a_phone_with_video_takes_one_screencap_seen_still_on_
     link = loop.link
     assert reading.screen == "board" and reading.board.cells == phone.app.board.cells
     assert link.captures - link.screen.frames == 1, (link.captures, link.screen.frames)  # one screencap
+    vp.stop()
+
+
+@pytest.mark.slow
+def test_a_first_move_on_video_is_read_once_settled_where_the_video_shows_its_animation_ended(harness, tmp_path,
+                                                                                          monkeypatch):
+    """A fresh profile knows no animation time: the first pair is judged on a settled capture,
+    read once (a glance would settle anyway: not a glance and then a settled read), and settled
+    where scrcpy's video saw the fade drawn and then nothing for a repeat's 100 ms (its encoder
+    sends a still screen's frame again then: SurfaceEncoder.java, REPEAT_FRAME_DELAY_US), not
+    STILL_SPAN after: the time is learned from the run's first frame."""
+    from assistant.settle import STILL_SPAN
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, channel="scrcpy")
+    link, session = loop.link, loop.session
+    looks, learned = [], []
+    look, learn = session.look, link.clock.learn
+    monkeypatch.setattr(session, "look", lambda *a, **k: looks.append(k.get("glance", False)) or look(*a, **k))
+    monkeypatch.setattr(link.clock, "learn", lambda times: learned.append(list(times)) or learn(times))
+    assert autoplay.play(loop, say=loop.said.append, max_moves=1) == 0
+    assert looks == [False, False], looks  # the board's first read, then the move's settled one
+    (times,) = learned
+    assert times[-1] - times[-2] < STILL_SPAN and link.settler.by_time, times
+    assert times[-2] == link.device.channel.video.still_since(times[-1])  # the run's first frame
+    fade = dict(REALISM["real"].animations)["fade"]
+    assert link.clock.animation["pair"][1] > fade - 0.05  # (no shorter than the fade, but its eased tail)
+    assert vp.wrong_taps == 0 and loop.tally.moves == 1
     vp.stop()
 
 

@@ -101,6 +101,11 @@ class Channel:
         ``wait`` seconds; None: no video here, or none that new came."""
         return None
 
+    def settled_since(self, shown: float) -> float | None:
+        """When the screen a video frame shown at ``shown`` showed stopped changing after the
+        last touch, as the channel's video saw it; None: not seen so, or no video here."""
+        return None
+
     def close(self) -> None:
         """Stops what the channel started, on the phone and here (exec starts nothing)."""
 

@@ -6,18 +6,20 @@ import socket
 import struct
 import threading
 import time
-from typing import TYPE_CHECKING
+from collections import deque
+
+import cv2
+import numpy as np
 
 from assistant.phone.scrcpy.server import close_socket, recv_exact
-
-if TYPE_CHECKING:
-    import numpy as np
+from assistant.settle import BANNER_PART, PIXEL_NOISE, STATUS_BAR_PART, STILL_PIXELS
 
 # Streamer.java: a packet's 12-byte header is its pts with these flags, then its size
 PACKET_FLAG_CONFIG = 1 << 63
 PACKET_FLAG_KEY_FRAME = 1 << 62
 PTS_MASK = PACKET_FLAG_KEY_FRAME - 1  # the rest: the frame's capture time, us (app/src/demuxer.c)
 FIRST_FRAME_WAIT = 2.0  # seconds frame() may wait for the very first decoded frame
+RUNS_KEPT = 64  # the newest frames whose still runs are remembered (two seconds at 30 a second)
 
 
 class Video:
@@ -32,6 +34,10 @@ class Video:
         # than it arrived; a loaded computer's late frames keep their capture time)
         self._pts_offset = float("inf")
         self._frame: tuple[np.ndarray, float] | None = None
+        # the run of frames in a row that show one picture (each within PIXEL_NOISE of its first,
+        # where the game draws): its first frame, and per recent frame's time the run's start
+        self._run_first: tuple[np.ndarray, float] | None = None
+        self._runs: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
         self._frame_ready = threading.Condition()
         self.broken: str | None = None
         self._closing = False
@@ -64,14 +70,29 @@ class Video:
                     self.size = (frame.width, frame.height)  # each frame's own (app/src/screen.c, prepare_for_frame)
                     arrived = time.monotonic()
                     self._pts_offset = min(self._pts_offset, arrived - pts)
-                    with self._frame_ready:
-                        self._frame = (image, pts + self._pts_offset)
-                        self._frame_ready.notify_all()
+                    self._keep(image, pts + self._pts_offset)
         except (EOFError, OSError, av.error.FFmpegError) as exc:
             if not self._closing:
                 self.broken = f"its video stream ended ({exc})"
         with self._frame_ready:
             self._frame_ready.notify_all()
+
+    def _keep(self, image: np.ndarray, shown: float) -> None:
+        """A frame decoded: the newest now, in its run or the first of a new one (``still_since``)."""
+        first = self._run_first
+        if first is None or not same_picture(first[0], image):
+            first = self._run_first = (image, shown)
+        with self._frame_ready:
+            self._frame = (image, shown)
+            self._runs.append((shown, first[1]))
+            self._frame_ready.notify_all()
+
+    def still_since(self, shown: float) -> float | None:
+        """When the picture of the frame shown at ``shown`` was first shown, as the frames in a row
+        before it tell (the first of them within PIXEL_NOISE of it everywhere the game draws);
+        None for a frame not among the newest RUNS_KEPT."""
+        with self._frame_ready:
+            return next((since for at, since in self._runs if at == shown), None)
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest frame and when it showed the screen (its pts on our clock, see
@@ -102,3 +123,16 @@ class Video:
         close_socket(self.sock)
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
+
+
+def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether at most STILL_PIXELS values (a pixel's channel each) differ by more than
+    PIXEL_NOISE where the game draws (``assistant.settle.still``'s band and tolerance: a
+    video's noise, the encoder refining a still screen's frames): cheap enough for every frame."""
+    if a.shape != b.shape:
+        return False
+    h = a.shape[0]
+    y0, y1 = int(h * STATUS_BAR_PART), int(h * (1 - BANNER_PART))
+    differ = cv2.absdiff(a[y0:y1], b[y0:y1])
+    values = differ.reshape(differ.shape[0], -1)  # (one channel: its values counted one by one)
+    return cv2.countNonZero(cv2.threshold(values, PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1]) <= STILL_PIXELS
