@@ -43,12 +43,6 @@ VIDEO_LATENCY = 0.07
 # computer decodes late) before it takes a screencap instead, which costs as much on a real
 # phone (0.3-0.55 s).
 FRAME_WAIT = 0.5
-# A frame that comes after a run of the same picture this long shows nothing was drawn in that
-# time: the encoder sends a frame only when the screen drew one, and a still screen's again after
-# 100 ms (SurfaceEncoder.java, REPEAT_FRAME_DELAY_US), so a still screen's run is seen within a
-# repeat, on a screen drawn anew every frame (a game engine's) from the frames alike. Less a
-# frame's jitter: a run's first and last frames are the drawing's own times.
-VIDEO_STILL_SPAN = 0.09
 
 
 class ScrcpyChannel(Channel):
@@ -168,13 +162,14 @@ class ScrcpyChannel(Channel):
         return got
 
     def settled_since(self, shown: float) -> float | None:
-        """When the screen that the frame shown at ``shown`` shows stopped changing, where the
-        video saw it change after the last touch could show (VIDEO_LATENCY past it) and then
-        stay for VIDEO_STILL_SPAN by that frame: the first frame of the run of that picture
-        (``Video.still_since``). None: not so seen (no change since the touch yet, or a run
-        too short), or no video."""
+        """When the screen that the frame shown at ``shown`` shows stopped changing: that frame
+        is the encoder's repeat of one drawn after the last touch could show (VIDEO_LATENCY
+        past it), nothing drawn since (``Video.still_since``), and this is when that one was.
+        None: no repeat (a frame drawn, or a screen drawn anew every frame), a repeat of a
+        screen still since before the touch showed (an animation easing in unseen, a touch not
+        acted on yet), or no video."""
         since = self.video.still_since(shown) if self.video is not None else None
-        if since is None or since < self.device.touched_at + VIDEO_LATENCY or shown - since < VIDEO_STILL_SPAN:
+        if since is None or since == shown or since < self.device.touched_at + VIDEO_LATENCY:
             return None
         return since
 

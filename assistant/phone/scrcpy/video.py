@@ -19,7 +19,12 @@ PACKET_FLAG_CONFIG = 1 << 63
 PACKET_FLAG_KEY_FRAME = 1 << 62
 PTS_MASK = PACKET_FLAG_KEY_FRAME - 1  # the rest: the frame's capture time, us (app/src/demuxer.c)
 FIRST_FRAME_WAIT = 2.0  # seconds frame() may wait for the very first decoded frame
-RUNS_KEPT = 64  # the newest frames whose still runs are remembered (two seconds at 30 a second)
+RUNS_KEPT = 64  # the newest frames whose drawing times are remembered (two seconds at 30 a second)
+# The encoder sends a frame when the screen drew one, and a still screen's last frame again after
+# 100 ms (server SurfaceEncoder.java, REPEAT_FRAME_DELAY_US): a frame alike to the one before it
+# and this long after it is such a repeat, nothing drawn between (less a frame's jitter: the
+# frames' times are when the phone drew them). A screen drawn anew every frame sends none.
+REPEAT_GAP = 0.09
 
 
 class Video:
@@ -34,10 +39,9 @@ class Video:
         # than it arrived; a loaded computer's late frames keep their capture time)
         self._pts_offset = float("inf")
         self._frame: tuple[np.ndarray, float] | None = None
-        # the run of frames in a row that show one picture (each within PIXEL_NOISE of its first,
-        # where the game draws): its first frame, and per recent frame's time the run's start
-        self._run_first: tuple[np.ndarray, float] | None = None
-        self._runs: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
+        # per recent frame's time, when the screen it shows was drawn: its own, or for a repeat
+        # (REPEAT_GAP) the frame's it repeats
+        self._drawn: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
         self._frame_ready = threading.Condition()
         self.broken: str | None = None
         self._closing = False
@@ -78,21 +82,22 @@ class Video:
             self._frame_ready.notify_all()
 
     def _keep(self, image: np.ndarray, shown: float) -> None:
-        """A frame decoded: the newest now, in its run or the first of a new one (``still_since``)."""
-        first = self._run_first
-        if first is None or not same_picture(first[0], image):
-            first = self._run_first = (image, shown)
+        """A frame decoded: the newest now, drawn or a repeat of the one drawn last (``still_since``)."""
+        last = self._frame
+        drawn = shown
+        if last is not None and shown - last[1] >= REPEAT_GAP and same_picture(last[0], image):
+            drawn = self._drawn[-1][1]  # (a repeat: the screen as drawn then)
         with self._frame_ready:
             self._frame = (image, shown)
-            self._runs.append((shown, first[1]))
+            self._drawn.append((shown, drawn))
             self._frame_ready.notify_all()
 
     def still_since(self, shown: float) -> float | None:
-        """When the picture of the frame shown at ``shown`` was first shown, as the frames in a row
-        before it tell (the first of them within PIXEL_NOISE of it everywhere the game draws);
-        None for a frame not among the newest RUNS_KEPT."""
+        """When the screen the frame shown at ``shown`` shows was drawn: that frame's own time,
+        or, for the encoder's repeats of a still screen (REPEAT_GAP), the time of the frame they
+        repeat; None for a frame not among the newest RUNS_KEPT."""
         with self._frame_ready:
-            return next((since for at, since in self._runs if at == shown), None)
+            return next((drawn for at, drawn in self._drawn if at == shown), None)
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest frame and when it showed the screen (its pts on our clock, see
@@ -127,8 +132,8 @@ class Video:
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether at most STILL_PIXELS values (a pixel's channel each) differ by more than
-    PIXEL_NOISE where the game draws (``assistant.settle.still``'s band and tolerance: a
-    video's noise, the encoder refining a still screen's frames): cheap enough for every frame."""
+    PIXEL_NOISE where the game draws (``assistant.settle.still``'s band and tolerance: the
+    encoder refining a still screen's repeats): cheap enough for every frame."""
     if a.shape != b.shape:
         return False
     h = a.shape[0]
