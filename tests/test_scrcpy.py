@@ -389,3 +389,12 @@ def test_the_encoders_repeat_of_a_still_screen_shows_it_settled_since_the_frame_
     assert channel.settled_since(1.166) is None
     channel.video = None
     assert channel.settled_since(1.166) is None
+
+
+def test_phonesims_server_sends_a_still_screen_again_at_the_look_nearest_100_ms():
+    """SurfaceEncoder.java's REPEAT_FRAME_DELAY_US: a still screen's last frame again after
+    100 ms. phonesim looks at its screen MAX_FPS times a second, so its third look after a
+    frame (a hair under 100 ms, or over) sends it again, not the fourth at 133 ms."""
+    look = 1 / simscrcpy.MAX_FPS
+    assert simscrcpy.repeat_due(10.0 + 3 * look - 1e-4, 10.0) and simscrcpy.repeat_due(10.0 + 3 * look + 1e-4, 10.0)
+    assert not simscrcpy.repeat_due(10.0 + 2 * look + 1e-4, 10.0)
