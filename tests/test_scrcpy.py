@@ -358,14 +358,16 @@ def test_a_reader_waiting_for_a_newer_frame_is_woken_by_the_decoder_not_by_polli
     assert video.next_frame(3.0, 2.0, time.monotonic() + 0.05) is None  # none that new by then
 
 
-def test_the_encoders_repeat_of_a_still_screen_shows_it_settled_since_the_frame_it_repeats():
+def test_the_encoders_repeat_of_a_still_screen_shows_it_settled_since_it_first_looked_so():
     """scrcpy's encoder sends a frame when the screen drew one, and a still screen's last frame
-    again after 100 ms (server SurfaceEncoder.java, REPEAT_FRAME_DELAY_US): the video tells, per
-    frame, when the screen it shows was drawn (a repeat: the frame it repeats; the encoder
-    refining it is within the noise). The channel takes a screen as settled on a repeat of a
-    frame drawn after the last touch could show. Frames drawn in a row, however alike (an
+    again after 100 ms (server SurfaceEncoder.java, REPEAT_FRAME_DELAY_US): the video tells, for
+    such a repeat, when the screen first looked as it does (the first of the frames drawn in a
+    row alike to it: an eased end draws its last frames a shade apart; the encoder refines a
+    repeat within the noise). The channel takes a screen as settled on a repeat of a screen that
+    first looked so after the last touch could show. Frames drawn in a row, however alike (an
     animation's eased end and the next one's eased start), are no repeat; nor is a repeat of a
-    screen drawn before the touch showed (a change that eases in unseen, a touch not acted on)."""
+    screen that looked so before the touch showed (a change that eases in unseen, a touch not
+    acted on)."""
     from types import SimpleNamespace
 
     from assistant.phone.scrcpy.video import Video
@@ -373,19 +375,20 @@ def test_the_encoders_repeat_of_a_still_screen_shows_it_settled_since_the_frame_
     video = Video(None, (8, 40))
     before, moved = np.zeros((40, 8, 3), np.uint8), np.full((40, 8, 3), 120, np.uint8)
     eased = moved.copy()
-    eased[20, 2:7] = 131  # (a drawn frame a shade or so on: the next animation easing in)
+    eased[20, 2:7] = 131  # (drawn a shade on: within the noise of the frame before)
     refined = eased.copy()
     refined[10, 2:7] = 150  # (15 values past the noise: the encoder refining a still frame)
     frames = ((before, 1.0), (moved, 1.033), (eased, 1.066), (eased, 1.166), (refined, 1.266), (before, 1.3))
     for image, shown in frames:
         video._keep(image, shown)
-    assert [video.still_since(t) for _, t in frames] == [1.0, 1.033, 1.066, 1.066, 1.066, 1.3]
+    # (the refined repeat is a shade further from the first of them: alike from the eased one on)
+    assert [video.still_since(t) for _, t in frames] == [None, None, None, 1.033, 1.066, None]
     assert video.still_since(0.5) is None  # (not a frame it kept)
     channel = scrcpy.ScrcpyChannel.__new__(scrcpy.ScrcpyChannel)
     channel.video, channel.device = video, SimpleNamespace(touched_at=0.9)
-    assert channel.settled_since(1.166) == 1.066 and channel.settled_since(1.266) == 1.066
+    assert channel.settled_since(1.166) == 1.033 and channel.settled_since(1.266) == 1.066
     assert channel.settled_since(1.066) is None  # (drawn: an animation may go on)
-    channel.device.touched_at = 1.0  # the frame repeated may have been drawn before the touch showed
+    channel.device.touched_at = 1.0  # the screen may have looked so before the touch showed
     assert channel.settled_since(1.166) is None
     channel.video = None
     assert channel.settled_since(1.166) is None

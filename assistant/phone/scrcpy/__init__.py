@@ -163,13 +163,13 @@ class ScrcpyChannel(Channel):
 
     def settled_since(self, shown: float) -> float | None:
         """When the screen that the frame shown at ``shown`` shows stopped changing: that frame
-        is the encoder's repeat of one drawn after the last touch could show (VIDEO_LATENCY
-        past it), nothing drawn since (``Video.still_since``), and this is when that one was.
-        None: no repeat (a frame drawn, or a screen drawn anew every frame), a repeat of a
-        screen still since before the touch showed (an animation easing in unseen, a touch not
-        acted on yet), or no video."""
+        is the encoder's repeat of a still screen, nothing drawn since the frame it repeats,
+        and the screen looked so from a frame drawn after the last touch could show
+        (VIDEO_LATENCY past it) on (``Video.still_since``). None: no repeat (a frame drawn, or
+        a screen drawn anew every frame), a screen that looked so since before the touch showed
+        (an animation easing in unseen, a touch not acted on yet), or no video."""
         since = self.video.still_since(shown) if self.video is not None else None
-        if since is None or since == shown or since < self.device.touched_at + VIDEO_LATENCY:
+        if since is None or since < self.device.touched_at + VIDEO_LATENCY:
             return None
         return since
 

@@ -19,12 +19,15 @@ PACKET_FLAG_CONFIG = 1 << 63
 PACKET_FLAG_KEY_FRAME = 1 << 62
 PTS_MASK = PACKET_FLAG_KEY_FRAME - 1  # the rest: the frame's capture time, us (app/src/demuxer.c)
 FIRST_FRAME_WAIT = 2.0  # seconds frame() may wait for the very first decoded frame
-RUNS_KEPT = 64  # the newest frames whose drawing times are remembered (two seconds at 30 a second)
+RUNS_KEPT = 64  # the newest frames whose times are remembered (two seconds at 30 a second)
 # The encoder sends a frame when the screen drew one, and a still screen's last frame again after
 # 100 ms (server SurfaceEncoder.java, REPEAT_FRAME_DELAY_US): a frame alike to the one before it
 # and this long after it is such a repeat, nothing drawn between (less a frame's jitter: the
 # frames' times are when the phone drew them). A screen drawn anew every frame sends none.
 REPEAT_GAP = 0.09
+# the frames drawn last, kept to tell when a repeat's screen first looked as it does: an eased
+# end draws its last frames a shade apart (the oldest kept stands for any before it)
+DRAWN_KEPT = 4
 
 
 class Video:
@@ -39,9 +42,10 @@ class Video:
         # than it arrived; a loaded computer's late frames keep their capture time)
         self._pts_offset = float("inf")
         self._frame: tuple[np.ndarray, float] | None = None
-        # per recent frame's time, when the screen it shows was drawn: its own, or for a repeat
-        # (REPEAT_GAP) the frame's it repeats
-        self._drawn: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
+        # the frames drawn last, and per recent repeat's time (REPEAT_GAP) when its screen first
+        # looked as it does: the first of those frames in a row alike to it (within the noise)
+        self._drawn: deque[tuple[np.ndarray, float]] = deque(maxlen=DRAWN_KEPT)
+        self._repeats: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
         self._frame_ready = threading.Condition()
         self.broken: str | None = None
         self._closing = False
@@ -82,22 +86,29 @@ class Video:
             self._frame_ready.notify_all()
 
     def _keep(self, image: np.ndarray, shown: float) -> None:
-        """A frame decoded: the newest now, drawn or a repeat of the one drawn last (``still_since``)."""
+        """A frame decoded: the newest now, a repeat or drawn (``still_since``)."""
         last = self._frame
-        drawn = shown
-        if last is not None and shown - last[1] >= REPEAT_GAP and same_picture(last[0], image):
-            drawn = self._drawn[-1][1]  # (a repeat: the screen as drawn then)
+        repeat = last is not None and shown - last[1] >= REPEAT_GAP and same_picture(last[0], image)
+        since = None
+        if repeat:  # (looked at once a still screen's frame comes again: none while it changes)
+            for drawn, at in reversed(self._drawn):
+                if not same_picture(drawn, image):
+                    break
+                since = at
+        else:
+            self._drawn.append((image, shown))
         with self._frame_ready:
             self._frame = (image, shown)
-            self._drawn.append((shown, drawn))
+            if since is not None:
+                self._repeats.append((shown, since))
             self._frame_ready.notify_all()
 
     def still_since(self, shown: float) -> float | None:
-        """When the screen the frame shown at ``shown`` shows was drawn: that frame's own time,
-        or, for the encoder's repeats of a still screen (REPEAT_GAP), the time of the frame they
-        repeat; None for a frame not among the newest RUNS_KEPT."""
+        """For the encoder's repeat of a still screen (REPEAT_GAP) shown at ``shown``: when that
+        screen first looked as it does, the first of the frames drawn last in a row alike to it
+        (DRAWN_KEPT); None for a frame drawn, or one not among the newest RUNS_KEPT."""
         with self._frame_ready:
-            return next((drawn for at, drawn in self._drawn if at == shown), None)
+            return next((since for at, since in self._repeats if at == shown), None)
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest frame and when it showed the screen (its pts on our clock, see
