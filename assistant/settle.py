@@ -45,13 +45,11 @@ class ScreenNotSettling(TapsolveError):
 
 
 def changed_mask(a, b):
-    """Non-zero where two same-sized images differ by more than PIXEL_NOISE in some channel, else 0."""
-    # all in OpenCV and uint8, every look: each channel's difference thresholded, then a grey of
-    # the three, non-zero where any is (the least weight, blue's 0.114 of 255, is 29): half the
-    # time of splitting the channels for their maximum, an eighth of numpy's int16 difference
-    over = cv2.threshold(cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b)), PIXEL_NOISE, 255,
-                         cv2.THRESH_BINARY)[1]
-    return over if over.ndim == 2 else cv2.cvtColor(over, cv2.COLOR_RGB2GRAY)
+    """255 where two same-sized images differ by more than PIXEL_NOISE in some channel, else 0."""
+    # all in OpenCV and uint8: a quarter of the time of numpy's int16 difference, every look
+    r, g, b_ = cv2.split(cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b)))
+    strongest = cv2.max(cv2.max(r, g), b_)
+    return cv2.threshold(strongest, PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1]
 
 
 def changed_pixels(a, b) -> int:
