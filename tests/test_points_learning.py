@@ -29,9 +29,9 @@ def reading(board, profile=None):
     return Reading("numbermatch", "board", board=board, profile=profile)
 
 
-def game_with(points=None, objective="fast"):
+def game_with(points=None):
     """A Number Match game that starts from the points a profile kept (``recall``)."""
-    game = NumberMatch(objective)
+    game = NumberMatch()
     game.recall(points or {})
     return game
 
@@ -158,7 +158,7 @@ def test_a_glance_teaches_nothing_and_the_settled_screen_teaches_once():
 
 
 def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_judged_with_the_next():
-    game = NumberMatch("score")  # (a plan that counts points waits on them)
+    game = NumberMatch()
     before = game.position(reading(Board.parse(BOARD)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1)
     assert not game.shows(seen, expected)                       # touching pairs not borne out yet
@@ -174,32 +174,10 @@ def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_j
 
 
 def test_a_kind_an_earlier_game_bore_out_is_taken_on_a_glance():
-    game = game_with({"touching": 1}, objective="score")
+    game = game_with({"touching": 1})
     before = game.position(reading(Board.parse(BOARD), ))
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
     assert game.shows(glanced, expected) and game.points.confirmed == set()
-
-
-def test_for_the_fewest_moves_a_kind_not_borne_out_is_taken_as_any_move_and_taught_by_the_next_settled_score():
-    """No plan for the fewest moves counts points: a move that scores a kind not borne out yet
-    is taken on a glance, or judged on its early frame (``in_place``), not on a settled screen
-    of its own; the next score read settled teaches it, with the moves before it."""
-    game = NumberMatch("fast")
-    start = reading(Board.parse(BOARD))
-    before = game.position(start)
-    start.cells = {k: (100 + 50 * (k % 9), 300 + 50 * (k // 9)) for k in range(len(before.cells))}
-    start.pitch, start.rows_visible = 50.0, 2
-    assert game.in_place(before, Pair(0, 1), start) is not None  # judged on its early frame
-    assert NumberMatch("score").in_place(before, Pair(0, 1), start) is None
-    expected, glanced = phone_scores(game, before, Pair(0, 1), 3)  # the phone scores it 3, not 1
-    assert not game.shows(glanced, expected)  # (a score that differs: the settled screen's)
-    expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
-    assert game.shows(glanced, expected) and game.points.confirmed == set()
-    learn(game, expected, glanced, how="glance")
-    # 8 and 2 across the row break, judged settled: its score bears out both moves' kinds
-    expected, seen = phone_scores(game, glanced, Pair(8, 9), 2)
-    assert learn(game, expected, seen, glanced, Pair(8, 9)) is None
-    assert game.points.confirmed == {"touching", "row_break"}
 
 
 def test_questions_change_nothing():
