@@ -159,6 +159,7 @@ def test_a_glance_teaches_nothing_and_the_settled_screen_teaches_once():
 
 def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_judged_with_the_next():
     game = NumberMatch()
+    game.points.trusted = False  # (a score in this game differed from the table already)
     before = game.position(reading(Board.parse(BOARD)))
     expected, seen = phone_scores(game, before, Pair(0, 1), 1)
     assert not game.shows(seen, expected)                       # touching pairs not borne out yet
@@ -175,9 +176,38 @@ def test_a_kind_not_borne_out_waits_for_a_settled_screen_and_a_glanced_move_is_j
 
 def test_a_kind_an_earlier_game_bore_out_is_taken_on_a_glance():
     game = game_with({"touching": 1})
+    game.points.trusted = False  # (even where kinds not borne out are judged alone)
     before = game.position(reading(Board.parse(BOARD), ))
     expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
     assert game.shows(glanced, expected) and game.points.confirmed == set()
+
+
+def test_kinds_not_borne_out_share_the_next_settled_score_until_one_does_not_add_up():
+    """The table is most often right: until a score in the game differs from it, a move scoring
+    a kind not borne out is judged as any other (on its early frame, ``in_place``, or a
+    glance), and the next score read settled bears out every kind since, when it adds up. One
+    that does not holds several unknowns: from then on such moves are judged alone."""
+    game = NumberMatch()
+    start = reading(Board.parse(BOARD))
+    before = game.position(start)
+    start.cells = {k: (100 + 50 * (k % 9), 300 + 50 * (k // 9)) for k in range(len(before.cells))}
+    start.pitch, start.rows_visible = 50.0, 2
+    assert game.in_place(before, Pair(0, 1), start) is not None  # judged on its early frame
+    expected, glanced = phone_scores(game, before, Pair(0, 1), 1)
+    assert game.shows(glanced, expected)
+    learn(game, expected, glanced, how="glance")
+    # 8 and 2 across the row break, settled: 1 + 2 as the table says bears out both kinds
+    expected, seen = phone_scores(game, glanced, Pair(8, 9), 2)
+    assert learn(game, expected, seen, glanced, Pair(8, 9)) is None
+    assert game.points.confirmed == {"touching", "row_break"} and game.points.trusted
+    # a phone that scores a gap 3, not 4: the score does not add up, and a gap is judged alone after
+    other = NumberMatch()
+    before = other.position(reading(Board.parse("1......98 234567822")))  # 1 and 9 across a gap
+    expected, glanced = phone_scores(other, before, Pair(0, 7), 3)
+    assert not other.shows(glanced, expected)  # (a score that differs: the settled screen's)
+    assert learn(other, expected, glanced, before, Pair(0, 7)) and not other.points.trusted
+    assert other.points.learned == {"gap": 3}
+    assert other.points.judged_alone(other.after(expected, Pair(8, 9)))  # 8 and 2 across the row break: not borne out, alone now
 
 
 def test_questions_change_nothing():

@@ -132,10 +132,10 @@ class NumberMatch(Game):
 
     def shows(self, seen: Board, expected: Board) -> bool:
         """A score that differs is judged (and learned from) on the settled screen only: the
-        glance may have caught it mid-count. So is a move that scores a kind of points not yet
-        borne out on this phone (``borne_out``), for its score to teach it."""
+        glance may have caught it mid-count. So is a move whose score teaches kinds of points
+        not yet borne out on this phone (``PointsTable.judged_alone``)."""
         return (self.same(seen, expected) and (seen.score is None or seen.score == expected.score)
-                and self.points.borne_out(expected))
+                and not self.points.judged_alone(expected))
 
     def learn(self, judgement: Judgement) -> Learned:
         """Points from the score of a settled screen showing the prediction (``learn_settled``) or
@@ -220,8 +220,8 @@ class NumberMatch(Game):
         (the grid stays: cells take their new places on its lattice).
         The board's last pair leaves no cell (the won screen comes after its animation: the
         loop judges it so only when no board follows). Not on a board partly off screen, with a
-        cell selected, or for a pair that scores a kind of points not borne out yet (its score,
-        read on a settled screen, teaches it)."""
+        cell selected, or for a pair judged alone for its points (``PointsTable.judged_alone``:
+        its score, read on a settled screen, teaches them)."""
         if (not isinstance(move, Pair) or reading.screen != "board" or reading.selected is not None
                 or reading.more_above or reading.more_below or not reading.pitch
                 or move.i not in reading.cells or move.j not in reading.cells):
@@ -229,7 +229,7 @@ class NumberMatch(Game):
         after = self.after(board, move)
         # (the board's last pair teaches its points on the next board, whose header carries the
         # score on: its won screen teaches nothing, so it need not wait for it)
-        if not self.ends(after) and not self.points.borne_out(after):
+        if not self.ends(after) and self.points.judged_alone(after):
             return None
         pitch = reading.pitch
         half = round(pitch * CELL_INSIDE / 2)

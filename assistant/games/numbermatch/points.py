@@ -32,6 +32,9 @@ class PointsTable:
         # kind they score, their points, and the (cells, score) the last one left (took_glance)
         self.glanced: tuple[dict[str, int], int, tuple] | None = None
         self.note: str | None = None  # a table entry just learned, said by the game's learn
+        # no score read in this game differed from the table's prediction yet: moves of kinds
+        # not borne out may run into one score (``judged_alone``)
+        self.trusted = True
 
     def __eq__(self, other) -> bool:
         """Two tables are one when all they learned and bore out is (a question's test compares them)."""
@@ -54,6 +57,15 @@ class PointsTable:
         (in this game, or one the profile kept): a move scoring another is judged on a settled
         screen, for its score to teach it."""
         return set(last_scored(expected)) <= self.confirmed | set(self.stored)
+
+    def judged_alone(self, expected: Board) -> bool:
+        """Whether the last move of ``expected`` is judged on a settled screen of its own, for
+        its score to teach the kinds it scores: kinds not borne out (``borne_out``), once a
+        score in this game differed from the table. Before, such moves are judged as any other
+        and the next score read settled bears them out together, when it adds up (the table
+        is most often right); a score that does not add up holds several unknowns, which moves
+        judged alone from then on tell apart. A question."""
+        return not self.trusted and not self.borne_out(expected)
 
     def took_glance(self, seen: Board, expected: Board) -> None:
         """The loop took a glance (one frame, not proved settled) showing ``expected`` as the
@@ -106,6 +118,7 @@ class PointsTable:
                 self.rests_on.pop(k, None)  # borne out by itself now
         else:
             self.pending.append((counts, gained))
+            self.trusted = False
         learned = self.resolve()
         if learned:
             self.note = "; ".join(f"this game scores {POINT_NAMES[k]} {v}, not {table[k]}: learned"
