@@ -208,6 +208,9 @@ def test_kinds_not_borne_out_share_the_next_settled_score_until_one_does_not_add
     assert learn(other, expected, glanced, before, Pair(0, 7)) and not other.points.trusted
     assert other.points.learned == {"gap": 3}
     assert other.points.judged_alone(other.after(expected, Pair(8, 9)))  # 8 and 2 across the row break: not borne out, alone now
+    # a plan for the most points rests on the table: such a move is judged alone from the start
+    scoring = NumberMatch("score")
+    assert scoring.points.judged_alone(scoring.after(scoring.position(reading(Board.parse(BOARD))), Pair(0, 1)))
 
 
 def test_questions_change_nothing():

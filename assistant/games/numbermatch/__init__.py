@@ -38,6 +38,9 @@ class NumberMatch(Game):
         # window: ``row_window``)
         self.base_rules = Rules(row_window=row_window)
         self.points = PointsTable()  # the points as this phone scores them, learned in play
+        # a plan for the most points rests on the table: each kind not borne out is judged alone
+        # at once (``PointsTable.judged_alone``), not taken on trust until a score differs
+        self.points.trusted = objective != "score"
         # where the board stands on the phone's screen, once attached to a link: a board taller
         # than the screen is read whole, and a move's cells brought on screen, by scrolling
         self.view = None  # a scroll.BoardView
