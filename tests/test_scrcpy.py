@@ -401,3 +401,19 @@ def test_phonesims_server_sends_a_still_screen_again_at_the_look_nearest_100_ms(
     look = 1 / simscrcpy.MAX_FPS
     assert simscrcpy.repeat_due(10.0 + 3 * look - 1e-4, 10.0) and simscrcpy.repeat_due(10.0 + 3 * look + 1e-4, 10.0)
     assert not simscrcpy.repeat_due(10.0 + 2 * look + 1e-4, 10.0)
+
+
+def test_a_still_screens_repeats_alike_pixel_for_pixel_are_not_looked_at_again(monkeypatch):
+    """A still screen's frame comes again every 100 ms: a repeat the same pixel for pixel as the
+    repeat before it has that one's time, and the frames drawn before are not compared again."""
+    from assistant.phone.scrcpy import video as video_module
+
+    video = video_module.Video(None, (8, 40))
+    moved = np.full((40, 8, 3), 120, np.uint8)
+    for image, shown in ((np.zeros((40, 8, 3), np.uint8), 1.0), (moved, 1.033), (moved.copy(), 1.133)):
+        video._keep(image, shown)
+    compared = []
+    same = video_module.same_picture
+    monkeypatch.setattr(video_module, "same_picture", lambda a, b: compared.append(1) or same(a, b))
+    video._keep(moved.copy(), 1.233)
+    assert video.still_since(1.233) == video.still_since(1.133) == 1.033 and compared == [1]  # (only with the last)

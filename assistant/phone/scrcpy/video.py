@@ -90,7 +90,9 @@ class Video:
         last = self._frame
         repeat = last is not None and shown - last[1] >= REPEAT_GAP and same_picture(last[0], image)
         since = None
-        if repeat:  # (looked at once a still screen's frame comes again: none while it changes)
+        if repeat and self._repeats and self._repeats[-1][0] == last[1] and identical(last[0], image):
+            since = self._repeats[-1][1]  # (the last repeat's picture again: its frames looked at already)
+        elif repeat:  # (looked at once a still screen's frame comes again: none while it changes)
             for drawn, at in reversed(self._drawn):
                 if not same_picture(drawn, image):
                     break
@@ -141,10 +143,15 @@ class Video:
             self._thread.join(timeout=2)
 
 
+def identical(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two frames are the same pixel for pixel (a still screen's repeats most often are)."""
+    return a.shape == b.shape and cv2.norm(a, b, cv2.NORM_INF) == 0
+
+
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether at most STILL_PIXELS values (a pixel's channel each) differ by more than
     PIXEL_NOISE where the game draws (``assistant.settle.still``'s band and tolerance: the
-    encoder refining a still screen's repeats): cheap enough for every frame."""
+    encoder refining a still screen's repeats)."""
     if a.shape != b.shape:
         return False
     h = a.shape[0]
