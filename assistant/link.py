@@ -335,13 +335,32 @@ class Link:
         """One lossless capture of a screen the video shows still on both sides of it (its
         newest frame before, and the first shown once the capture was done, equal), where a
         settle would take two lossless captures (a PNG screencap costs 0.3-0.55 s on a real
-        phone): the first read of a phone with video. None: no video, or the screen changed."""
+        phone): the first read of a phone with video. None: no video, or the screen changed.
+        The encoder sends a still screen's frame again only ten times (see ``_looked_so_since``): a screen
+        still for longer sends nothing, and its newest frame, such a repeat, stands for both."""
         before = self.live_frame()
         if before is None:
             return None
         image = self._grab()[0]  # (lossless: a screencap)
         after = self.live_frame(shown_from=time.monotonic(), wait=STILL_FRAME_WAIT)
+        if self._looked_so_since(after or self.live_frame(), before[1]):
+            return image
         return image if after is not None and still(before[0], after[0], self.ticking) else None
+
+    def _looked_so_since(self, frame, shown: float) -> bool:
+        """Whether ``frame`` (a video frame and its time) is an encoder's repeat of a screen that
+        looked so since the frame shown at ``shown`` (``Channel.settled_since``), so that the
+        screen drew nothing between: the encoder sends every frame the screen draws, and a still
+        screen's last one again every 100 ms, ten times, each sharper (so the last ones may
+        drift from the first frame by more than the noise ``still`` allows), then nothing
+        (AOSP GraphicBufferSource.cpp, repeatLatestBuffer_l: kRepeatLastFrameCount). A stream
+        that stalled sends nothing either, but its repeats show it was flowing, and a stall of
+        the phone's connection holds a screencap taken meanwhile too."""
+        channel = self._channel()
+        if frame is None or channel is None:
+            return False
+        since = channel.settled_since(frame[1])
+        return since is not None and since <= shown
 
     def settle_in_full(self) -> bool:
         """The last capture was taken as still on its kind of touch's learned time alone and

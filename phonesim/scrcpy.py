@@ -18,7 +18,7 @@ sync service is AOSP adb's SYNC.TXT / file_sync_protocol.h.
 
 Simplifications, said here: the stream is encoded by libx264 (tune zerolatency) on the host, not
 by the phone's MediaCodec; frames are taken by polling the screen (at most MAX_FPS), encoded only
-when it changed, and the last one again after REPEAT_S without change; a touch down and up
+when it changed, and the last one again after REPEAT_S without change (REPEATS times); a touch down and up
 within TOUCH_SLOP is one tap (phone.tap, with its drops and latency), farther apart one swipe.
 """
 
@@ -68,6 +68,12 @@ DIRECTORIES = {"/data/local/tmp", "/sdcard", "/data/local/tmp/", "/sdcard/"}
 S_IFDIR, S_IFREG = 0o040000, 0o100000
 
 REPEAT_S = 0.1  # SurfaceEncoder's REPEAT_FRAME_DELAY_US: the last frame again after 100 ms
+# ... and again each 100 ms, REPEATS times in all, then nothing until the screen changes: the
+# encoder's input surface (AOSP frameworks/av/media/libstagefright/bqhelper/
+# GraphicBufferSource.cpp, repeatLatestBuffer_l: "repeat last frame up to kRepeatLastFrameCount
+# times", GraphicBufferSource.h: kRepeatLastFrameCount = 10; MediaFormat's own page says "once")
+REPEATS = 10
+REPEAT_TIMER_SLACK = 1e-3
 MAX_SIZE_FALLBACK = (2560, 1920, 1600, 1280, 1024, 800)  # SurfaceEncoder's, in descending order
 # how often the screen is looked at for a change: a phone's display refreshes at 60 Hz, but
 # drawing phonesim's screen costs ~20 ms of a core at 1080x2400, so half that
@@ -154,10 +160,10 @@ def open_encoder(width: int, height: int):
 
 def repeat_due(tick: float, sent_at: float) -> bool:
     """Whether the screen looked at ``tick`` is sent again, unchanged since the frame sent at
-    ``sent_at``: REPEAT_S after it, at the look nearest that time (the screen is looked at
-    MAX_FPS times a second, and the third look after a frame falls a hair either side of
-    100 ms: waiting for the fourth sent repeats at 133 ms, a third late)."""
-    return tick - sent_at >= REPEAT_S - 0.5 / MAX_FPS
+    ``sent_at``: REPEAT_S after it (GraphicBufferSource posts the repeat that long after the
+    frame, on a timer of its own, not on the screen's frames; the stream looks at the screen
+    then: ``_stream``), give or take REPEAT_TIMER_SLACK of the timer waking a hair early."""
+    return tick - sent_at >= REPEAT_S - REPEAT_TIMER_SLACK
 
 
 def video_frame(screen: np.ndarray, width: int, height: int):
@@ -568,7 +574,7 @@ class Server:
             return
         width, height = self.video_size
         start = time.monotonic()
-        last, frame, sent_at, picture = None, None, 0.0, 0
+        last, frame, sent_at, picture, repeats = None, None, 0.0, 0, 0
         try:
             while not self.stop.is_set():
                 tick = time.monotonic()
@@ -580,7 +586,8 @@ class Server:
                     width, height = self.video_size
                     last = None
                 changed = last is None or not np.array_equal(screen, last)
-                if changed or repeat_due(tick, sent_at):
+                if changed or repeats < REPEATS and repeat_due(tick, sent_at):
+                    repeats = 0 if changed else repeats + 1
                     if changed:  # a repeat encodes the same picture again (no conversion)
                         last, picture = screen, picture + 1
                         frame = video_frame(screen, width, height)
@@ -595,7 +602,10 @@ class Server:
                     for packet in encoder.encode(frame):
                         flags = packet.pts | (PACKET_FLAG_KEY_FRAME if packet.is_keyframe else 0)
                         outgoing.put((due, flags, bytes(packet)))
-                self.stop.wait(max(0.0, 1 / MAX_FPS - (time.monotonic() - tick)))
+                look = tick + 1 / MAX_FPS
+                if repeats < REPEATS:  # (the repeat is timed from the frame, not on the looks: see repeat_due)
+                    look = min(look, sent_at + REPEAT_S)
+                self.stop.wait(max(0.0, look - time.monotonic()))
         finally:
             outgoing.put(None)
             sender.join(timeout=2)

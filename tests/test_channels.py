@@ -221,7 +221,8 @@ class FakeStream(Video):
     def still_since(self, shown):
         return None  # (its frames are the screen as asked, not a stream: no run of them told)
 
-    def next_frame(self, shown_from, after, until):
+    def next_frame(self, shown_from, after, until, quiet_from=None):
+        # (never quiet: each frame asked for is new)
         while time.monotonic() <= until:  # (looked at again: the real stream wakes its readers)
             got = self.frame()
             if got[1] >= shown_from and got[1] > after:

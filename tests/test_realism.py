@@ -445,6 +445,73 @@ def test_the_first_read_of_a_phone_with_video_takes_one_screencap_seen_still_on_
 
 
 @pytest.mark.slow
+def test_a_screen_still_past_the_encoders_repeats_is_read_first_from_one_screencap(harness, tmp_path, monkeypatch):
+    """A real encoder sends a still screen's frame again every 100 ms only ten times, then
+    nothing until the screen changes (AOSP frameworks/av/media/libstagefright/bqhelper/
+    GraphicBufferSource.cpp, repeatLatestBuffer_l: kRepeatLastFrameCount). A phone left still
+    that long sends no frame around the first read's screencap: its newest frame, such a
+    repeat, shows the screen still, and one screencap does, as on a screen just drawn (before,
+    no frame after it meant a settle of two screencaps more: 0.6-1.1 s on a real phone)."""
+    from phonesim import scrcpy as sim_scrcpy
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    vp, phone, loop = start(harness, channel="scrcpy")
+    sent = video_gone_quiet(phone)
+    pictures = [picture for _, _, picture in sent]
+    assert pictures.count(pictures[-1]) == 1 + sim_scrcpy.REPEATS  # (drawn once, then the repeats)
+    gaps = np.diff([pts for pts, _, picture in sent if picture == pictures[-1]]) / 1e6
+    # (each at phonesim's look nearest 100 ms: repeat_due; later on a loaded computer)
+    assert all(sim_scrcpy.REPEAT_S - 0.5 / sim_scrcpy.MAX_FPS - 1e-3 <= gap <= 0.2 for gap in gaps), gaps
+    reading = loop.start()
+    link = loop.link
+    assert reading.screen == "board" and reading.board.cells == phone.app.board.cells
+    assert sim_scrcpy.video_log(phone) == sent  # (nothing sent around the screencap)
+    assert link.captures - link.screen.frames == 1, (link.captures, link.screen.frames)  # one screencap
+    vp.stop()
+
+
+def video_gone_quiet(phone) -> list:
+    """Waits until phonesim's scrcpy server has sent nothing for 0.4 s (a still screen past
+    its encoder's repeats) and gives what it sent (``video_log``)."""
+    import time
+
+    from phonesim import scrcpy as sim_scrcpy
+
+    deadline, sent = time.monotonic() + 10, []
+    while time.monotonic() < deadline:
+        sent = sim_scrcpy.video_log(phone)
+        time.sleep(0.4)
+        if sent and sim_scrcpy.video_log(phone) == sent:
+            return sent
+    raise AssertionError("the phone's video never went quiet")
+
+
+@pytest.mark.slow
+def test_a_look_at_a_screen_still_past_the_encoders_repeats_takes_its_last_video_frame(harness):
+    """A screen still for longer than the encoder's ten repeats sends nothing (AOSP
+    GraphicBufferSource.cpp, kRepeatLastFrameCount): a look then takes the last repeat, which
+    stands for the screen, where it waited half a second for a frame and took a screencap
+    (0.3-0.55 s more on a real phone; a guide looks every 0.3 s while the player thinks).
+    A screen that changed meanwhile sends that change, which is what the next look takes."""
+    vp, phone, loop = start(harness, channel="scrcpy")
+    loop.start()
+    link = loop.link
+    for k in range(2):
+        video_gone_quiet(phone)
+        captures, frames = link.captures, link.screen.frames
+        reading = loop.look()
+        assert reading.screen == "board" and reading.board.cells == phone.app.board.cells
+        assert link.captures - captures == link.screen.frames - frames >= 1  # (video frames: no screencap)
+    shown = Board.parse("123456789", adds_left=phone.app.board.adds_left)
+    shown.rules, shown.stage, shown.score = phone.app.rules, phone.app.board.stage, phone.app.board.score
+    phone.app.board = shown  # (drawn at once: the video sends it, and a look after its latency takes it)
+    looks = [loop.look() for _ in range(5)]
+    assert any(reading.board.cells == shown.cells for reading in looks if reading.screen == "board")
+    assert link.from_video
+    vp.stop()
+
+
+@pytest.mark.slow
 def test_a_first_move_on_video_is_read_once_settled_where_the_video_shows_its_animation_ended(harness, tmp_path,
                                                                                           monkeypatch):
     """A fresh profile knows no animation time: the first pair is judged on a settled capture,

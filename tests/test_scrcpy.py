@@ -381,12 +381,13 @@ def test_the_encoders_repeat_of_a_still_screen_shows_it_settled_since_it_first_l
     frames = ((before, 1.0), (moved, 1.033), (eased, 1.066), (eased, 1.166), (refined, 1.266), (before, 1.3))
     for image, shown in frames:
         video._keep(image, shown)
-    # (the refined repeat is a shade further from the first of them: alike from the eased one on)
-    assert [video.still_since(t) for _, t in frames] == [None, None, None, 1.033, 1.066, None]
+    # (the refined repeat is the same screen sent sharper, nothing drawn between: the time of the
+    # repeat before it, though it is a shade further from the first frame alike)
+    assert [video.still_since(t) for _, t in frames] == [None, None, None, 1.033, 1.033, None]
     assert video.still_since(0.5) is None  # (not a frame it kept)
     channel = scrcpy.ScrcpyChannel.__new__(scrcpy.ScrcpyChannel)
     channel.video, channel.device = video, SimpleNamespace(touched_at=0.9)
-    assert channel.settled_since(1.166) == 1.033 and channel.settled_since(1.266) == 1.066
+    assert channel.settled_since(1.166) == 1.033 and channel.settled_since(1.266) == 1.033
     assert channel.settled_since(1.066) is None  # (drawn: an animation may go on)
     channel.device.touched_at = 1.0  # the screen may have looked so before the touch showed
     assert channel.settled_since(1.166) is None
@@ -394,26 +395,38 @@ def test_the_encoders_repeat_of_a_still_screen_shows_it_settled_since_it_first_l
     assert channel.settled_since(1.166) is None
 
 
-def test_phonesims_server_sends_a_still_screen_again_at_the_look_nearest_100_ms():
+def test_phonesims_server_sends_a_still_screen_again_100_ms_after_its_frame():
     """SurfaceEncoder.java's REPEAT_FRAME_DELAY_US: a still screen's last frame again after
-    100 ms. phonesim looks at its screen MAX_FPS times a second, so its third look after a
-    frame (a hair under 100 ms, or over) sends it again, not the fourth at 133 ms."""
+    100 ms, posted on a timer from that frame (AOSP GraphicBufferSource.cpp, queueFrameRepeat_l:
+    msg->post(mFrameRepeatIntervalUs)), never sooner: not on phonesim's looks at its screen,
+    MAX_FPS a second, whose third falls a hair either side of 100 ms (a repeat 83 ms after its
+    frame is no repeat to a client that allows a frame's jitter, REPEAT_GAP; 133 ms is late)."""
     look = 1 / simscrcpy.MAX_FPS
-    assert simscrcpy.repeat_due(10.0 + 3 * look - 1e-4, 10.0) and simscrcpy.repeat_due(10.0 + 3 * look + 1e-4, 10.0)
-    assert not simscrcpy.repeat_due(10.0 + 2 * look + 1e-4, 10.0)
+    assert simscrcpy.repeat_due(10.1, 10.0) and simscrcpy.repeat_due(10.0 + simscrcpy.REPEAT_S - 1e-4, 10.0)
+    assert not simscrcpy.repeat_due(10.0 + 3 * look - 0.01, 10.0)
 
 
-def test_a_still_screens_repeats_alike_pixel_for_pixel_are_not_looked_at_again(monkeypatch):
-    """A still screen's frame comes again every 100 ms: a repeat the same pixel for pixel as the
-    repeat before it has that one's time, and the frames drawn before are not compared again."""
+def test_a_still_screens_repeats_keep_the_time_it_first_looked_so_as_the_encoder_sharpens_them(monkeypatch):
+    """A still screen's frame comes again every 100 ms, ten times, each sharper ("a single
+    repeat might not get rid of encoder ghosting completely, refresh a couple more times": AOSP
+    GraphicBufferSource.cpp, repeatLatestBuffer_l): a repeat alike to the repeat before it has
+    that one's time, though it drifted from the frames drawn by more than the noise allowed,
+    and those frames are not compared again."""
     from assistant.phone.scrcpy import video as video_module
+    from assistant.settle import PIXEL_NOISE, STILL_PIXELS
 
     video = video_module.Video(None, (8, 40))
-    moved = np.full((40, 8, 3), 120, np.uint8)
-    for image, shown in ((np.zeros((40, 8, 3), np.uint8), 1.0), (moved, 1.033), (moved.copy(), 1.133)):
+    drawn = np.full((40, 8, 3), 120, np.uint8)
+    sharper = drawn.copy()
+    sharper[10:12, :, 0] += PIXEL_NOISE + 2  # (16 values: alike to the frame drawn, just)
+    sharpest = sharper.copy()
+    sharpest[12:14, :, 0] += PIXEL_NOISE + 2  # (16 more: alike to the last repeat, not to the frame drawn)
+    assert 2 * 8 <= STILL_PIXELS < 4 * 8
+    for image, shown in ((np.zeros((40, 8, 3), np.uint8), 1.0), (drawn, 1.033), (sharper, 1.133)):
         video._keep(image, shown)
     compared = []
     same = video_module.same_picture
     monkeypatch.setattr(video_module, "same_picture", lambda a, b: compared.append(1) or same(a, b))
-    video._keep(moved.copy(), 1.233)
+    video._keep(sharpest, 1.233)
     assert video.still_since(1.233) == video.still_since(1.133) == 1.033 and compared == [1]  # (only with the last)
+    assert not same(drawn, sharpest)

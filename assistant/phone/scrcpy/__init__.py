@@ -23,7 +23,7 @@ import time
 from assistant.phone.channel import Channel, ChannelLost, ChannelUnavailable
 from assistant.phone.scrcpy.control import ACTION_DOWN, ACTION_UP, KEYCODE_UNKNOWN, Control, keycode, keycode_message
 from assistant.phone.scrcpy.server import SERVER_VERSION, ScrcpyServer
-from assistant.phone.scrcpy.video import Video
+from assistant.phone.scrcpy.video import QUIET_STEP, Video
 
 # seconds to wait after the probe key for the server to log a refused injection: phonesim
 # answers in milliseconds, a phone's adb shell relays stderr in tens
@@ -186,13 +186,18 @@ class ScrcpyChannel(Channel):
         """The newest frame as RGB at the screencap's size (``Screen.from_frame``) and its time,
         once one shows the screen from ``not_before`` on (default: VIDEO_LATENCY before now),
         from VIDEO_LATENCY past the last touch, and newer than the last one taken (two captures
-        are never one frame), waiting up to FRAME_WAIT for it; None: none that new."""
+        are never one frame), waiting up to FRAME_WAIT for it, or the last repeat of a screen
+        still since (``Video.next_frame``: it stands for the screen at the time asked); None:
+        none that new."""
         if self.frame() is None:  # (the first frame, or why the stream ended)
             return None
         now = time.monotonic()
         wanted = max(now - VIDEO_LATENCY if not_before is None else not_before,
                      self.device.touched_at + VIDEO_LATENCY)
-        got = self.video.next_frame(wanted, self.taken, max(now, wanted) + FRAME_WAIT)
+        # (a screen still past the encoder's repeats sends nothing: its last repeat stands for it
+        # once a frame of any change by then would have come, VIDEO_LATENCY on)
+        got = self.video.next_frame(wanted, self.taken, max(now, wanted) + FRAME_WAIT,
+                                    quiet_from=max(wanted, self.taken + QUIET_STEP) + VIDEO_LATENCY)
         if got is None:
             if self.video.broken:
                 self._check()  # (the stream ended while waiting: the caller falls back)

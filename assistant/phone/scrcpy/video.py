@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import select
 import socket
 import struct
 import threading
@@ -25,6 +26,14 @@ RUNS_KEPT = 64  # the newest frames whose times are remembered (two seconds at 3
 # and this long after it is such a repeat, nothing drawn between (less a frame's jitter: the
 # frames' times are when the phone drew them). A screen drawn anew every frame sends none.
 REPEAT_GAP = 0.09
+# The encoder sends a still screen's frame again every 100 ms, ten times, each sharper, then
+# nothing until the screen changes (AOSP frameworks/av/media/libstagefright/bqhelper/
+# GraphicBufferSource.cpp, repeatLatestBuffer_l: kRepeatLastFrameCount): a screen still for
+# longer sends no frame that a capture could wait for (see Video.next_frame's ``quiet_from``).
+# a quiet video's newest frame taken again stands for the screen a frame's interval (at 30 a
+# second) after the last time it was taken for: two captures are never one time, and a caller
+# polling for newer frames (an early judgement's) gets one a frame, as from a video that sends
+QUIET_STEP = 1 / 30
 # the frames drawn last, kept to tell when a repeat's screen first looked as it does: an eased
 # end draws its last frames a shade apart (the oldest kept stands for any before it)
 DRAWN_KEPT = 4
@@ -47,6 +56,7 @@ class Video:
         self._drawn: deque[tuple[np.ndarray, float]] = deque(maxlen=DRAWN_KEPT)
         self._repeats: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
         self._frame_ready = threading.Condition()
+        self._idle = False  # the decoder waits for the stream's next packet (see caught_up)
         self.broken: str | None = None
         self._closing = False
         self._thread: threading.Thread | None = None
@@ -64,7 +74,10 @@ class Video:
         config = b""
         try:
             while True:
-                pts_flags, size = struct.unpack(">QI", recv_exact(self.sock, 12))
+                self._idle = True
+                header = recv_exact(self.sock, 12)
+                self._idle = False
+                pts_flags, size = struct.unpack(">QI", header)
                 data = recv_exact(self.sock, size)
                 if pts_flags & PACKET_FLAG_CONFIG:
                     config += data
@@ -90,8 +103,11 @@ class Video:
         last = self._frame
         repeat = last is not None and shown - last[1] >= REPEAT_GAP and same_picture(last[0], image)
         since = None
-        if repeat and self._repeats and self._repeats[-1][0] == last[1] and identical(last[0], image):
-            since = self._repeats[-1][1]  # (the last repeat's picture again: its frames looked at already)
+        if repeat and self._repeats and self._repeats[-1][0] == last[1]:
+            # the last repeat's screen again, its frames looked at already (the encoder sharpens a
+            # still screen over its repeats, AOSP GraphicBufferSource.cpp's repeatLatestBuffer_l:
+            # the later ones drift from the frames drawn by more than the noise allowed)
+            since = self._repeats[-1][1]
         elif repeat:  # (looked at once a still screen's frame comes again: none while it changes)
             for drawn, at in reversed(self._drawn):
                 if not same_picture(drawn, image):
@@ -120,32 +136,52 @@ class Video:
                 self._frame_ready.wait(FIRST_FRAME_WAIT)
             return self._frame
 
-    def next_frame(self, shown_from: float, after: float, until: float) -> tuple[np.ndarray, float] | None:
+    def next_frame(self, shown_from: float, after: float, until: float,
+                   quiet_from: float | None = None) -> tuple[np.ndarray, float] | None:
         """The newest frame that showed the screen at ``shown_from`` or later and after ``after``,
         waiting until ``until`` (time.monotonic), woken by the decoder as each frame is decoded (no
         polling: a frame that shows a move is taken the moment it exists); None: none that new
-        by then, or the stream ended (``broken``)."""
+        by then, or the stream ended (``broken``). From ``quiet_from`` on (None: never), a newest
+        frame that is a still screen's repeat, with nothing sent since (``caught_up``), stands
+        for the screen then: the encoder sends every frame the screen draws, and repeats a
+        still one's ten times only (see QUIET_STEP); it comes back with the time asked
+        for (and after ``after``), so that a caller's clock moves on."""
         with self._frame_ready:
             while not self.broken:
                 image, shown = self._frame
                 if shown >= shown_from and shown > after:
                     return self._frame
-                left = until - time.monotonic()
-                if left <= 0:
+                now = time.monotonic()
+                if quiet_from is not None and now >= quiet_from and self._repeat(shown) and self.caught_up():
+                    return image, max(shown_from, shown, after + QUIET_STEP)
+                # (still decoding at quiet_from: the frame decoded wakes it)
+                wake = until if quiet_from is None or now >= quiet_from else min(until, quiet_from)
+                if wake <= now:
                     return None
-                self._frame_ready.wait(left)
+                self._frame_ready.wait(wake - now)
         return None
+
+    def _repeat(self, shown: float) -> bool:
+        """Whether the frame shown at ``shown`` is a repeat of a still screen (``still_since``)."""
+        return any(at == shown for at, _ in reversed(self._repeats))
+
+    def caught_up(self) -> bool:
+        """Whether every frame the stream sent so far is decoded: the decoder waits for the
+        next packet, and none has begun to arrive."""
+        if not self._idle:
+            return False
+        if self.sock is None:
+            return True
+        try:
+            return not select.select([self.sock], [], [], 0)[0]
+        except (OSError, ValueError):
+            return False
 
     def close(self) -> None:
         self._closing = True
         close_socket(self.sock)
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
-
-
-def identical(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two frames are the same pixel for pixel (a still screen's repeats most often are)."""
-    return a.shape == b.shape and cv2.norm(a, b, cv2.NORM_INF) == 0
 
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
