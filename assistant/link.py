@@ -336,8 +336,9 @@ class Link:
         newest frame before, and the first shown once the capture was done, equal), where a
         settle would take two lossless captures (a PNG screencap costs 0.3-0.55 s on a real
         phone): the first read of a phone with video. None: no video, or the screen changed.
-        The encoder sends a still screen's frame again only ten times (see ``_looked_so_since``): a screen
-        still for longer sends nothing, and its newest frame, such a repeat, stands for both."""
+        The encoder sends a still screen's frame again only ten times (``_looked_so_since``):
+        a screen still for longer sends nothing, and its newest frame, such a repeat, stands
+        for both."""
         before = self.live_frame()
         if before is None:
             return None

@@ -18,8 +18,9 @@ sync service is AOSP adb's SYNC.TXT / file_sync_protocol.h.
 
 Simplifications, said here: the stream is encoded by libx264 (tune zerolatency) on the host, not
 by the phone's MediaCodec; frames are taken by polling the screen (at most MAX_FPS), encoded only
-when it changed, and the last one again after REPEAT_S without change (REPEATS times); a touch down and up
-within TOUCH_SLOP is one tap (phone.tap, with its drops and latency), farther apart one swipe.
+when it changed, and the last one again REPEAT_S after it without change, REPEATS times; a touch
+down and up within TOUCH_SLOP is one tap (phone.tap, with its drops and latency), farther apart
+one swipe.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ REPEAT_S = 0.1  # SurfaceEncoder's REPEAT_FRAME_DELAY_US: the last frame again a
 # GraphicBufferSource.cpp, repeatLatestBuffer_l: "repeat last frame up to kRepeatLastFrameCount
 # times", GraphicBufferSource.h: kRepeatLastFrameCount = 10; MediaFormat's own page says "once")
 REPEATS = 10
+# a look this much short of REPEAT_S after the frame is the timer's (a wait may wake a hair early);
+# any shorter is a look on the screen's own pace, too soon for a repeat
 REPEAT_TIMER_SLACK = 1e-3
 MAX_SIZE_FALLBACK = (2560, 1920, 1600, 1280, 1024, 800)  # SurfaceEncoder's, in descending order
 # how often the screen is looked at for a change: a phone's display refreshes at 60 Hz, but

@@ -221,7 +221,7 @@ class FakeStream(Video):
     def still_since(self, shown):
         return None  # (its frames are the screen as asked, not a stream: no run of them told)
 
-    def next_frame(self, shown_from, after, until, quiet_from=None):
+    def next_frame(self, shown_from, after, until, quiet_from=None, quiet_after=float("-inf")):
         # (never quiet: each frame asked for is new)
         while time.monotonic() <= until:  # (looked at again: the real stream wakes its readers)
             got = self.frame()

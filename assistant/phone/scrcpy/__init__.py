@@ -195,9 +195,11 @@ class ScrcpyChannel(Channel):
         wanted = max(now - VIDEO_LATENCY if not_before is None else not_before,
                      self.device.touched_at + VIDEO_LATENCY)
         # (a screen still past the encoder's repeats sends nothing: its last repeat stands for it
-        # once a frame of any change by then would have come, VIDEO_LATENCY on)
+        # once a frame of any change by then would have come, VIDEO_LATENCY on, if it came after
+        # the last touch showed: a touch's change not seen may be a stalled connection's)
         got = self.video.next_frame(wanted, self.taken, max(now, wanted) + FRAME_WAIT,
-                                    quiet_from=max(wanted, self.taken + QUIET_STEP) + VIDEO_LATENCY)
+                                    quiet_from=max(wanted, self.taken + QUIET_STEP) + VIDEO_LATENCY,
+                                    quiet_after=self.device.touched_at + VIDEO_LATENCY)
         if got is None:
             if self.video.broken:
                 self._check()  # (the stream ended while waiting: the caller falls back)

@@ -136,23 +136,26 @@ class Video:
                 self._frame_ready.wait(FIRST_FRAME_WAIT)
             return self._frame
 
-    def next_frame(self, shown_from: float, after: float, until: float,
-                   quiet_from: float | None = None) -> tuple[np.ndarray, float] | None:
+    def next_frame(self, shown_from: float, after: float, until: float, quiet_from: float | None = None,
+                   quiet_after: float = float("-inf")) -> tuple[np.ndarray, float] | None:
         """The newest frame that showed the screen at ``shown_from`` or later and after ``after``,
         waiting until ``until`` (time.monotonic), woken by the decoder as each frame is decoded (no
         polling: a frame that shows a move is taken the moment it exists); None: none that new
         by then, or the stream ended (``broken``). From ``quiet_from`` on (None: never), a newest
-        frame that is a still screen's repeat, with nothing sent since (``caught_up``), stands
-        for the screen then: the encoder sends every frame the screen draws, and repeats a
-        still one's ten times only (see QUIET_STEP); it comes back with the time asked
-        for (and after ``after``), so that a caller's clock moves on."""
+        frame that is a still screen's repeat shown from ``quiet_after`` on, with nothing sent
+        since (``caught_up``), stands for the screen then: the encoder sends every frame the
+        screen draws, and repeats a still one's ten times only (see QUIET_STEP); it comes back
+        with the time asked for (and after ``after``), so that a caller's clock moves on. (A
+        stalled connection sends nothing either: after a touch, only repeats that followed it
+        show the stream flowing, and a touch's change not seen yet is not taken for none.)"""
         with self._frame_ready:
             while not self.broken:
                 image, shown = self._frame
                 if shown >= shown_from and shown > after:
                     return self._frame
                 now = time.monotonic()
-                if quiet_from is not None and now >= quiet_from and self._repeat(shown) and self.caught_up():
+                if (quiet_from is not None and now >= quiet_from and shown >= quiet_after and self._repeat(shown)
+                        and self.caught_up()):
                     return image, max(shown_from, shown, after + QUIET_STEP)
                 # (still decoding at quiet_from: the frame decoded wakes it)
                 wake = until if quiet_from is None or now >= quiet_from else min(until, quiet_from)
