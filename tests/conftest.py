@@ -2,7 +2,7 @@
 shared virtual-phone harness, and the markers that split the fast set from the end-to-end
 phone tests. Helpers that are not fixtures are in helpers.py.
 
-Fast inner loop:  python -m pytest -n auto -m "not phone and not slow"   (under a minute)
+Fast inner loop:  python -m pytest -n auto -m "not phone and not slow"   (about a minute)
 Everything (CI):  python -m pytest -n auto
 """
 
