@@ -344,7 +344,7 @@ class Link:
             return None
         image = self._grab()[0]  # (lossless: a screencap)
         after = self.live_frame(shown_from=time.monotonic(), wait=STILL_FRAME_WAIT)
-        if self._looked_so_since(after or self.live_frame(), before[1]):
+        if self._looked_so_since(self.live_frame(), before[1]):  # (the newest: after, or the repeat it stands for)
             return image
         return image if after is not None and still(before[0], after[0], self.ticking) else None
 

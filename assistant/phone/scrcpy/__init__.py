@@ -153,10 +153,13 @@ class ScrcpyChannel(Channel):
 
     def frame_since(self, shown_from: float, wait: float):
         """``frame``, one that showed the screen from ``shown_from`` on, woken as it is decoded,
-        waited for up to ``wait`` seconds; None: none came (a stream that ended: as ``frame``)."""
+        waited for up to ``wait`` seconds, or the last repeat of a screen still since, with that
+        time (as ``_from_video`` takes it); None: none came (a stream that ended: as ``frame``)."""
         if self.frame() is None:
             return None
-        got = self.video.next_frame(shown_from, float("-inf"), time.monotonic() + wait)
+        got = self.video.next_frame(shown_from, float("-inf"), time.monotonic() + wait,
+                                    quiet_from=shown_from + VIDEO_LATENCY,
+                                    quiet_after=self.device.touched_at + VIDEO_LATENCY)
         if got is None and self.video.broken:
             self._check()
         return got
