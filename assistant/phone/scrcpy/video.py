@@ -55,7 +55,7 @@ class Video:
         # looked as it does: the first of those frames in a row alike to it (within the noise)
         self._drawn: deque[tuple[np.ndarray, float]] = deque(maxlen=DRAWN_KEPT)
         self._repeats: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
-        self._frame_ready = threading.Condition()
+        self._frame_ready = threading.Condition()  # (its lock an RLock: still_since takes it inside next_frame)
         self._idle = False  # the decoder waits for the stream's next packet (see caught_up)
         self.broken: str | None = None
         self._closing = False
@@ -154,8 +154,8 @@ class Video:
                 if shown >= shown_from and shown > after:
                     return self._frame
                 now = time.monotonic()
-                if (quiet_from is not None and now >= quiet_from and shown >= quiet_after and self._repeat(shown)
-                        and self.caught_up()):
+                if (quiet_from is not None and now >= quiet_from and shown >= quiet_after
+                        and self.still_since(shown) is not None and self.caught_up()):
                     return image, max(shown_from, shown, after + QUIET_STEP)
                 # (still decoding at quiet_from: the frame decoded wakes it)
                 wake = until if quiet_from is None or now >= quiet_from else min(until, quiet_from)
@@ -163,10 +163,6 @@ class Video:
                     return None
                 self._frame_ready.wait(wake - now)
         return None
-
-    def _repeat(self, shown: float) -> bool:
-        """Whether the frame shown at ``shown`` is a repeat of a still screen (``still_since``)."""
-        return any(at == shown for at, _ in reversed(self._repeats))
 
     def caught_up(self) -> bool:
         """Whether every frame the stream sent so far is decoded: the decoder waits for the
