@@ -83,7 +83,7 @@ class Loop:
         for _ in range(tries):
             scrolling = False
             try:
-                self.image, self.reading = self.session.look(game)
+                self.image, self.reading = self.session.look(game, expect=self.numbers(expected, before))
                 self.recall()
                 sure = self.reading.sure
                 if sure and self.reading.screen == "board":
@@ -107,6 +107,18 @@ class Loop:
         if lost is not None:
             raise lost  # (lost at every try: never a board read in part taken for the whole)
         return self.reading
+
+    def numbers(self, *positions) -> dict[str, set[int]] | None:
+        """The numbers around the board the screen may show, by name, when it shows one of
+        ``positions`` (the game's predictions): what a read confirms without tesseract."""
+        if self.game is None:
+            return None
+        out: dict[str, set[int]] = {}
+        for position in positions:
+            if position is not None:
+                for name, value in self.game.numbers(position).items():
+                    out.setdefault(name, set()).add(value)
+        return out
 
     def made(self, name: str):
         """The game played, made on the first screen of it read."""
@@ -371,7 +383,7 @@ class Loop:
         (``Link.glance``): the position when it shows just the predicted board (rows off screen
         taken from the prediction), else None and the move is judged on a settled screen."""
         try:
-            image, reading = self.session.look(self.game.name, glance=True)
+            image, reading = self.session.look(self.game.name, glance=True, expect=self.numbers(expected, before))
         except NotABoardNow:  # (unreadable or dark: judged on a settled screen, which waits for it)
             return None
         if reading.screen != "board" or not reading.sure:

@@ -177,10 +177,11 @@ class Session:
     def model(self) -> str:
         return self.link.device.model
 
-    def look(self, game: str = "auto", glance: bool = False):
+    def look(self, game: str = "auto", glance: bool = False, expect: dict | None = None):
         """Capture and read the screen: (image, reading). The first read builds or loads the
         device's profile; later ones reuse it and teach it what they learned (stored).
-        ``glance``: one capture, maybe unsettled (``Link.glance``)."""
+        ``glance``: one capture, maybe unsettled (``Link.glance``). ``expect``: the numbers the
+        screen is predicted to show (``vision.read``'s), for a read with the profile."""
         link = self.link
         if link.reconnects != self._reconnects:
             # (the next read takes the profile of what came back: maybe another phone)
@@ -199,10 +200,10 @@ class Session:
             if reading is None:  # (a video frame no stored profile read for sure: never built on)
                 self._first_by_video = False
                 link.quality(lossless=True)
-                return self.look(game, glance)
+                return self.look(game, glance, expect)
         else:
             try:
-                reading = vision.read(image, game, self.profile)
+                reading = vision.read(image, game, self.profile, expect=expect)
             except vision.ReadError:
                 if not video:
                     raise
@@ -211,7 +212,7 @@ class Session:
                 # a compressed video frame not read for sure is never judged nor learned from:
                 # the screen is captured again by a lossless screencap and read from that
                 link.quality(lossless=True)
-                return self.look(game, glance)
+                return self.look(game, glance, expect)
             reading = self._settle_profile(image, reading, game, glance)
         if reading.profile is not None and trusted(reading):
             self.profile = reading.profile  # (a profile built under a dialog or an ad is never kept)

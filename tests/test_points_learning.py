@@ -249,7 +249,7 @@ class ScriptedPhone:
     def take(self, learned):
         self.learned.append(learned)
 
-    def look(self, game, glance=False):
+    def look(self, game, glance=False, expect=None):
         if glance:
             raise ReadError("still moving")
         board = self.boards.pop(0) if len(self.boards) > 1 else self.boards[0]
@@ -344,7 +344,7 @@ def test_a_board_caught_as_its_last_pair_fades_is_looked_at_again_quietly():
     complete = Reading("numbermatch", "stage_complete", buttons={"continue": (300, 1500)})
 
     class Ending(ScriptedPhone):
-        def look(self, game, glance=False):
+        def look(self, game, glance=False, expect=None):
             if self.readings and not glance:
                 return np.zeros((2000, 600, 3), np.uint8), self.readings.pop(0)
             return super().look(game, glance)

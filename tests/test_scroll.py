@@ -213,8 +213,8 @@ class Restless:
     def __init__(self, session):
         self.session, self.link, self.noise = session, session.link, 0
 
-    def look(self, game):
-        return self.session.look(game)
+    def look(self, game, expect=None):
+        return self.session.look(game, expect=expect)
 
     def reread(self, image, game):
         return self.session.reread(image, game)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 
 import cv2
 import numpy as np
@@ -49,11 +50,12 @@ class ReaderFailure(ReadError):
 
 
 def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
-         profiles: dict[str, Profile] | None = None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+         profiles: dict[str, Profile] | None = None, use_tesseract: bool = True, first_row: int = 0,
+         expect: dict[str, Collection[int]] | None = None) -> Reading:
     """Read one screenshot, or raise ReadError (one line) when it holds no board to read."""
     try:
         return read_screen(image_rgb, game, profile, profiles=profiles, use_tesseract=use_tesseract,
-                           first_row=first_row)
+                           first_row=first_row, expect=expect)
     except TapsolveError:
         raise
     except (cv2.error, ValueError, IndexError, ArithmeticError, MemoryError) as exc:
@@ -64,7 +66,7 @@ def read(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = No
 
 def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | None = None, *,
                 profiles: dict[str, Profile] | None = None, use_tesseract: bool = True,
-                first_row: int = 0) -> Reading:
+                first_row: int = 0, expect: dict[str, Collection[int]] | None = None) -> Reading:
     """Read one screenshot (H x W x 3 RGB): which game, which screen, the board and its geometry.
 
     ``profile`` (from calibration) makes a read fast; the read leaves it as it was and gives what
@@ -74,6 +76,9 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     gets only its own, so a stored profile never decides which game is on screen.
     ``first_row``: the board row at the top of the grid when the caller scrolled the board (the
     screen itself does not show it); cell indices count from it.
+    ``expect``: the numbers the screen is predicted to show (the score after the move just made),
+    by the reading's names: a number not yet learned that the phone's drawn fonts read as predicted
+    needs no tesseract (the reader's ``read_board``).
     """
     t0 = time.perf_counter()
     if game != "auto" and game not in registry.NAMES:
@@ -98,7 +103,7 @@ def read_screen(image_rgb: np.ndarray, game: str = "auto", profile: Profile | No
     for g in order:
         draft = profiles[g].draft() if g in profiles else None  # the reader learns into this
         try:
-            reading = reader(g).read_board(image, bg, dist, draft, use_tesseract, first_row=first_row)
+            reading = reader(g).read_board(image, bg, dist, draft, use_tesseract, first_row=first_row, expect=expect)
             reading.learned = reading.profile
             if draft is not None and reading.profile is draft:
                 reading.profile = profiles[g]

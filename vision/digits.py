@@ -5,6 +5,8 @@ and whole numbers from a line of ink (a score, a badge), checked two ways before
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import cv2
 import numpy as np
 
@@ -217,7 +219,7 @@ def digit_parts(ink: np.ndarray) -> list[np.ndarray]:
 
 
 def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = True,
-                tiny_first: bool = False) -> tuple[int | None, bool]:
+                tiny_first: bool = False, expect: Collection[int] = ()) -> tuple[int | None, bool]:
     """A whole number from a line of ink: templates when they are sure, else tesseract (learning).
 
     A digit the templates are sure of wins over tesseract's read of it (they were learned from
@@ -225,6 +227,9 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
     when tesseract gave one digit per glyph and agreed with every sure one (a misread learned
     would misread that digit on every later screen).
     ``tiny_first``: a glyph too small for tesseract (a badge) is matched with drawn fonts first.
+    ``expect``: the numbers the screen is predicted to show here (the move just made's score):
+    when the drawn fonts read one of them, the prediction is the second way of reading the line
+    and tesseract (a tenth of a second) is not asked; a number other than predicted still is.
     """
     parts = digit_parts(ink)
     if not parts:
@@ -235,7 +240,8 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
     if all(sure):
         return int("".join(d for d, _, _ in matches)), False
     drawn = drawn_font_read(parts)
-    line = ocr_number(ink) if use_tesseract else None
+    predicted = drawn is not None and int(drawn) in expect
+    line = drawn if predicted else ocr_number(ink) if use_tesseract else None
     text = drawn if tiny_first and max(g.shape[0] for g in parts) < TINY and drawn else (line or drawn)
     if text is None:
         return None, False

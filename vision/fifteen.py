@@ -237,7 +237,8 @@ def find_board(image: np.ndarray, box=None) -> tuple[dict[int, Patch], int, list
     raise ReadError(f"no 15-puzzle board found: {reason}")
 
 
-def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+def read_fifteen(image, bg, dist, profile: Profile | None, use_tesseract: bool = True, first_row: int = 0,
+                expect=None) -> Reading:
     """Read a 15-puzzle screen (raises ReadError when there is none): tiles, centres, unsure tiles.
     The board never scrolls (``first_row`` stays 0)."""
     H, W = image.shape[:2]

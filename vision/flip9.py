@@ -292,7 +292,8 @@ def read_comment(image, bg, y0: int, y1: int, profile: Profile, use_tesseract: b
     return kind, number, moves, ticking
 
 
-def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True, first_row: int = 0) -> Reading:
+def read_flip9(image, bg, dist, profile: Profile | None, use_tesseract: bool = True, first_row: int = 0,
+              expect=None) -> Reading:
     """Read a Flip 9 screen (raises ReadError when there is none): cards, must, buttons. The cards
     never scroll (``first_row`` stays 0)."""
     H, W = dist.shape

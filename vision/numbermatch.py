@@ -194,11 +194,12 @@ def badge_zone_clear(image: np.ndarray, centre: tuple[int, int], pitch: float) -
     return int((saturation(image[y0:y1, x0:x1]) > BADGE_SATURATION).sum()) <= 2
 
 
-def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool, pool) -> dict:
+def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool, pool, expect=None) -> dict:
     """The "+" button and its adds-left badge, the stage and the score, each read in ``pool``
     (a thread pool of three threads or more: the three numbers are read side by side, and beside
     the cells, their first tesseract calls sent together: see tesseract.Gather).
-    Returns a function that waits for them and gives their dict.
+    Returns a function that waits for them and gives their dict. ``expect``: the numbers
+    predicted by name (``read_number``'s ``expect``).
 
     A profile remembers where they were found, so that later reads look only there (and look
     everywhere again when that fails). The three reads touch nothing the others do (each its own
@@ -207,8 +208,11 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
     geo, fonts = profile.geometry, profile.fonts
     known = [*geo, *fonts]
     gather = tesseract.Gather(3)  # their first tesseract calls in one process
-    parts = [pool.submit(gather.part, read_adds, image, lattice, profile, use_tesseract)] + \
-        [pool.submit(gather.part, read_header_number, image, bg, lattice, profile, use_tesseract, name, pick)
+    expect = expect or {}
+    parts = [pool.submit(gather.part, read_adds, image, lattice, profile, use_tesseract,
+                         expect.get("adds_left", ()))] + \
+        [pool.submit(gather.part, read_header_number, image, bg, lattice, profile, use_tesseract, name, pick,
+                     expect.get(name, ()))
          for name, pick in (("stage", stage_lines), ("score", score_lines))]
 
     def result() -> dict:
@@ -227,8 +231,8 @@ def read_extras(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bo
     return result
 
 
-def read_adds(image, lattice: Lattice, profile: Profile, use_tesseract: bool) -> dict:
-    """The "+" button and the number of adds left on its badge."""
+def read_adds(image, lattice: Lattice, profile: Profile, use_tesseract: bool, expect=()) -> dict:
+    """The "+" button and the number of adds left on its badge (``expect``: the numbers predicted)."""
     geo = profile.geometry
     out = {"add_button": None, "adds_left": None, "learned": False, "why": {}}
     found = find_add_button(image, lattice, geo.get("add_area")) if geo.get("add_area") else (None, None, None)
@@ -247,7 +251,7 @@ def read_adds(image, lattice: Lattice, profile: Profile, use_tesseract: bool) ->
             out["why"]["adds_left"] = "the badge beside the \"+\" did not read"
         else:
             value, learned = read_number(np.pad(badge, 1), profile.font("badge"), use_tesseract,
-                                         tiny_first=True)
+                                         tiny_first=True, expect=expect)
             out["adds_left"] = value
             out["learned"] = learned
             if value is None:
@@ -255,9 +259,11 @@ def read_adds(image, lattice: Lattice, profile: Profile, use_tesseract: bool) ->
     return out
 
 
-def read_header_number(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool, name: str, pick) -> dict:
+def read_header_number(image, bg, lattice: Lattice, profile: Profile, use_tesseract: bool, name: str, pick,
+                       expect=()) -> dict:
     """The stage or the score (``name``): a number in the text between the status bar and the
-    grid, the stage on the grid's left, the score centred (``pick`` ranks the candidate lines)."""
+    grid, the stage on the grid's left, the score centred (``pick`` ranks the candidate lines;
+    ``expect``: the numbers predicted)."""
     geo = profile.geometry
     out = {name: None, "learned": False, "why": {}}
     top, limit = int(image.shape[0] * 0.02), int(lattice.top - 2)
@@ -271,7 +277,7 @@ def read_header_number(image, bg, lattice: Lattice, profile: Profile, use_tesser
         # only the likeliest line: when it does not read, another that does (the coin
         # count beside it) is not the number
         for t in pick(lines, lattice)[:1]:
-            value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract)
+            value, learned = read_number(norm_line(t.ink), profile.font(name), use_tesseract, expect=expect)
             out["learned"] |= learned
             if value is not None:
                 m = max(2, t.height // 2)
@@ -311,11 +317,12 @@ def cut_above(lattice: Lattice) -> bool:
 
 
 def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profile: Profile | None,
-                     use_tesseract: bool = True, first_row: int = 0) -> Reading:
+                     use_tesseract: bool = True, first_row: int = 0, expect=None) -> Reading:
     """Read a Number Match screen (raises ReadError when there is no grid).
 
     The screen does not show how far the board is scrolled: ``first_row`` (the board row at the
     top of the grid, known to whoever scrolled) numbers the cells; 0 for a board not scrolled.
+    ``expect``: the numbers around the board predicted (``vision.read``'s).
     """
     h, w = image.shape[:2]
     theme = screen_theme(bg)
@@ -359,7 +366,7 @@ def read_numbermatch(image: np.ndarray, bg: np.ndarray, dist: np.ndarray, profil
     geometry_before = {k: list(v) if isinstance(v, list) else v for k, v in profile.geometry.items()}
     # the numbers around the board are read while the cells are
     with ThreadPoolExecutor(max_workers=3) as pool:
-        extras = read_extras(image, bg, lattice, profile, use_tesseract, pool)
+        extras = read_extras(image, bg, lattice, profile, use_tesseract, pool, expect)
         return _read_cells(image, dist, lattice, profile, use_tesseract, theme, stale, first_row, cells,
                            glyph_cells, font, geometry_before, extras)
 

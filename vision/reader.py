@@ -24,8 +24,10 @@ class Reader:
     OWN_BUTTONS: frozenset[str] = frozenset()
 
     def read_board(self, image: np.ndarray, bg, dist: np.ndarray, profile, use_tesseract: bool = True,
-                   first_row: int = 0):
-        """The game's board on the screen (a vision.Reading), or ReadError when it shows none."""
+                   first_row: int = 0, expect=None):
+        """The game's board on the screen (a vision.Reading), or ReadError when it shows none.
+        ``expect``: the numbers the screen is predicted to show, by the reading's names (a set
+        of values each): a reader may take a prediction its own glyphs bear out for a read."""
         raise NotImplementedError
 
     def read_other_screen(self, image: np.ndarray, bg):

@@ -170,6 +170,11 @@ class Game:
         """The phone's own count of points, when the game has one."""
         return None
 
+    def numbers(self, position) -> dict[str, int]:
+        """The numbers the screen shows around ``position``'s board, by the reading's names
+        (``vision.read``'s ``expect``; default: none)."""
+        return {}
+
     # -- tapping -----------------------------------------------------------------------------
 
     def tap_points(self, move, reading) -> list[tuple[int, int]]:

@@ -36,7 +36,7 @@ class LightsOutReader(Reader):
     game = "lightsout"
 
     def read_board(self, image: np.ndarray, bg, dist: np.ndarray, profile: Profile | None,
-                   use_tesseract: bool = True, first_row: int = 0) -> Reading:
+                   use_tesseract: bool = True, first_row: int = 0, expect=None) -> Reading:
         return read_board(image, dist, bg, profile)
 
 

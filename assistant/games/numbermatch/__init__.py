@@ -280,6 +280,10 @@ class NumberMatch(Game):
     def score(self, board: Board) -> int:
         return board.score
 
+    def numbers(self, board: Board) -> dict[str, int]:
+        shown = {"score": board.score, "adds_left": board.adds_left, "stage": board.stage}
+        return {name: value for name, value in shown.items() if value is not None}
+
     def ends(self, board: Board) -> bool:
         return board.is_won()
 
