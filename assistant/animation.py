@@ -39,8 +39,11 @@ EARLY_MISSES = 3
 # instead, while narrowing pays and the gap is wider than the margin the touch waits anyway.
 # Else a time learned again from one late frame (a touch the phone took late) would hold every
 # later touch that much too long, in every later game. Narrowing pays when half the gap, over
-# the touches of the kind on this phone, outweighs what the probe itself costs: the kind's
-# whole time and a capture, where its first frame would have judged it.
+# the touches of the kind on this phone that it would speed, outweighs what the probe itself
+# costs: the kind's whole time and a capture, where its first frame would have judged it. It
+# speeds only a touch that waits for the kind's animation to end (``held``): in pipelined play
+# a pair's next pair, elsewhere on the board, waits for nothing, a row's collapse holds the
+# cells below it; so of the kind's touches on the phone, the share that held one in this link.
 EARLY_PROBE_EVERY = 8
 # A fade, inside a part: the pixels at least MARK_CONTRAST from the part's ground (its median
 # colour) are its marks (a digit). The ground stays as it was (but within MARK_HALO pixels of a
@@ -107,6 +110,9 @@ class AnimationClock:
         # per kind of touch, seconds after it: [latest seen moving, earliest seen still (None: not yet)]
         self.animation: dict[str, list] = {}
         self.touches: dict[str, int] = {}  # taps and swipes sent, per kind
+        # per kind, the touches sent (in this link) that waited for an animation of it to end:
+        # what narrowing its time would speed up (a pipelined touch elsewhere waits for nothing)
+        self._held: dict[str, int] = {}
         # moves judged on an early frame: per kind, the misses in a row; the kinds whose learned
         # time early frames showed wrong; when the last one's animation ends (no touch lands
         # before it); the verdict on the last refused
@@ -130,6 +136,10 @@ class AnimationClock:
         """A tap or swipe of this kind is being sent (``touched_at`` is set when it returns)."""
         self.kind, self._animating_until, self._unlearned = kind, 0.0, None
         self.touches[kind] = self.touches.get(kind, 0) + 1
+
+    def held(self, kind: str) -> None:
+        """A touch waited for the animation of a move of this kind, judged early, to end."""
+        self._held[kind] = self._held.get(kind, 0) + 1
 
     def settled(self) -> None:
         """The screen was seen (or taken to be) still since the last touch."""
@@ -221,9 +231,12 @@ class AnimationClock:
         self._early_verdict = None
         if self.touched_at is None or seen_still is None or misses >= EARLY_MISSES:
             return None
-        # (a probe narrows the time a next touch waits: the last touch has none)
-        if (not last and self.touches.get(kind, 0) % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
-                and (seen_still - moving) / 2 * self.touches_on_phone(kind) > seen_still + capture_s):
+        # (a probe narrows the time a next touch waits: the last touch has none; the share of
+        # this kind's touches that held the next one says how many later ones it would speed)
+        touches = self.touches.get(kind, 0)
+        holding = self._held.get(kind, 0) / max(1, touches)
+        if (not last and touches % EARLY_PROBE_EVERY == 0 and seen_still - moving > margin
+                and (seen_still - moving) / 2 * holding * self.touches_on_phone(kind) > seen_still + capture_s):
             return None
         first = self.touched_at + (0.0 if video else seen_still * EARLY_PART)
         return first, self.touched_at + seen_still * EARLY_LATEST
@@ -273,7 +286,7 @@ class AnimationClock:
     def forget(self) -> None:
         """Drop every time learned and touch counted: they were another channel's (a video
         frame's time is not a screencap's, nor a touch handed over one run before returning)."""
-        self.animation, self.touches, self._touched_before = {}, {}, {}
+        self.animation, self.touches, self._touched_before, self._held = {}, {}, {}, {}
         self.early_part, self._early_misses, self._early_doubted = {}, {}, set()
         self._unlearned = None
 

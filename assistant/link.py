@@ -62,10 +62,10 @@ class Link:
         self._settled_touch: float | None = None
         self._in_full = False
         # pipelined play: the parts of the screen still animating after moves judged early, each
-        # with when its animation ends; a touch none of whose points lies in one goes at once
-        # (the game takes a tap on a cell that is not itself moving) while ``overlap`` holds
-        # (play turns it off on a phone that loses such touches)
-        self._moving: list[tuple[tuple[int, int, int, int], float]] = []
+        # with when its animation ends and the kind of touch it follows; a touch none of whose
+        # points lies in one goes at once (the game takes a tap on a cell that is not itself
+        # moving) while ``overlap`` holds (play turns it off on a phone that loses such touches)
+        self._moving: list[tuple[tuple[int, int, int, int], float, str]] = []
         # the parts of the settled screen that moves judged early moved since (rows collapsing):
         # no reference for an early frame there until a frame of the screen still is taken
         self._shifted: list[tuple[tuple[int, int, int, int], float]] = []  # (each with when it stops)
@@ -285,7 +285,7 @@ class Link:
         self.settler.changed += [*changing, *aside, *shifted]
         ends = self.clock.quiet_from(0.0)
         self._shifted += [(part, ends) for part in shifted]
-        self._moving += [(part, ends) for part in (*changing, *reach, *shifted)]
+        self._moving += [(part, ends, self.clock.kind) for part in (*changing, *reach, *shifted)]
         self.recorder.screen(image, "early")
         return image
 
@@ -383,7 +383,7 @@ class Link:
         """For a touch at ``points`` (None: not a tap) sent at ``now``: when every animation
         running ends (the channel's margin on), and whether the touch goes at once, during them
         (pipelined: none of its points in a part still moving, where ``overlap`` holds). A question."""
-        running = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
+        running = [(part, ends) for part, ends, _ in self._moving if ends + self.touch_margin > now]
         # (a row collapsing after an earlier move may outlast the last move's fade)
         quiet = max([self.clock.quiet_from(self.touch_margin)] + [ends + self.touch_margin for _, ends in running])
         at_once = (self.overlap and points is not None and quiet > now and bool(running)
@@ -406,12 +406,15 @@ class Link:
         if self.stale:  # (what was read to plan this touch was read on the phone that left)
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         now = time.monotonic()
-        self._moving = [(part, ends) for part, ends in self._moving if ends + self.touch_margin > now]
+        self._moving = [m for m in self._moving if m[1] + self.touch_margin > now]
         quiet, self.last_overlapped = self._pipelined(points, now)
-        self._overlap_until = max((ends for _, ends in self._moving), default=0.0) if self.last_overlapped else 0.0
+        self._overlap_until = max((ends for _, ends, _ in self._moving), default=0.0) if self.last_overlapped else 0.0
         if self.last_overlapped:
             self.overlapped += 1
         else:
+            if self._moving and quiet > now:
+                # held by the animation that ends last: the kind whose time, narrowed, would speed it
+                self.clock.held(max(self._moving, key=lambda m: m[1])[2])
             self._wait_until(quiet)
             self._moving = []
             if self._shifted:

@@ -775,10 +775,33 @@ def test_a_touch_waits_only_where_a_move_judged_early_still_moves():
 
     link = Link(SimpleNamespace(screen=None))
     assert not link.waits([(100, 600)])  # nothing moving
-    link._moving = [((0, 500, 1080, 2400), time.monotonic() + 60)]  # rows from y 500 down
+    link._moving = [((0, 500, 1080, 2400), time.monotonic() + 60, "pair, rows go")]  # rows from y 500 down
     assert not link.waits([(100, 400), (300, 420)]) and link.waits([(100, 400), (100, 600)])
     link.overlap = False
     assert link.waits([(100, 400)])
+
+
+def test_a_touch_that_waits_for_an_animation_is_counted_against_the_kind_that_ended_last(monkeypatch):
+    """What narrowing a kind's time would speed (the probes' worth, ``AnimationClock.held``):
+    a touch sent at once elsewhere on the board waited for nothing; one in a part still moving
+    waited for the animation ending last, the kind of touch it followed."""
+    import time
+    from types import SimpleNamespace
+
+    from assistant.phone import lock
+
+    monkeypatch.setattr(lock, "keep", lambda device: None)
+    device = SimpleNamespace(screen=object(), shown_at=None, taps=lambda points: None,
+                             channel=SimpleNamespace(touch_margin=0.02, acts_before_returning=True))
+    link = Link(device)
+    soon = time.monotonic() + 0.05
+    link._moving = [((100, 100, 200, 200), soon, "pair"), ((0, 500, 1080, 2400), soon + 0.05, "pair, rows go")]
+    link.tap_all([(150, 300), (400, 300)], kind="pair")  # above both: at once
+    assert link.last_overlapped and link.clock._held == {}
+    link._moving = [((100, 100, 200, 200), soon, "pair"), ((0, 500, 1080, 2400), soon + 0.05, "pair, rows go")]
+    link.tap_all([(150, 300), (400, 600)], kind="pair")  # one cell in the rows going: waits for them
+    assert not link.last_overlapped and link.clock._held == {"pair, rows go": 1}
+    assert time.monotonic() >= soon + 0.05
 
 
 @pytest.mark.slow
@@ -1159,15 +1182,20 @@ def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wi
     """Only a settled capture narrows a kind's time, and a move judged early takes none: one
     touch in EARLY_PROBE_EVERY is judged settled instead while the time is wider than the
     touch's margin and narrowing pays (a time learned again after one late frame): half the gap,
-    over the touches so far, against the probe's own cost (the kind's time and a capture, where
-    its first frame would have judged it)."""
+    over the touches so far that it would speed, against the probe's own cost (the kind's time
+    and a capture, where its first frame would have judged it). It speeds only the touches that
+    wait for the kind's animation to end (``held``): in pipelined play a pair's next pair goes
+    at once elsewhere on the board, and a probe of the pair's time bought nothing but its cost
+    (0.3-0.45 s twice a 23-move game, measured on phonesim's real profile)."""
     clock = animation_module.AnimationClock()
     every = animation_module.EARLY_PROBE_EVERY
 
-    def probes(bracket, capture_s=0.05, margin=0.02, touches=3 * every, last=False):
-        clock.animation["pair"], clock.touches = list(bracket), {}
+    def probes(bracket, capture_s=0.05, margin=0.02, touches=3 * every, last=False, holding=1):
+        clock.animation["pair"], clock.touches, clock._held = list(bracket), {}, {}
         taken = []
         for n in range(1, touches + 1):
+            if n > 1 and (n - 1) % holding == 0:
+                clock.held("pair")  # (the touch now sent waited for the last one's animation)
             clock.touch("pair")
             clock.touched_at = 10.0 * n
             window = clock.early_window(capture_s, margin, video=False, last=last)
@@ -1183,3 +1211,8 @@ def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wi
     # 0.29 s probe (before: probed at 8 and 16 as well, 0.3-0.6 s lost each)
     assert probes([0.26, 0.29]) == [3 * every]
     assert probes([0.26, 0.40], last=True) == []  # no touch follows: none waits on the time
+    # no touch waited for a pair's fade (the next pairs went at once elsewhere): never probed
+    assert probes([0.26, 0.40], holding=10 ** 6) == []
+    # every other touch held: by the 8th touch three held, 0.21 s to gain against a 0.45 s
+    # probe; by the 16th seven, 0.49 s
+    assert probes([0.26, 0.40], holding=2) == [2 * every, 3 * every]
