@@ -17,6 +17,7 @@ from solver.errors import TapsolveError
 
 def open_loop(args, say=print):
     from assistant import record
+    from assistant.games import warming
     from assistant.link import Link
     from assistant.loop import Loop
     from assistant.phone.device import connect
@@ -24,6 +25,8 @@ def open_loop(args, say=print):
 
     recorder = record.for_run(args)  # (every line said is logged and recorded too)
     say = recorder.saying(say)
+    if args.game != "auto":
+        warming(args.game)  # (the solver loads while the phone is connected to)
     # what a read teaches the profile is stored for the next game; so is the capture chosen.
     # (which phone, by which channel: on stderr, beside the run's own lines)
     device = connect(args.serial, channel=args.channel, say=recorder.saying(tell), kept=CaptureChoice)

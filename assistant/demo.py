@@ -8,6 +8,7 @@ import time
 import cv2
 
 from assistant import autoplay, display, guide, record
+from assistant.games import warming
 from assistant.link import Link
 from assistant.loop import Loop
 from assistant.options import print_json
@@ -85,6 +86,7 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
     say = recorder.saying(line.say)
     # the window first: should Qt still abort on the display, nothing has been started yet
     view = WindowView() if window else None
+    warming(args.game)  # (the solver loads while the phone starts and is connected to)
 
     def server_failed(exc: HarnessError) -> AdbServerFailed:
         return AdbServerFailed(f"the demo's private adb server could not start: {adb_failure(str(exc))}")

@@ -10,12 +10,11 @@ with the last screen read: those parts fading and nothing else changed.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 
 from assistant.front_door import FrontDoor
-from assistant.games import Judgement, Plan, kind
+from assistant.games import Judgement, Plan, kind, warming
 from assistant.link import PhoneCameBack
 from assistant.phone.front import AD, APP, LOCKED, OFF
 from assistant.phone.screen import BlackScreen
@@ -207,14 +206,13 @@ class Loop:
     def start(self):
         """Read the board and make the first plan. A game named in advance loads its solver
         while the first screen is captured and read (the phone's time, not added to it)."""
-        warming = None
+        warm = None
         self.read_at = self.link.reconnects
         if self.game is None and self.game_name != "auto":
-            warming = threading.Thread(target=kind(self.game_name).warm, daemon=True)
-            warming.start()
+            warm = warming(self.game_name)  # (started already by a command that named the game)
         reading = self.look_until_known()
-        if warming is not None:
-            warming.join()
+        if warm is not None:
+            warm.join()
         self.made(reading.game)
         if reading.screen == "board":
             self.replan(count=False)

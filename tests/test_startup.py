@@ -188,3 +188,29 @@ def test_warm_compiles_and_builds_what_every_first_solve_needs(tmp_path):
                         ("fifteen", "1 2 3 4 5, 6 7 8 9 10, 11 12 13 14 15, 16 17 18 19 20, 21 22 23 0 24")):
         first = tapsolve("solve", game, board, "--json", env=env)
         assert first.returncode == 0 and first.stderr == "", (game, first.stderr)  # nothing compiled or built
+
+
+def test_play_that_names_its_game_loads_the_solver_while_it_connects_to_the_phone(monkeypatch, tmp_path):
+    """Connecting to a phone (adb, the scrcpy server's start) takes a second or so, mostly
+    waiting: `play --game G` loads G's solver meanwhile, where it once began to with the first
+    screen's capture, and the first plan waited for it after the read (0.1 s of a steady game on
+    phonesim's real profile). Here the phone is never found: the warm-up had begun anyway."""
+    import threading
+
+    from assistant import cli, games
+    from assistant.phone import device
+    from solver.errors import TapsolveError
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    warmed = threading.Event()
+    monkeypatch.setattr(games, "_warming", {})
+    monkeypatch.setattr(games.kind("numbermatch"), "warm", staticmethod(warmed.set))
+    seen = []
+
+    def connect(*args, **kwargs):
+        seen.append(warmed.wait(10))  # (the warm-up runs in a thread of its own)
+        raise TapsolveError("no phone found: connect one and run `tapsolve devices`")
+
+    monkeypatch.setattr(device, "connect", connect)
+    assert cli.main(["play", "--game", "numbermatch", "--no-record"]) != 0
+    assert seen == [True]

@@ -7,6 +7,7 @@ reaches into its helpers (a game scrolls and learns through this protocol).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -270,3 +271,17 @@ class Game:
 def kind(name: str) -> type[Game]:
     """The assistant class of game ``name`` (its module's ``GAME``)."""
     return registry.module("assistant.games", name).GAME
+
+
+_warming: dict[str, threading.Thread] = {}
+
+
+def warming(name: str) -> threading.Thread:
+    """Game ``name``'s ``warm`` in a thread of its own, started by the first call: a command
+    that names its game starts it before it connects to the phone (a second or so, mostly spent
+    waiting), so the first plan no longer waits for the solver after the first screen is read."""
+    thread = _warming.get(name)
+    if thread is None:
+        thread = _warming[name] = threading.Thread(target=kind(name).warm, daemon=True)
+        thread.start()
+    return thread
