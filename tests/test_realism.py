@@ -1216,3 +1216,21 @@ def test_a_kind_judged_early_is_probed_by_a_settled_capture_while_its_time_is_wi
     # every other touch held: by the 8th touch three held, 0.21 s to gain against a 0.45 s
     # probe; by the 16th seven, 0.49 s
     assert probes([0.26, 0.40], holding=2) == [2 * every, 3 * every]
+
+
+def test_the_changed_mask_marks_the_pixels_whose_strongest_channel_differs_past_the_noise():
+    """settle.changed_mask (every early frame's and every settle's comparison) by its
+    definition, in numpy: a pixel changed when one of its channels differs by more than
+    PIXEL_NOISE, a difference of exactly PIXEL_NOISE being none."""
+    from assistant.settle import PIXEL_NOISE, changed_mask
+
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 256, (240, 108, 3), dtype=np.uint8)
+    step = rng.integers(-2 * PIXEL_NOISE, 2 * PIXEL_NOISE + 1, a.shape)
+    step[0, :3] = [[PIXEL_NOISE, 0, 0], [0, -PIXEL_NOISE - 1, 0], [0, 0, PIXEL_NOISE + 1]]
+    b = np.clip(a.astype(int) + step, 0, 255).astype(np.uint8)
+    truth = np.abs(a.astype(int) - b.astype(int)).max(axis=2) > PIXEL_NOISE
+    mask = changed_mask(a, b)
+    assert mask.dtype == np.uint8 and set(np.unique(mask)) <= {0, 255}
+    assert np.array_equal(mask == 255, truth) and truth.any() and not truth.all()
+    assert list(mask[0, :3]) == [0, 255, 255]
