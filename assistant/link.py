@@ -101,15 +101,16 @@ class Link:
         self.recorder.recovered(f"the phone came back (reconnect {self.reconnects})")
         self.say("the phone is back: going on from what its screen shows")
 
-    def _grab(self, not_before: float | None = None):
+    def _grab(self, not_before: float | None = None, still: bool = False):
         """A capture and when it showed the screen: a video frame's own time (one that showed it
-        from ``not_before`` on: see ``Device.capture``), else when the screencap was asked for."""
+        from ``not_before`` on, or with ``still`` stood for it then: see ``Device.capture``),
+        else when the screencap was asked for."""
         self.captures += 1
         at = time.monotonic()
         if self.screen is None:
             image = self._again(self.device.capture)
         else:
-            image = self._again(lambda: self.device.capture(not_before, self.lossless))
+            image = self._again(lambda: self.device.capture(not_before, self.lossless, still))
         self.stale, self.shot = False, image.shape[:2]
         self.spent["capture"] += time.monotonic() - at
         if self.from_video:
@@ -420,8 +421,12 @@ class Link:
             if self._shifted:
                 # every animation is over: a frame of the screen still (shown once the rows
                 # were seen still by their kind's time) is the reference the next move's early
-                # frame is compared with
-                self.accept(self._grab(not_before=max(ends for _, ends in self._shifted) + self.touch_margin)[0])
+                # frame is compared with. On video the newest frame stands for it once a later
+                # one would have come: the encoder sends nothing more for a still screen until
+                # its repeat, 100 ms on (a stalled stream's older frame shows rows still
+                # moving, and the next early frame, compared with it, is refused: judged settled)
+                ended = max(ends for _, ends in self._shifted) + self.touch_margin
+                self.accept(self._grab(not_before=ended, still=True)[0])
         self.clock.touch(kind)
         self._settled_touch = None
 

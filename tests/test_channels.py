@@ -221,7 +221,7 @@ class FakeStream(Video):
     def still_since(self, shown):
         return None  # (its frames are the screen as asked, not a stream: no run of them told)
 
-    def next_frame(self, shown_from, after, until, quiet_from=None, quiet_after=float("-inf")):
+    def next_frame(self, shown_from, after, until, quiet_from=None, quiet_after=float("-inf"), repeats_only=True):
         # (never quiet: each frame asked for is new)
         while time.monotonic() <= until:  # (looked at again: the real stream wakes its readers)
             got = self.frame()
@@ -272,9 +272,9 @@ def test_the_channel_captures_as_the_link_asks_never_the_screen_on_its_own(harne
     asked = []
 
     class Counting(Channel):
-        def capture(self, lossless, not_before):
+        def capture(self, lossless, not_before, still=False):
             asked.append(lossless)
-            return super().capture(lossless, not_before)
+            return super().capture(lossless, not_before, still)
 
     device.channel = Counting(device)
     link = Link(device, say=[].append)

@@ -759,12 +759,13 @@ def test_the_screen_after_rows_collapsed_is_taken_no_sooner_than_a_touch_may_lan
     image = np.zeros((2400, 1080, 3), np.uint8)
     device = SimpleNamespace(screen=object(), shown_at=None, taps=lambda points: None,
                              channel=SimpleNamespace(touch_margin=0.02, acts_before_returning=True),
-                             capture=lambda not_before, lossless: asked.append(not_before) or image)
+                             capture=lambda not_before, lossless, still=False: asked.append((not_before, still)) or image)
     link = Link(device)
     ended = time.monotonic() - 1.0
     link._shifted = [((0, 500, 1080, 2400), ended)]
     link.tap_all([(100, 600)], kind="pair")
-    assert asked == [ended + 0.02] and not link.shifted
+    # (taken as still from then: on video the newest frame stands for it, repeat or not)
+    assert asked == [(ended + 0.02, True)] and not link.shifted
 
 
 def test_a_touch_waits_only_where_a_move_judged_early_still_moves():

@@ -430,3 +430,25 @@ def test_a_still_screens_repeats_keep_the_time_it_first_looked_so_as_the_encoder
     video._keep(sharpest, 1.233)
     assert video.still_since(1.233) == video.still_since(1.133) == 1.033 and compared == [1]  # (only with the last)
     assert not same(drawn, sharpest)
+
+
+def test_a_screen_taken_as_still_is_the_newest_frame_without_waiting_for_the_repeat():
+    """After rows collapse, the next pair's early frames need a frame of the screen still to be
+    compared with; the encoder sends nothing once the last frame of the collapse is drawn, its
+    repeat only 100 ms on (SurfaceEncoder.java, REPEAT_FRAME_DELAY_US). A caller that takes the
+    screen as still by a time (the collapse's learned end: ``repeats_only`` False) gets the
+    newest frame drawn, once a frame of a change by then would have come; any other caller
+    still waits for a repeat, which shows the stream flowing (a stalled connection sends
+    nothing either)."""
+    from assistant.phone.scrcpy.video import Video
+
+    video = Video(None, (8, 40))
+    for value, shown in ((0, 1.0), (60, 1.033), (120, 1.066)):  # (the collapse's last frames, drawn)
+        video._keep(np.full((40, 8, 3), value, np.uint8), shown)
+    video._idle = True  # (every byte sent decoded: the decoder waits for the next packet)
+    soon = time.monotonic() + 0.05
+    assert video.next_frame(1.1, float("-inf"), soon, quiet_from=0.0, quiet_after=0.9) is None
+    image, shown = video.next_frame(1.1, float("-inf"), soon, quiet_from=0.0, quiet_after=0.9, repeats_only=False)
+    assert image[0, 0, 0] == 120 and shown == 1.1  # (it stands for the screen at the time asked)
+    # (a frame from before the last touch showed stands for nothing after it)
+    assert video.next_frame(1.1, float("-inf"), soon, quiet_from=0.0, quiet_after=1.07, repeats_only=False) is None

@@ -83,11 +83,12 @@ class Channel:
         """A system key ("KEYCODE_BACK"), as `input keyevent` sends it."""
         self._input([f"{self.device.input_command} keyevent {code}"], COMMAND_TIMEOUT)
 
-    def capture(self, lossless: bool, not_before: float | None) -> tuple[np.ndarray, float | None]:
+    def capture(self, lossless: bool, not_before: float | None, still: bool = False) -> tuple[np.ndarray, float | None]:
         """The screen as RGB and the time it showed it (None: taken when asked for). ``lossless``:
         a lossless capture is asked for (the read that builds a profile, one after a read that
-        was not sure); ``not_before``: a capture showing the screen from then on. Here, and on
-        every channel without video, a screencap (``Screen``)."""
+        was not sure); ``not_before``: a capture showing the screen from then on; ``still``: the
+        caller takes the screen as still from ``not_before`` on (a video's newest frame may
+        stand for it). Here, and on every channel without video, a screencap (``Screen``)."""
         return self.device.screen.shot(), None
 
     def frame(self) -> tuple[np.ndarray, float] | None:

@@ -304,15 +304,16 @@ class Device:
         except (OSError, TapsolveError):
             pass  # a phone gone already
 
-    def capture(self, not_before: float | None = None, lossless: bool = True) -> np.ndarray:
+    def capture(self, not_before: float | None = None, lossless: bool = True, still: bool = False) -> np.ndarray:
         """The screen as an H x W x 3 RGB image, as the channel captures it (``Channel.capture``:
         ``lossless`` asks for a screencap, else a channel with video gives a frame showing the
-        screen from ``not_before`` on); ``shown_at``: the frame's time (None: a screencap, taken
-        when asked). A channel that broke gives way to the next, which captures; BlackScreen
-        when there is nothing on the screen."""
+        screen from ``not_before`` on, taken as still from then by the caller with ``still``);
+        ``shown_at``: the frame's time (None: a screencap, taken when asked). A channel that
+        broke gives way to the next, which captures; BlackScreen when there is nothing on the
+        screen."""
         while True:
             try:
-                image, self.shown_at = self.channel.capture(lossless, not_before)
+                image, self.shown_at = self.channel.capture(lossless, not_before, still)
                 break
             except (ChannelUnavailable, ConnectionError) as exc:
                 self._restart_channel(exc)  # (the stream ended: the next channel, in one line)

@@ -176,22 +176,24 @@ class ScrcpyChannel(Channel):
             return None
         return since
 
-    def capture(self, lossless: bool, not_before: float | None):
+    def capture(self, lossless: bool, not_before: float | None, still: bool = False):
         """The newest video frame (``_from_video``) unless a lossless capture is asked for and
         screencap works on the phone, else a screencap (``Channel.capture``)."""
         if self.video is not None and (not lossless or self.device.screen.method is None):
-            got = self._from_video(not_before)
+            got = self._from_video(not_before, still)
             if got is not None:
                 return got
         return super().capture(lossless, not_before)
 
-    def _from_video(self, not_before: float | None):
+    def _from_video(self, not_before: float | None, still: bool = False):
         """The newest frame as RGB at the screencap's size (``Screen.from_frame``) and its time,
         once one shows the screen from ``not_before`` on (default: VIDEO_LATENCY before now),
         from VIDEO_LATENCY past the last touch, and newer than the last one taken (two captures
         are never one frame), waiting up to FRAME_WAIT for it, or the last repeat of a screen
         still since (``Video.next_frame``: it stands for the screen at the time asked); None:
-        none that new."""
+        none that new. ``still``: the caller takes the screen as still from ``not_before`` on,
+        so the newest frame stands for it then, repeat or not (the encoder sends nothing while
+        a screen stays still, and its repeat comes only 100 ms after the last frame drawn)."""
         if self.frame() is None:  # (the first frame, or why the stream ended)
             return None
         now = time.monotonic()
@@ -202,7 +204,7 @@ class ScrcpyChannel(Channel):
         # the last touch showed: a touch's change not seen may be a stalled connection's)
         got = self.video.next_frame(wanted, self.taken, max(now, wanted) + FRAME_WAIT,
                                     quiet_from=max(wanted, self.taken + QUIET_STEP) + VIDEO_LATENCY,
-                                    quiet_after=self.device.touched_at + VIDEO_LATENCY)
+                                    quiet_after=self.device.touched_at + VIDEO_LATENCY, repeats_only=not still)
         if got is None:
             if self.video.broken:
                 self._check()  # (the stream ended while waiting: the caller falls back)

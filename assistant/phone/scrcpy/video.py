@@ -137,7 +137,7 @@ class Video:
             return self._frame
 
     def next_frame(self, shown_from: float, after: float, until: float, quiet_from: float | None = None,
-                   quiet_after: float = float("-inf")) -> tuple[np.ndarray, float] | None:
+                   quiet_after: float = float("-inf"), repeats_only: bool = True) -> tuple[np.ndarray, float] | None:
         """The newest frame that showed the screen at ``shown_from`` or later and after ``after``,
         waiting until ``until`` (time.monotonic), woken by the decoder as each frame is decoded (no
         polling: a frame that shows a move is taken the moment it exists); None: none that new
@@ -147,7 +147,10 @@ class Video:
         screen draws, and repeats a still one's ten times only (see QUIET_STEP); it comes back
         with the time asked for (and after ``after``), so that a caller's clock moves on. (A
         stalled connection sends nothing either: after a touch, only repeats that followed it
-        show the stream flowing, and a touch's change not seen yet is not taken for none.)"""
+        show the stream flowing, and a touch's change not seen yet is not taken for none.)
+        ``repeats_only`` False: any newest frame shown from ``quiet_after`` on stands so, repeat
+        or not, for a caller that takes the screen as still by then (an animation's learned end)
+        and loses nothing to a stalled stream's older frame (see ``Link._touch``)."""
         with self._frame_ready:
             while not self.broken:
                 image, shown = self._frame
@@ -155,7 +158,7 @@ class Video:
                     return self._frame
                 now = time.monotonic()
                 if (quiet_from is not None and now >= quiet_from and shown >= quiet_after
-                        and self.still_since(shown) is not None and self.caught_up()):
+                        and (not repeats_only or self.still_since(shown) is not None) and self.caught_up()):
                     return image, max(shown_from, shown, after + QUIET_STEP)
                 # (still decoding at quiet_from: the frame decoded wakes it)
                 wake = until if quiet_from is None or now >= quiet_from else min(until, quiet_from)
