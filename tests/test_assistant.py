@@ -1,6 +1,7 @@
 """The assistant on phonesim through the real adb server: autoplay, faults, the guide, exports."""
 
 import json
+import contextlib
 import os
 import subprocess
 import sys
@@ -354,11 +355,7 @@ def test_an_ad_nobody_closes_stops_with_a_message(harness):
 def test_window_under_xvfb_shows_the_highlighted_move(harness, tmp_path):
     from PIL import ImageGrab
 
-    display = f":{free_display()}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24", "-nolisten", "tcp"],  # a laptop's
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_display(display)
+    with xvfb() as display:
         vp, phone, _ = start(harness, seed=3)
         env = dict(harness.env, DISPLAY=display, XDG_CONFIG_HOME=os.environ["XDG_CONFIG_HOME"])
         # the guide's first plan loads the compiled solver: compiled here first, so that a fresh
@@ -384,9 +381,6 @@ def test_window_under_xvfb_shows_the_highlighted_move(harness, tmp_path):
         assert ys.max() < 700                                        # its bottom, the "+" ring's row, on screen
         assert first_glyph_height(shot[:60]) >= 16                   # "S" of "Step ...": read at a glance
         vp.stop()
-    finally:
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
 
 
 def first_glyph_height(band) -> int:
@@ -414,35 +408,33 @@ print(*cv2.getWindowImageRect(guide.WINDOW)[2:])
 
 
 def test_the_window_can_be_resized_and_keeps_its_shape(tmp_path):
-    display = f":{free_display()}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_display(display)
+    with xvfb() as display:
         run = subprocess.run([sys.executable, "-c", RESIZE], cwd=ROOT, env=dict(os.environ, DISPLAY=display),
                              capture_output=True, text=True, timeout=60)
         (w0, h0), (w1, h1) = (map(int, line.split()) for line in run.stdout.split("\n")[:2])
         assert (w0, h0) == guide.WINDOW_SIZE and h0 <= 700, run.stderr[-500:]  # fits a 1366x768 laptop
         assert h1 == 400 and abs(w1 / h1 - w0 / h0) < 0.01                    # resized, its shape kept
-    finally:
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
 
 
-def free_display() -> int:
-    for n in range(90, 200):
-        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
-            return n
-    raise RuntimeError("no free X display number")
-
-
-def wait_for_display(display: str) -> None:
-    socket_path = f"/tmp/.X11-unix/X{display[1:]}"
-    deadline = time.monotonic() + 10
-    while not os.path.exists(socket_path):
-        if time.monotonic() > deadline:
+@contextlib.contextmanager
+def xvfb():
+    """An Xvfb of a laptop's screen on a display number it picks itself (-displayfd: it writes
+    the number once it takes connections), stopped after: two test workers that each picked the
+    first free number they saw could start on the same one, and one test's window then went to
+    the other's display, or none (a guide window black for two minutes in CI)."""
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
+                              pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    try:
+        with os.fdopen(read, "rb") as told:
+            number = told.readline().strip()  # (empty: Xvfb ended without a display)
+        if not number.isdigit():
             raise RuntimeError("Xvfb did not start")
-        time.sleep(0.1)
+        yield f":{number.decode()}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 @pytest.mark.parametrize("args, words", [
