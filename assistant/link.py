@@ -257,11 +257,13 @@ class Link:
         self._wait_until(asked)
         others = [*changing, *aside, *self.settler.changed, *self.ticking]
         shown = part_change if shows == "fading" else part_moved
+        # (compared with the screen before the touch, a fade's first faint frame counts)
+        against_before = (lambda a, b, part: part_change(a, b, part, faint=True)) if shows == "fading" else part_moved
         while True:
             image, at = self._grab(not_before=asked)
             if self.from_video != self._reference_video:
                 return None  # (no video frame came in time: a screencap)
-            verdicts = {shown(before, image, part) for part in changing}
+            verdicts = {against_before(before, image, part) for part in changing}
             # (one part changed and not yet the other, on a frame caught as the touches land: a
             # cell selected by the first tap before the second shows; the next. The rest of the
             # screen, a whole frame's comparison, only on the frame judged)
