@@ -55,9 +55,10 @@ FADING_MARKS = 0.5
 # than one pixel's noise (PIXEL_NOISE): at least FAINT_MARKS of the marks losing more than
 # FAINT_LOSS levels tell it (``faint``), where a still part's compressed frames show that on 2 %
 # of them at most, and an encoder's blur takes contrast from a stroke's edges, not its core.
-# Measured on phonesim's real profile (H.264, 30 fps, a 0.25 s eased fade): the first frame
-# after a pair's taps showed 52-99 % of marks losing over 3 levels (but for 1 of 13, over 83 %),
-# a still live cell 0-2 %; judged on it, a pair goes a frame (33 ms) sooner.
+# Measured on phonesim's real profile (H.264, 30 fps, a 0.25 s eased fade): of 22 pairs, 13 had
+# a first frame after their taps that PIXEL_NOISE alone refused; it showed 52-99 % of the marks
+# losing over 3 levels (11 of them over 83 %), a still live cell 0-2 %: judged on it, a pair goes
+# a frame (33 ms) sooner.
 FAINT_LOSS = 3
 FAINT_MARKS = 0.8
 # A part whose whole picture moves (a tile sliding, a card swapping) is seen on its way once at
