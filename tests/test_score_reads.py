@@ -123,3 +123,23 @@ def test_scores_with_thousands_separators(tesseract_calls):
         calls.append(len(tesseract_calls) - n)
         assert reading.board.score == score
     assert sum(calls[3:]) == 0, calls  # every digit 0-9 was seen by the third screen
+
+
+def test_a_prediction_counts_only_for_the_digits_as_drawn(monkeypatch):
+    """The prediction stands in for tesseract only when the drawn fonts read its very digits:
+    glyphs read "07" (an icon taken for a 0 beside a 7) are no score of 7, and tesseract is
+    asked, as for any number not predicted."""
+    import numpy as np
+
+    from vision import digits, glyphs
+
+    ink = np.zeros((30, 50), np.float32)
+    ink[5:25, 5:15] = ink[5:25, 30:40] = 1.0  # (two glyphs)
+    asked = []
+    monkeypatch.setattr(digits, "ocr_number", lambda line: asked.append(1) or None)
+    monkeypatch.setattr(digits, "drawn_font_read", lambda parts: "07")
+    digits.read_number(ink, glyphs.Templates(), expect={7})
+    assert asked == [1]
+    monkeypatch.setattr(digits, "drawn_font_read", lambda parts: "17")
+    value, learned = digits.read_number(ink, glyphs.Templates(), expect={17})
+    assert asked == [1] and value == 17 and learned

@@ -240,7 +240,7 @@ def read_number(ink: np.ndarray, font: glyphs_.Templates, use_tesseract: bool = 
     if all(sure):
         return int("".join(d for d, _, _ in matches)), False
     drawn = drawn_font_read(parts)
-    predicted = drawn is not None and int(drawn) in expect
+    predicted = drawn is not None and drawn in {str(v) for v in expect}  # (as drawn: no leading 0)
     line = drawn if predicted else ocr_number(ink) if use_tesseract else None
     text = drawn if tiny_first and max(g.shape[0] for g in parts) < TINY and drawn else (line or drawn)
     if text is None:
