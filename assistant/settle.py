@@ -120,7 +120,8 @@ class Settler:
         after a touch two equal frames count STILL_SPAN apart, or once ``seen_still_by`` the
         first's time (None: only STILL_SPAN apart), or one frame does that ``settled_since`` its
         time gives a time for: a video that saw the screen change after the touch and then stay
-        (``Channel.settled_since``), which stands in the times as the first seen still.
+        (``Channel.settled_since``), which stands in the times as the first seen still (with no
+        touch, any such repeat: the first look of a game takes one frame).
         ``first``: a frame (image, when asked) taken since the touch."""
         image, at = self.grab()
         if first is not None:
@@ -132,9 +133,12 @@ class Settler:
         moving = 0.0  # seconds the screen was seen changing (see STALL_GAP)
         boxes = []  # where each pair of frames in a row differed
         while True:
-            since = settled_since(at) if settled_since is not None and touched_at is not None else None
+            # (with nothing sent since the screen settled, a first look included, the encoder's
+            # repeat shows it still just as well: a second frame would be waited for in vain)
+            since = settled_since(at) if settled_since is not None else None
             if since is not None:
-                self.by_time = True  # (as on a learned time: a pause inside a move would look so too)
+                # (after a touch, as on a learned time: a pause inside a move would look so too)
+                self.by_time = touched_at is not None
                 return image, [t for t in times[:-1] if t < since] + [since, at]
             if touched_at is None and previous is not None and not still(previous, image, ticking):
                 boxes.append(changed_box(previous, image))

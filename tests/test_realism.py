@@ -336,6 +336,12 @@ def test_a_settle_on_video_ends_on_the_frame_that_shows_the_screen_drew_nothing_
     frames[:] = [(moving, 10.1), (still, 10.2), (still, 10.3), (still, 10.2 + STILL_SPAN)]
     image, times = settler.settle(touched_at=10.0)
     assert image is still and times == [10.1, 10.2, 10.2 + STILL_SPAN] and 10.2 + STILL_SPAN in waited
+    # nothing sent yet (a game's first look): a repeat settles on itself, as after a touch (before,
+    # a second frame was waited for, 0.1 s at the start of every game on video)
+    fresh = Settler(lambda: frames.pop(0), waited.append)
+    frames[:] = [(still, 10.3), (moving, 10.4)]
+    image, times = fresh.settle(settled_since=runs.get)
+    assert image is still and times == [10.2, 10.3] and frames == [(moving, 10.4)] and not fresh.by_time
 
 
 def flip9_with_clock(layout="buttons", clock=None):
