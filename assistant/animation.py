@@ -87,11 +87,11 @@ def part_change(before, after, part, faint: bool = False) -> str:
         return "other"
     side = 2 * MARK_HALO + 1
     halo = cv2.dilate(marks.astype(np.uint8), np.ones((side, side), np.uint8)).astype(bool)
-    if (changed & ~halo).any() or (contrast_b[marks] > contrast_a[marks] + PIXEL_NOISE).any():
+    loss = contrast_a[marks] - contrast_b[marks]  # (each mark's, in levels)
+    if (changed & ~halo).any() or (loss < -PIXEL_NOISE).any():
         return "other"
-    fading = (contrast_b[marks] < contrast_a[marks] - PIXEL_NOISE).mean() >= FADING_MARKS
-    if faint and not fading:
-        fading = (contrast_b[marks] < contrast_a[marks] - FAINT_LOSS).mean() >= FAINT_MARKS
+    fading = ((loss > PIXEL_NOISE).mean() >= FADING_MARKS
+              or faint and (loss > FAINT_LOSS).mean() >= FAINT_MARKS)
     return "fading" if fading else "unchanged"
 
 

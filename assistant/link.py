@@ -5,6 +5,7 @@ its parts; reading what it captures is the session's (``assistant.session``)."""
 
 from __future__ import annotations
 
+import functools
 import time
 
 from assistant.animation import EARLY_POLL, AnimationClock, part_change, part_moved
@@ -258,7 +259,7 @@ class Link:
         others = [*changing, *aside, *self.settler.changed, *self.ticking]
         shown = part_change if shows == "fading" else part_moved
         # (compared with the screen before the touch, a fade's first faint frame counts)
-        against_before = (lambda a, b, part: part_change(a, b, part, faint=True)) if shows == "fading" else part_moved
+        against_before = functools.partial(part_change, faint=True) if shows == "fading" else part_moved
         while True:
             image, at = self._grab(not_before=asked)
             if self.from_video != self._reference_video:

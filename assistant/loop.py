@@ -205,7 +205,7 @@ class Loop:
 
     def start(self):
         """Read the board and make the first plan. A game named in advance loads its solver
-        while the first screen is captured and read (the phone's time, not added to it)."""
+        meanwhile (``warming``: begun already by a command that connected to the phone)."""
         warm = None
         self.read_at = self.link.reconnects
         if self.game is None and self.game_name != "auto":
