@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import cv2
 import numpy as np
 
@@ -38,25 +40,64 @@ BANNER_PART = 1 / 12
 TICKING_AFTER = 1.0
 TICKING_FRAMES = 3
 TICKING_AREA = 0.06
+# the scratch images a thread keeps (``difference``): of a frame's band, a grid's, a cell's
+SCRATCH_SHAPES = 12
+
+
+class _Scratch(threading.local):
+    """Each thread's scratch images (``difference``), by role and shape."""
+
+    def __init__(self):
+        self.images: dict[tuple, np.ndarray] = {}
+
+
+_scratch = _Scratch()
 
 
 class ScreenNotSettling(TapsolveError):
     """The screen kept changing for longer than any animation of the game."""
 
 
+def difference(a, b) -> np.ndarray:
+    """|a - b| of two same-sized uint8 images, per channel: a scratch image of this thread's,
+    overwritten by its next difference of that shape (``within_noise`` among them)."""
+    # kept per thread and shape: a fresh frame-sized array each comparison cost its page faults
+    # (numpy asks the kernel for huge pages on large arrays), 5-10 ms a 1080x2400 frame on a
+    # loaded computer against 2-3 for the comparison itself, on every early frame, every
+    # settle's look and every repeat the video decodes
+    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+    return cv2.absdiff(a, b, dst=_scratch_image("difference", a.shape))
+
+
+def within_noise(a, b) -> np.ndarray:
+    """255 where two same-sized images differ by at most PIXEL_NOISE in every channel, else 0
+    (a scratch image, as ``difference``'s)."""
+    diff = difference(a, b)
+    channels = diff.shape[2] if diff.ndim == 3 else 1
+    # (one pass for the three channels at once: splitting them took 11 ms a frame, this 2)
+    return cv2.inRange(diff, (0,) * channels, (PIXEL_NOISE,) * channels, dst=_scratch_image("within", diff.shape[:2]))
+
+
+def _scratch_image(role: str, shape: tuple) -> np.ndarray:
+    """This thread's uint8 image of that role and shape, made on first use (SCRATCH_SHAPES kept)."""
+    kept = _scratch.images
+    key = role, shape
+    if key not in kept:
+        if len(kept) >= SCRATCH_SHAPES:
+            del kept[next(iter(kept))]  # (the one kept longest)
+        kept[key] = np.empty(shape, np.uint8)
+    return kept[key]
+
+
 def changed_mask(a, b):
     """255 where two same-sized images differ by more than PIXEL_NOISE in some channel, else 0."""
-    # all in OpenCV and uint8, one pass for the difference and one for its three channels at
-    # once (inRange): 2 ms a 1080x2400 frame, where splitting the channels took 11, on every
-    # early frame and every settle's look
-    diff = cv2.absdiff(np.ascontiguousarray(a), np.ascontiguousarray(b))
-    channels = diff.shape[2] if diff.ndim == 3 else 1
-    return cv2.bitwise_not(cv2.inRange(diff, (0,) * channels, (PIXEL_NOISE,) * channels))
+    return cv2.bitwise_not(within_noise(a, b))
 
 
 def changed_pixels(a, b) -> int:
     """How many pixels differ by more than PIXEL_NOISE in some channel between two same-sized images."""
-    return cv2.countNonZero(changed_mask(a, b))
+    within = within_noise(a, b)
+    return within.size - cv2.countNonZero(within)
 
 
 def changed_box(a, b) -> tuple[int, int, int, int] | None:
@@ -92,10 +133,10 @@ def still(a: np.ndarray, b: np.ndarray, ticking=()) -> bool:
         return False
     h = a.shape[0]
     y0, y1 = int(h * STATUS_BAR_PART), int(h * (1 - BANNER_PART))
-    mask = changed_mask(a[y0:y1], b[y0:y1])
-    for x0, top, x1, bottom in ticking:  # (left out of the mask: no copy of the frame)
-        mask[max(0, top - y0):max(0, bottom - y0), max(0, x0):max(0, x1)] = 0
-    return cv2.countNonZero(mask) <= STILL_PIXELS
+    within = within_noise(a[y0:y1], b[y0:y1])
+    for x0, top, x1, bottom in ticking:  # (counted within the noise: no copy of the frame)
+        within[max(0, top - y0):max(0, bottom - y0), max(0, x0):max(0, x1)] = 255
+    return within.size - cv2.countNonZero(within) <= STILL_PIXELS
 
 
 class Settler:

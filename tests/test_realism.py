@@ -1290,3 +1290,31 @@ def test_the_changed_mask_marks_the_pixels_whose_strongest_channel_differs_past_
     assert mask.dtype == np.uint8 and set(np.unique(mask)) <= {0, 255}
     assert np.array_equal(mask == 255, truth) and truth.any() and not truth.all()
     assert list(mask[0, :3]) == [0, 255, 255]
+
+
+def test_comparing_frames_allocates_no_frame_sized_array_after_the_first_comparison_of_its_size():
+    """Every early frame and every settle's look compares whole frames (``settle.still``,
+    ``changed_pixels``): a fresh 8 MB difference and mask each time cost their page faults (numpy
+    asks for huge pages on large arrays), 5-10 ms a frame in the bench against 2-3 for the
+    comparison itself. Each thread keeps its scratch images per shape instead; the verdicts stay
+    the definition's (a ticking part left out too)."""
+    import tracemalloc
+
+    from assistant.settle import PIXEL_NOISE, STATUS_BAR_PART, changed_pixels, still
+
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (2400, 1080, 3), dtype=np.uint8)
+    y = int(2400 * STATUS_BAR_PART) + 500
+    a[y:y + 5, 100:110, 1] = 0
+    b = a.copy()
+    b[y:y + 5, 100:110, 1] = PIXEL_NOISE + 1  # 50 pixels changed where the game draws, in one channel
+    assert changed_pixels(a, b) == 50 and not still(a, b) and still(a, a)
+    assert still(a, b, ticking=[(100, y, 110, y + 5)])  # (left out: a clock)
+    tracemalloc.start()
+    try:
+        verdicts = still(a, b), still(a, b, ticking=[(100, y, 110, y + 5)]), changed_pixels(a, b)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert verdicts == (False, True, 50)
+    assert peak < a.nbytes // 100  # (no frame-sized array: numpy reports its arrays' data to tracemalloc)

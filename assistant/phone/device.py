@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from assistant.phone import choice
 from assistant.phone.channel import Channel, ChannelUnavailable
-from assistant.phone.screen import DEFAULT_DISPLAY, BlackScreen, CaptureFailed, Screen, is_black, viewport
+from assistant.phone.screen import (DEFAULT_DISPLAY, BlackScreen, CaptureFailed, Screen, frames_on_small_pages,
+                                    is_black, viewport)
 from assistant.phone.server import (COMMAND_TIMEOUT, AdbServerUnreachable, Client, NoPhone, PhoneLost,
                                     adb_client, choose, connect_address, forget_failed, is_network, list_phones,
                                     lost_advice, wait_ready)
@@ -370,6 +371,7 @@ def connect(serial: str | None = None, *, client: adbutils.AdbClient | None = No
 
     A network serial (HOST:PORT) the adb server does not list is connected first, as
     `scrcpy --tcpip` and uiautomator2 do."""
+    frames_on_small_pages()  # (before the first capture: every frame from here on)
     client = Client.of(client or adb_client())
     phones = list_phones(client)
     if serial and is_network(serial) and all(p.serial != serial for p in phones):

@@ -17,6 +17,22 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+def frames_on_small_pages() -> None:
+    """Have numpy stop asking the kernel for huge pages for large arrays (its default on Linux,
+    ``madvise(MADV_HUGEPAGE)``), for this process: a video brings a fresh frame-sized array 30
+    times a second, and where the kernel compacts memory on such a fault (Linux's default
+    ``defrag=madvise``) each new 8 MB array stalled 5-10 ms, on the path from a frame to the
+    next tap; with small pages 1-2. A numpy without the switch is left as it is."""
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage
+    except ImportError:
+        try:
+            from numpy.core.multiarray import _set_madvise_hugepage  # (numpy 1.26's name)
+        except ImportError:
+            return
+    _set_madvise_hugepage(False)
+
+
 class BlackScreen(NotABoardNow):
     """The screenshot is all black: nothing to read."""
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from assistant.phone.scrcpy.server import close_socket, recv_exact
-from assistant.settle import BANNER_PART, PIXEL_NOISE, STATUS_BAR_PART, STILL_PIXELS
+from assistant.settle import BANNER_PART, PIXEL_NOISE, STATUS_BAR_PART, STILL_PIXELS, difference
 
 # Streamer.java: a packet's 12-byte header is its pts with these flags, then its size
 PACKET_FLAG_CONFIG = 1 << 63
@@ -194,6 +194,6 @@ def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
         return False
     h = a.shape[0]
     y0, y1 = int(h * STATUS_BAR_PART), int(h * (1 - BANNER_PART))
-    differ = cv2.absdiff(a[y0:y1], b[y0:y1])
+    differ = difference(a[y0:y1], b[y0:y1])  # (this thread's scratch image: no frame allocated)
     values = differ.reshape(differ.shape[0], -1)  # (one channel: its values counted one by one)
-    return cv2.countNonZero(cv2.threshold(values, PIXEL_NOISE, 255, cv2.THRESH_BINARY)[1]) <= STILL_PIXELS
+    return cv2.countNonZero(cv2.threshold(values, PIXEL_NOISE, 255, cv2.THRESH_BINARY, dst=values)[1]) <= STILL_PIXELS
