@@ -70,6 +70,11 @@ class Link:
         # the parts of the settled screen that moves judged early moved since (rows collapsing):
         # no reference for an early frame there until a frame of the screen still is taken
         self._shifted: list[tuple[tuple[int, int, int, int], float]] = []  # (each with when it stops)
+        # ... once they were seen still by then, on video: the next touch is sent first, and
+        # the frame it found taken after (``_found_by``), so far due; then its time while it
+        # stands, provisional, for an early frame to take a later one (``_refined``)
+        self._reference_due = False
+        self._provisional: float | None = None
         self._reference_video = False  # the settled screen was a video frame
         self.overlap = True
         self.overlapped = 0  # touches sent while an animation played elsewhere on the screen
@@ -226,7 +231,7 @@ class Link:
         """``image`` stands for the settled screen: a settled capture, or a glance that showed
         the predicted screen."""
         self._glanced = None
-        self._shifted = []
+        self._shifted, self._provisional = [], None
         self._reference_video = self.from_video
         self.settler.settled(image)
         self.clock.settled()
@@ -267,11 +272,19 @@ class Link:
             verdicts = {against_before(before, image, part) for part in changing}
             # (one part changed and not yet the other, on a frame caught as the touches land: a
             # cell selected by the first tap before the second shows; the next. The rest of the
-            # screen, a whole frame's comparison, only on the frame judged)
-            if verdicts == {shows} or at >= last:
+            # screen, a whole frame's comparison, only on the frame judged, or against a
+            # provisional reference that may be the rows' picture before their last)
+            judged = verdicts == {shows} or at >= last
+            provisional = self._provisional is not None
+            if judged or provisional and "other" in verdicts:
                 if not still(before, image, others):
                     verdicts.add("other")
-                break
+                if provisional and "other" in verdicts:
+                    found = self._refined(image, at, changing, others, against_before, shows)
+                    if found is not None:
+                        before, verdicts, judged = found, {shows}, True
+                if judged:
+                    break
             asked = None  # (a video's next frame: see Device.capture)
             if not self.from_video:
                 if at + EARLY_POLL > last:
@@ -410,6 +423,7 @@ class Link:
         if self.stale:  # (what was read to plan this touch was read on the phone that left)
             raise PhoneCameBack("the phone came back: its screen is read again before the next touch")
         now = time.monotonic()
+        self._provisional = None  # (a reference taken for the last touch's early frames only)
         self._moving = [m for m in self._moving if m[1] + self.touch_margin > now]
         quiet, self.last_overlapped = self._pipelined(points, now)
         self._overlap_until = max((ends for _, ends, _ in self._moving), default=0.0) if self.last_overlapped else 0.0
@@ -424,14 +438,46 @@ class Link:
             if self._shifted:
                 # every animation is over: a frame of the screen still (shown once the rows
                 # were seen still by their kind's time) is the reference the next move's early
-                # frame is compared with. On video the newest frame stands for it once a later
-                # one would have come: the encoder sends nothing more for a still screen until
-                # its repeat, 100 ms on (a stalled stream's older frame shows rows still
-                # moving, and the next early frame, compared with it, is refused: judged settled)
-                ended = max(ends for _, ends in self._shifted) + self.touch_margin
-                self.accept(self._grab(not_before=ended, still=True)[0])
+                # frame is compared with. On video, the frame the touch found (``_found_by``):
+                # the rows' last frame may still be on its way (35-70 ms), and the touch need
+                # not wait for it; elsewhere a capture now
+                if self.from_video and not self.lossless:
+                    self._glanced, self._shifted, self._reference_due = None, [], True
+                    self.clock.settled()
+                else:
+                    ended = max(ends for _, ends in self._shifted) + self.touch_margin
+                    self.accept(self._grab(not_before=ended, still=True)[0])
         self.clock.touch(kind)
         self._settled_touch = None
+
+    def _found_by(self, sent: float) -> None:
+        """After a touch sent at ``sent`` once rows moved by moves judged early ended by their
+        time (``_touch``, on video): the newest frame shown by then, caught before the touch
+        acted, is the settled screen its early frames are compared with, provisionally. Frames
+        come 35-70 ms after the phone shows them, and a learned time is good to a frame: the
+        rows' last picture may come after it (``_refined``). Waiting for it before the touch
+        held every touch below a row gone by up to 70 ms. No frame: no reference (judged settled)."""
+        if not self._reference_due:
+            return
+        self._reference_due = False
+        got = None if self.stale else self.device.found_by(sent)
+        self.settler.settled(got[0] if got is not None else None)
+        self._reference_video = got is not None
+        self._provisional = got[1] if got is not None else None
+
+    def _refined(self, image, at: float, changing, others, against_before, shows):
+        """For an early frame ``image`` shown at ``at`` that the provisional reference (see
+        ``_found_by``) refused: a later frame shown before it, the newest first, that shows
+        every part of ``changing`` against it as ``shows`` (``against_before``) and the rest
+        (all but ``others``) as it does: the rows' last picture, come after the touch was sent
+        (or the touch's own first frame, a fade's first faint shade), taken as the settled
+        screen; None: none does (the rows still moved there: judged as always)."""
+        for candidate, _ in self.device.frames_between(self._provisional, at):
+            if ({against_before(candidate, image, part) for part in changing} == {shows}
+                    and still(candidate, image, others)):
+                self.settler.settled(candidate)
+                return candidate
+        return None
 
     def tap(self, x: float, y: float) -> None:
         self.tap_all([(x, y)])
@@ -453,6 +499,7 @@ class Link:
             self._wait_back(exc)  # (not sent again: the screen read next tells what landed; ``stale`` says so)
         self.clock.touched_at = time.monotonic()
         self.spent["tap"] += self.clock.touched_at - start
+        self._found_by(start)
 
     def resized(self) -> bool:
         """Whether the screen captured since the last taps is of another size than the one they
@@ -469,6 +516,7 @@ class Link:
         self._again(lambda: self.device.swipe(x1, y1, x2, y2, ms), touch=True)
         self.clock.touched_at = time.monotonic()
         self.spent["swipe"] += self.clock.touched_at - start
+        self._found_by(start)
 
     def key(self, code: str) -> None:
         """Press a system key (``KEYCODE_BACK``...): `input keyevent`, never a tap on the screen."""

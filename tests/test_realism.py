@@ -3,6 +3,7 @@ only a settled screen; the end-to-end tests play through the real adb server."""
 
 import bisect
 import json
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -821,6 +822,86 @@ def test_the_screen_after_rows_collapsed_is_taken_no_sooner_than_a_touch_may_lan
     link.tap_all([(100, 600)], kind="pair")
     # (taken as still from then: on video the newest frame stands for it, repeat or not)
     assert asked == [(ended + 0.02, True)] and not link.shifted
+
+
+class VideoPhone:
+    """A phone whose captures are video frames, each with the time it showed the screen: the
+    screen a touch found (``found_by``) and the frames shown between two times from ``shown``,
+    the next captures from ``coming``; the taps' times and the captures asked for are kept."""
+
+    def __init__(self, shown: list, coming: list):
+        from types import SimpleNamespace
+
+        self.shown, self.coming, self.sent, self.asked = shown, coming, [], []
+        self.screen, self.shown_at = object(), 0.0
+        self.channel = SimpleNamespace(touch_margin=0.02, acts_before_returning=True)
+
+    def taps(self, points) -> None:
+        self.sent.append(time.monotonic())
+
+    def capture(self, not_before=None, lossless=True, still=False):
+        self.asked.append(not_before)
+        image, self.shown_at = self.coming.pop(0)
+        return image
+
+    def found_by(self, sent: float):
+        return max((frame for frame in self.shown if frame[1] <= sent), key=lambda frame: frame[1], default=None)
+
+    def frames_between(self, after: float, before: float):
+        return sorted((frame for frame in self.shown if after < frame[1] < before), key=lambda frame: -frame[1])
+
+
+def test_a_pair_below_a_row_gone_is_tapped_at_the_rows_learned_end_and_its_reference_is_the_frame_it_found(
+        monkeypatch):
+    """On video, a pair below a row that went is tapped as soon as the rows' learned time is
+    over: no frame of the screen still is waited for first (it comes 35-70 ms after the phone
+    shows it, and the encoder sends none for a still screen until its repeat, 100 ms on: the
+    touch waited up to 70 ms). Its early frames are compared with the newest frame shown by
+    the time it was sent (caught before it acted). A learned time is good to a frame: that one
+    may be the rows' picture before their last, eased pixels off; then a frame after it, come
+    since (the rows' last picture), that shows the pair fading and the rest as the early
+    frame does is the reference. None that does: judged as always."""
+    from assistant.phone import lock
+
+    monkeypatch.setattr(lock, "keep", lambda device: None)
+    app = app_with_clock(Board.parse("19....... 345678223 5", adds_left=2))
+    app.tap(*centre(app, 0))
+    app.clock.t += 1
+    app.tap(*centre(app, 1))  # (1 and 9 empty the first row: the rows below go up)
+    d, went = app.durations, app.clock.t
+    app.clock.t = went + d["fade"] + 0.95 * d["collapse"]
+    last_but_one = app.render()  # (the rows' eased end: under a pixel from their place)
+    app.clock.t = went + d["fade"] + d["collapse"] + 0.01
+    collapsed = app.render()
+    first, second = cell_inside(app, 6), cell_inside(app, 7)  # (the 2s, now on the first row)
+    app.tap(*centre(app, 6))
+    app.clock.t += 0.02
+    app.tap(*centre(app, 7))
+    app.clock.t += d["fade"] / 3
+    fading = app.render()
+    header = (0, 0, 1 << 20, app.layout.grid_top)
+
+    def follow(shown_after_sent):
+        """The pair tapped once the rows judged early were seen still by their time; the rows'
+        last but one frame shown before the touch, ``shown_after_sent`` after it, then ``fading``."""
+        now = time.monotonic()
+        phone = VideoPhone([(last_but_one, now - 0.05)], [])
+        link = Link(phone)
+        link.quality(lossless=False)  # (frames by video)
+        link.accept(np.zeros_like(collapsed))
+        link._shifted = [((0, 500, 1 << 20, 1 << 20), now - 0.02)]
+        link.clock.animation["pair"] = [0.2, 0.3]
+        link.tap_all([(100, 600)], kind="pair")
+        assert phone.asked == [] and len(phone.sent) == 1  # (no capture before the touch)
+        assert link.settler.screen is last_but_one and not link.shifted
+        phone.shown += [(image, phone.sent[0] + 0.01) for image in shown_after_sent]
+        phone.coming += [(fading, phone.sent[0] + 0.08), (fading, phone.sent[0] + 1.0)]  # (the last: past its time)
+        return link, link.early([first, second], aside=[header])
+
+    link, judged = follow([collapsed])
+    assert judged is fading and link.settler.screen is collapsed
+    link, judged = follow([])  # (the rows' last picture never came: no reference for the rest)
+    assert judged is None
 
 
 def test_a_touch_waits_only_where_a_move_judged_early_still_moves():

@@ -432,6 +432,22 @@ def test_a_still_screens_repeats_keep_the_time_it_first_looked_so_as_the_encoder
     assert not same(drawn, sharpest)
 
 
+def test_the_screen_a_touch_found_is_the_newest_frame_shown_by_its_sending_and_later_ones_are_kept():
+    """``Video.frame_by``: the newest decoded frame shown by the time a touch was sent (caught
+    before it acted, which it does after it is sent); ``frames_between``: those shown between
+    two times, newest first (the rows' last picture, come after the touch was sent)."""
+    from assistant.phone.scrcpy.video import Video
+
+    video = Video(None, (8, 40))
+    assert video.frame_by(1.0) is None
+    for value, shown in ((0, 1.0), (60, 1.033), (120, 1.066), (180, 1.1)):
+        video._keep(np.full((40, 8, 3), value, np.uint8), shown)
+    image, shown = video.frame_by(1.05)
+    assert image[0, 0, 0] == 60 and shown == 1.033
+    assert [shown for _, shown in video.frames_between(1.033, 1.1)] == [1.066]
+    assert [image[0, 0, 0] for image, _ in video.frames_between(0.9, 2.0)] == [180, 120, 60, 0]
+
+
 def test_a_screen_taken_as_still_is_the_newest_frame_without_waiting_for_the_repeat():
     """After rows collapse, the next pair's early frames need a frame of the screen still to be
     compared with; the encoder sends nothing once the last frame of the collapse is drawn, its

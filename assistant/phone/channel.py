@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import select
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from assistant.phone.server import COMMAND_TIMEOUT, PhoneLost, PhoneNotReady, advice
 
@@ -101,6 +101,16 @@ class Channel:
         """``frame``, one that showed the screen from ``shown_from`` on, waited for up to
         ``wait`` seconds; None: no video here, or none that new came."""
         return None
+
+    def found_by(self, sent: float) -> tuple[np.ndarray, float] | None:
+        """The screen as a touch sent at ``sent`` found it, as a capture (RGB) and the time it
+        showed it: the newest video frame here shown by then; None: no video here, or none."""
+        return None
+
+    def frames_between(self, after: float, before: float) -> Iterable[tuple[np.ndarray, float]]:
+        """The video frames here shown between the two times, as captures (RGB) with their
+        times, the newest first (none: no video here)."""
+        return ()
 
     def settled_since(self, shown: float) -> float | None:
         """When the screen a video frame shown at ``shown`` showed stopped changing after the

@@ -305,6 +305,15 @@ class Device:
         except (OSError, TapsolveError):
             pass  # a phone gone already
 
+    def found_by(self, sent: float) -> tuple[np.ndarray, float] | None:
+        """The screen as a touch sent at ``sent`` found it and when it showed it
+        (``Channel.found_by``); None: no video frame of it."""
+        return self.channel.found_by(sent)
+
+    def frames_between(self, after: float, before: float) -> Iterable[tuple[np.ndarray, float]]:
+        """The video frames shown between the two times, newest first (``Channel.frames_between``)."""
+        return self.channel.frames_between(after, before)
+
     def capture(self, not_before: float | None = None, lossless: bool = True, still: bool = False) -> np.ndarray:
         """The screen as an H x W x 3 RGB image, as the channel captures it (``Channel.capture``:
         ``lossless`` asks for a screencap, else a channel with video gives a frame showing the

@@ -176,6 +176,16 @@ class ScrcpyChannel(Channel):
             return None
         return since
 
+    def found_by(self, sent: float):
+        got = self.video.frame_by(sent) if self.video is not None and not self.broken else None
+        return None if got is None else (self.device.screen.from_frame(got[0]), got[1])
+
+    def frames_between(self, after: float, before: float):
+        if self.video is None or self.broken:
+            return []
+        # (each made a capture as the caller comes to it: it may stop at the first)
+        return ((self.device.screen.from_frame(image), shown) for image, shown in self.video.frames_between(after, before))
+
     def capture(self, lossless: bool, not_before: float | None, still: bool = False):
         """The newest video frame (``_from_video``) unless a lossless capture is asked for and
         screencap works on the phone, else a screencap (``Channel.capture``)."""

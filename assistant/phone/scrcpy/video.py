@@ -37,6 +37,9 @@ QUIET_STEP = 1 / 30
 # the frames drawn last, kept to tell when a repeat's screen first looked as it does: an eased
 # end draws its last frames a shade apart (the oldest kept stands for any before it)
 DRAWN_KEPT = 4
+# the newest frames kept, repeats too, for the screen as a touch found it (``frame_by``,
+# ``frames_between``): a touch's own time and the latency's (35-70 ms) at 30 a second, and more
+RECENT_KEPT = 6
 
 
 class Video:
@@ -55,6 +58,7 @@ class Video:
         # looked as it does: the first of those frames in a row alike to it (within the noise)
         self._drawn: deque[tuple[np.ndarray, float]] = deque(maxlen=DRAWN_KEPT)
         self._repeats: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
+        self._recent: deque[tuple[np.ndarray, float]] = deque(maxlen=RECENT_KEPT)  # (``frame_by``)
         self._frame_ready = threading.Condition()  # (its lock an RLock: still_since takes it inside next_frame)
         self._idle = False  # the decoder waits for the stream's next packet (see caught_up)
         self.broken: str | None = None
@@ -117,6 +121,7 @@ class Video:
             self._drawn.append((image, shown))
         with self._frame_ready:
             self._frame = (image, shown)
+            self._recent.append(self._frame)
             if since is not None:
                 self._repeats.append((shown, since))
             self._frame_ready.notify_all()
@@ -166,6 +171,18 @@ class Video:
                     return None
                 self._frame_ready.wait(wake - now)
         return None
+
+    def frame_by(self, sent: float) -> tuple[np.ndarray, float] | None:
+        """The newest frame here that showed the screen by ``sent`` (so caught before a touch
+        sent then, which acts after it is sent), None: none among the newest RECENT_KEPT. (One
+        shown by then may still be on its way: ``frames_between`` finds it later.)"""
+        with self._frame_ready:
+            return next((frame for frame in reversed(self._recent) if frame[1] <= sent), None)
+
+    def frames_between(self, after: float, before: float) -> list[tuple[np.ndarray, float]]:
+        """The frames here shown after ``after`` and before ``before``, the newest first."""
+        with self._frame_ready:
+            return [frame for frame in reversed(self._recent) if after < frame[1] < before]
 
     def caught_up(self) -> bool:
         """Whether every frame the stream sent so far is decoded: the decoder waits for the
