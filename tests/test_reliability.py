@@ -122,6 +122,22 @@ def test_the_stored_profiles_pass_the_schema(stored):
     assert store.Profile.from_json(data).timing("scrcpy") == (kept["animations"], kept["touches"])
 
 
+def test_a_glyph_with_one_value_not_a_plain_number_in_range_is_refused_by_name(stored):
+    """A glyph's hundreds of values are checked in one pass (a first game saves its profile
+    some 8 times); one that is NaN, infinite, true, text or out of 0-1 is still refused, named."""
+    _, data = stored
+    font = next(iter(data["fonts"].values()))
+    digit, glyph = next(iter(font.items()))
+    for wrong, said in ((float("nan"), "nan, not a number"), (float("inf"), "inf, not a number"),
+                        (True, "True, not a number"), ("0.5", "'0.5', not a number"), (1.5, "1.5, outside 0-1")):
+        mean = list(glyph["mean"])
+        mean[len(mean) // 2] = wrong
+        glyph_now = {**glyph, "mean": mean}
+        problem = schema.problem({**data, "fonts": {**data["fonts"], next(iter(data["fonts"])): {**font, digit: glyph_now}}})
+        assert problem is not None and f".{digit}.mean is {said}" in problem
+    assert schema.problem(data) is None
+
+
 def test_a_profile_stored_before_times_were_kept_per_channel_still_loads(stored):
     """Its times at the top ("animations", "touches") were learned on a channel no longer
     known: the profile loads (nothing else it learned is lost) and they start no clock."""
