@@ -395,6 +395,29 @@ def test_the_encoders_repeat_of_a_still_screen_shows_it_settled_since_it_first_l
     assert channel.settled_since(1.166) is None
 
 
+def test_a_repeat_that_stands_for_a_screen_still_past_the_encoders_repeats_shows_it_settled_then_too():
+    """Android's encoder repeats a still screen's frame ten times, then sends nothing
+    (GraphicBufferSource.cpp, kRepeatLastFrameCount): a capture asked for later is answered
+    with the last repeat, standing for the screen at the time asked. That time shows the screen
+    settled since it first looked so, as the repeat's own does: the first look of a game whose
+    screen stood still for a while (or a guide's look) settles on that one frame (before, it
+    waited for a second frame that never came, and took the last repeat again 70 ms on)."""
+    from types import SimpleNamespace
+
+    from assistant.phone.scrcpy.video import Video
+
+    video = Video(None, (8, 40))
+    still = np.full((40, 8, 3), 90, np.uint8)
+    for shown in (1.0, 1.1, 1.2):  # (drawn, then the encoder's repeats)
+        video._keep(still, shown)
+    video._idle = True  # (every byte sent decoded: the decoder waits for the next packet)
+    image, stands = video.next_frame(5.0, float("-inf"), time.monotonic() + 1, quiet_from=0.0, quiet_after=0.9)
+    assert stands == 5.0 and video.still_since(5.0) == 1.0
+    channel = scrcpy.ScrcpyChannel.__new__(scrcpy.ScrcpyChannel)
+    channel.video, channel.device = video, SimpleNamespace(touched_at=float("-inf"))
+    assert channel.settled_since(5.0) == 1.0  # (the settle takes it: one frame)
+
+
 def test_phonesims_server_sends_a_still_screen_again_100_ms_after_its_frame():
     """SurfaceEncoder.java's REPEAT_FRAME_DELAY_US: a still screen's last frame again after
     100 ms, posted on a timer from that frame (AOSP GraphicBufferSource.cpp, queueFrameRepeat_l:

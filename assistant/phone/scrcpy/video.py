@@ -162,9 +162,15 @@ class Video:
                 if shown >= shown_from and shown > after:
                     return self._frame
                 now = time.monotonic()
+                since = self.still_since(shown)
                 if (quiet_from is not None and now >= quiet_from and shown >= quiet_after
-                        and (not repeats_only or self.still_since(shown) is not None) and self.caught_up()):
-                    return image, max(shown_from, shown, after + QUIET_STEP)
+                        and (not repeats_only or since is not None) and self.caught_up()):
+                    stands = max(shown_from, shown, after + QUIET_STEP)
+                    if since is not None and stands != shown:
+                        # (a repeat standing for the screen later is that still screen then
+                        # too: a settle on it needs no second frame, which would never come)
+                        self._repeats.append((stands, since))
+                    return image, stands
                 # (still decoding at quiet_from: the frame decoded wakes it)
                 wake = until if quiet_from is None or now >= quiet_from else min(until, quiet_from)
                 if wake <= now:
