@@ -231,7 +231,7 @@ class Link:
         """``image`` stands for the settled screen: a settled capture, or a glance that showed
         the predicted screen."""
         self._glanced = None
-        self._shifted, self._provisional = [], None
+        self._shifted, self._provisional, self._reference_due = [], None, False
         self._reference_video = self.from_video
         self.settler.settled(image)
         self.clock.settled()
