@@ -126,14 +126,14 @@ def test_a_glyph_with_one_value_not_a_plain_number_in_range_is_refused_by_name(s
     """A glyph's hundreds of values are checked in one pass (a first game saves its profile
     some 8 times); one that is NaN, infinite, true, text or out of 0-1 is still refused, named."""
     _, data = stored
-    font = next(iter(data["fonts"].values()))
+    name, font = next(iter(data["fonts"].items()))
     digit, glyph = next(iter(font.items()))
     for wrong, said in ((float("nan"), "nan, not a number"), (float("inf"), "inf, not a number"),
                         (True, "True, not a number"), ("0.5", "'0.5', not a number"), (1.5, "1.5, outside 0-1")):
         mean = list(glyph["mean"])
         mean[len(mean) // 2] = wrong
         glyph_now = {**glyph, "mean": mean}
-        problem = schema.problem({**data, "fonts": {**data["fonts"], next(iter(data["fonts"])): {**font, digit: glyph_now}}})
+        problem = schema.problem({**data, "fonts": {**data["fonts"], name: {**font, digit: glyph_now}}})
         assert problem is not None and f".{digit}.mean is {said}" in problem
     assert schema.problem(data) is None
 

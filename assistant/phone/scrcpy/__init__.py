@@ -184,7 +184,8 @@ class ScrcpyChannel(Channel):
         if self.video is None or self.broken:
             return []
         # (each made a capture as the caller comes to it: it may stop at the first)
-        return ((self.device.screen.from_frame(image), shown) for image, shown in self.video.frames_between(after, before))
+        frames = self.video.frames_between(after, before)
+        return ((self.device.screen.from_frame(image), shown) for image, shown in frames)
 
     def capture(self, lossless: bool, not_before: float | None, still: bool = False):
         """The newest video frame (``_from_video``) unless a lossless capture is asked for and
