@@ -416,6 +416,12 @@ def test_a_repeat_that_stands_for_a_screen_still_past_the_encoders_repeats_shows
     channel = scrcpy.ScrcpyChannel.__new__(scrcpy.ScrcpyChannel)
     channel.video, channel.device = video, SimpleNamespace(touched_at=float("-inf"))
     assert channel.settled_since(5.0) == 1.0  # (the settle takes it: one frame)
+    # a watch asking again and again (a row-window trial's glances) forgets neither the repeats
+    # nor the times they stood for last (a first try kept those among the repeats, and 64 such
+    # answers pushed the repeat itself out: the next captures waited for frames that never came)
+    for k in range(1, 201):
+        assert video.next_frame(5.0 + k, 4.0 + k, time.monotonic() + 1, quiet_from=0.0, quiet_after=0.9)[1] == 5.0 + k
+    assert video.still_since(1.2) == video.still_since(205.0) == 1.0
 
 
 def test_phonesims_server_sends_a_still_screen_again_100_ms_after_its_frame():

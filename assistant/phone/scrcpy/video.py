@@ -58,6 +58,7 @@ class Video:
         # looked as it does: the first of those frames in a row alike to it (within the noise)
         self._drawn: deque[tuple[np.ndarray, float]] = deque(maxlen=DRAWN_KEPT)
         self._repeats: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)
+        self._stood: deque[tuple[float, float]] = deque(maxlen=RUNS_KEPT)  # (a repeat's later times: next_frame)
         self._recent: deque[tuple[np.ndarray, float]] = deque(maxlen=RECENT_KEPT)  # (``frame_by``)
         self._frame_ready = threading.Condition()  # (its lock an RLock: still_since takes it inside next_frame)
         self._idle = False  # the decoder waits for the stream's next packet (see caught_up)
@@ -129,9 +130,10 @@ class Video:
     def still_since(self, shown: float) -> float | None:
         """For the encoder's repeat of a still screen (REPEAT_GAP) shown at ``shown``: when that
         screen first looked as it does, the first of the frames drawn last in a row alike to it
-        (DRAWN_KEPT); None for a frame drawn, or one not among the newest RUNS_KEPT."""
+        (DRAWN_KEPT); also for a later time such a repeat stood for (``next_frame``); None for
+        a frame drawn, or one not among the newest RUNS_KEPT."""
         with self._frame_ready:
-            return next((since for at, since in self._repeats if at == shown), None)
+            return next((since for at, since in (*self._repeats, *self._stood) if at == shown), None)
 
     def frame(self) -> tuple[np.ndarray, float] | None:
         """The newest frame and when it showed the screen (its pts on our clock, see
@@ -168,8 +170,10 @@ class Video:
                     stands = max(shown_from, shown, after + QUIET_STEP)
                     if since is not None and stands != shown:
                         # (a repeat standing for the screen later is that still screen then
-                        # too: a settle on it needs no second frame, which would never come)
-                        self._repeats.append((stands, since))
+                        # too: a settle on it needs no second frame, which would never come;
+                        # kept apart from the repeats themselves, which a watch that asks
+                        # again and again would push out)
+                        self._stood.append((stands, since))
                     return image, stands
                 # (still decoding at quiet_from: the frame decoded wakes it)
                 wake = until if quiet_from is None or now >= quiet_from else min(until, quiet_from)
