@@ -467,8 +467,9 @@ def test_a_screen_still_past_the_encoders_repeats_is_read_first_from_one_screenc
     pictures = [picture for _, _, picture in sent]
     assert pictures.count(pictures[-1]) == 1 + sim_scrcpy.REPEATS  # (drawn once, then the repeats)
     gaps = np.diff([pts for pts, _, picture in sent if picture == pictures[-1]]) / 1e6
-    # (each at phonesim's look nearest 100 ms: repeat_due; later on a loaded computer)
-    assert all(sim_scrcpy.REPEAT_S - 0.5 / sim_scrcpy.MAX_FPS - 1e-3 <= gap <= 0.2 for gap in gaps), gaps
+    # (each at phonesim's look nearest 100 ms, never sooner: repeat_due; how much later is the
+    # computer's load, no verdict: a CI run once saw one 290 ms on)
+    assert all(sim_scrcpy.REPEAT_S - 0.5 / sim_scrcpy.MAX_FPS - 1e-3 <= gap for gap in gaps), gaps
     reading = loop.start()
     link = loop.link
     assert reading.screen == "board" and reading.board.cells == phone.app.board.cells
