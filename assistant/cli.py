@@ -504,15 +504,18 @@ def ended(args, why: str | None) -> str:
 
 
 def program() -> None:
-    """The `tapsolve` command: ``main``, then the exit. When no other thread is left, the exit
-    skips the interpreter's teardown of numpy, OpenCV and every module (some 35 ms of a 0.6 s
-    `read`): the exit handlers run and the output is flushed first, which is all that teardown
-    would do that anyone sees. (Tests call ``main``, which returns.)"""
+    """The `tapsolve` command: ``main``, then the exit. When no thread is left that the exit
+    would wait for (daemon threads it never waits for), the exit skips the interpreter's
+    teardown of numpy, OpenCV and every module (some 35 ms of a 0.6 s `read`): the exit handlers
+    run and the output is flushed first, which is all that teardown would do that anyone sees.
+    A teardown with a daemon thread still in C code (a video's decoder, the virtual phone's
+    encoder in `demo` and `bench play`) can also abort the process after its work is done: seen
+    once in 13 `bench play` runs. (Tests call ``main``, which returns.)"""
     import threading
 
     guard_streams()
     code = int(main() or 0)
-    if threading.active_count() > 1:
+    if any(thread is not threading.current_thread() and not thread.daemon for thread in threading.enumerate()):
         sys.exit(code)
     import atexit
     import os

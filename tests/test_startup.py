@@ -126,6 +126,40 @@ program()
     assert bad.returncode == 2 and bad.stderr.startswith("tapsolve: error:") and mark.exists()
 
 
+def test_a_daemon_thread_left_running_does_not_bring_back_the_teardown_but_a_thread_waited_for_does(tmp_path):
+    # a teardown with a daemon thread still in C code (a video's decoder, the virtual phone's
+    # encoder in `demo` and `bench play`) can abort the process after its work is done: only a
+    # thread the exit waits for (not a daemon) keeps the interpreter's own exit
+    mark, torn = tmp_path / "ran", tmp_path / "torn down"
+    script = f"""
+import atexit, sys, threading, time
+atexit.register(lambda: open({str(mark)!r}, "w").write("exit handler ran"))
+
+class Teardown:
+    def __del__(self, open=open):  # (the builtins go before this module's globals do)
+        open({str(torn)!r}, "w").write("the interpreter tore its modules down")
+
+kept = Teardown()
+def until_the_main_thread_ends():  # (a thread the exit waits for, which then ends by itself)
+    while threading.main_thread().is_alive():
+        time.sleep(0.01)
+
+waited = sys.argv.pop(1) == "waited"
+threading.Thread(target=until_the_main_thread_ends if waited else time.sleep, args=() if waited else (60,),
+                 daemon=not waited).start()
+sys.argv = ["tapsolve", *sys.argv[1:]]
+from assistant.cli import program
+program()
+"""
+    for thread in ("daemon", "waited"):
+        run = subprocess.run([sys.executable, "-c", script, thread, "solve", "numbermatch", "19", "--json"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout)["status"] == "solved" and mark.read_text() == "exit handler ran"
+        assert torn.exists() == (thread == "waited"), thread
+        mark.unlink()
+
+
 def test_the_warm_up_loads_every_kernel_a_solve_calls_before_its_clock_starts():
     # a kernel loaded (or, after an install, compiled) inside solve's budget overran it by a second
     run = subprocess.run([sys.executable, "-c", """
