@@ -164,17 +164,17 @@ class Video:
                 if shown >= shown_from and shown > after:
                     return self._frame
                 now = time.monotonic()
-                since = self.still_since(shown)
-                if (quiet_from is not None and now >= quiet_from and shown >= quiet_after
-                        and (not repeats_only or since is not None) and self.caught_up()):
-                    stands = max(shown_from, shown, after + QUIET_STEP)
-                    if since is not None and stands != shown:
-                        # (a repeat standing for the screen later is that still screen then
-                        # too: a settle on it needs no second frame, which would never come;
-                        # kept apart from the repeats themselves, which a watch that asks
-                        # again and again would push out)
-                        self._stood.append((stands, since))
-                    return image, stands
+                if quiet_from is not None and now >= quiet_from and shown >= quiet_after:
+                    since = self.still_since(shown)  # (looked up only once the rule may answer)
+                    if (not repeats_only or since is not None) and self.caught_up():
+                        stands = max(shown_from, shown, after + QUIET_STEP)
+                        if since is not None and stands != shown:
+                            # (a repeat standing for the screen later is that still screen then
+                            # too: a settle on it needs no second frame, which would never come;
+                            # kept apart from the repeats themselves, which a watch that asks
+                            # again and again would push out)
+                            self._stood.append((stands, since))
+                        return image, stands
                 # (still decoding at quiet_from: the frame decoded wakes it)
                 wake = until if quiet_from is None or now >= quiet_from else min(until, quiet_from)
                 if wake <= now:
