@@ -127,14 +127,35 @@ def test_dropped_taps_are_repeated_and_counted(harness):
     vp.stop()
 
 
-def test_a_game_that_adds_after_the_last_live_number_is_followed(harness):
+def test_a_game_that_adds_after_the_last_live_number_is_followed_and_kept_for_the_next_game(
+        harness, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # this test's profiles only
     # seed 2: the plan's first add comes when the last cell is crossed out, so the two rules differ
-    vp, phone, loop = start(harness, seed=2, add_rule="live")
-    autoplay.play(loop, say=loop.said.append)
-    assert any("after the last live number" in line for line in loop.said)
-    assert loop.game.rules.add_after == "live"
-    assert loop.tally.replans >= 1
+    p = PRESETS["1080x2400"]
+    phone = Phone(p, apps.create("numbermatch", p, seed=2, add_rule="live"), Faults())
+    vp, said = harness.add(phone), []
+
+    def loop():
+        link = Link(connect(vp.serial, client=harness.client), say=said.append, reconnect_timeout=4)
+        return Loop(Session(link, keep=True), game="numbermatch", objective="fast", budget=1.0, say=said.append,
+                    wait_unknown=5)
+
+    first = loop()
+    autoplay.play(first, say=said.append)
+    assert any("after the last live number" in line for line in said)
+    assert first.game.rules.add_after == "live"
+    assert first.tally.replans >= 1
     assert truth(phone)["screen"] == "stage_complete"
+    stored = list((tmp_path / "tapsolve" / "profiles").glob("*numbermatch*.json"))
+    assert len(stored) == 1 and json.loads(stored[0].read_text())["accepts"]["adds_after_live"] is True
+
+    # the next game on this phone plans by it from its first move: no add to learn it from again
+    phone.app.new_game()
+    said.clear()
+    again = loop()
+    assert autoplay.play(again, say=said.append) == 0
+    assert again.game.rules.add_after == "live"
+    assert not any("appends added numbers" in line for line in said) and again.tally.replans == 0
     vp.stop()
 
 

@@ -21,6 +21,10 @@ from solver.words import count
 # The middle of a cell whose picture a pair's fade changes: this part of the cell's pitch, clear
 # of the grid's lines around it.
 CELL_INSIDE = 0.8
+# its key in what the phone's game accepts (``Profile.accepts``): whether an add appends its
+# numbers after the last live number (True) or after the board's last cell (False), as seen on
+# the screen where the two differ
+ADDS_AFTER_LIVE = "adds_after_live"
 
 
 class NumberMatch(Game):
@@ -107,6 +111,9 @@ class NumberMatch(Game):
         profile = self.session.profile if self.session is not None else None
         if profile is not None and self.window.recall(profile.accepts) and self.alone:
             self.row_window = True  # (seen to work in an earlier game on this phone)
+        after_live = profile.accepts.get(ADDS_AFTER_LIVE) if profile is not None else None
+        if isinstance(after_live, bool):  # (seen in an earlier game on this phone)
+            self.base_rules = replace(self.base_rules, add_after="live" if after_live else "cell")
         return Learned(points=self.points.kept())
 
     def meanwhile(self, loop, move, following) -> str | None:
@@ -145,9 +152,12 @@ class NumberMatch(Game):
         the next stage's first board (``learn_stage``); a glance kept to be judged with the next
         (``took_glance``); the other add rule, when it fits an add the phone did otherwise. A lost
         tap teaches nothing: its screen shows a move judged already, or glanced and still kept.
+        An add read on the screen tells where this phone's game appends (``_add_rule_seen``).
         The table learned comes back to keep (``PointsTable.kept``) with a line when it changed."""
         points, note = self.points, None
         expected, seen, before = judgement.expected, judgement.seen, judgement.before
+        if isinstance(judgement.move, Add) and judgement.how in ("settled", "glance"):
+            note = self._add_rule_seen(before, seen)
         if not judgement.settled:
             points.took_glance(seen, expected)
         elif judgement.how == "stage":
@@ -156,18 +166,33 @@ class NumberMatch(Game):
         elif self.same(seen, expected):
             if seen.score is not None and expected.move_stack:
                 points.learn_settled(expected, seen.score)
-        elif not self.same(seen, before) and isinstance(judgement.move, Add):
-            rules = self.base_rules
-            other = replace(rules, add_after="live" if rules.add_after == "cell" else "cell")
-            trial = before.copy()
-            trial.rules = other.scoring(points.table)
-            trial.push(Add())
-            if trial.cells == seen.cells:
-                self.base_rules = other
-                where = "after the last live number" if other.add_after == "live" else "after the last cell"
-                note = f"this game appends added numbers {where}: following it from now on"
         note, points.note = note or points.note, None
         return Learned(note, points.kept())
+
+    def _add_rule_seen(self, before: Board, seen: Board) -> str | None:
+        """An add read on the screen (settled, or a glance showing the prediction): where the two
+        rules of where it appends its numbers tell ``seen`` apart (the board ends with crossed-out
+        cells), the one that made it is this phone's, kept in its profile (``ADDS_AFTER_LIVE``)
+        so that later games plan with it from their first move; a line when it is not the one
+        followed so far. None: both rules fit, or neither does."""
+        fits = [rule for rule in ("cell", "live") if self._added(before, rule).cells == seen.cells]
+        if len(fits) != 1:
+            return None
+        rule, followed = fits[0], self.base_rules.add_after
+        self.base_rules = replace(self.base_rules, add_after=rule)
+        if self.session is not None:
+            self.session.accepted(ADDS_AFTER_LIVE, rule == "live")
+        if rule == followed:
+            return None
+        where = "after the last live number" if rule == "live" else "after the last cell"
+        return f"this game appends added numbers {where}: following it from now on"
+
+    def _added(self, board: Board, rule: str) -> Board:
+        """``board`` after an add under the add ``rule`` ("cell" or "live")."""
+        trial = board.copy()
+        trial.rules = replace(self.base_rules, add_after=rule).scoring(self.points.table)
+        trial.push(Add())
+        return trial
 
     def tap_points(self, move, reading) -> list[tuple[int, int]]:
         """The taps given what is selected (``show`` brought the move's cells on screen first)."""
