@@ -173,16 +173,16 @@ def make_view(loop: Loop | None, paused: bool, keys: str, size=WINDOW_SIZE) -> V
     return view
 
 
-def compose(view: View, live_bgr: np.ndarray | None = None) -> np.ndarray:
-    """The window now (RGB): the view's panel, with the live frame (BGR, from the phone's video)
+def compose(view: View, live: np.ndarray | None = None) -> np.ndarray:
+    """The window now (RGB): the view's panel, with the live frame (RGB, from the phone's video)
     or else the screenshot read, and the move's marks over it."""
     x, y, w, h = view.place
     out = view.panel.copy()
-    if live_bgr is None:
+    if live is None:
         source = view.image
         small = cv2.resize(source, (w, h), interpolation=cv2.INTER_AREA)
-    else:  # (scaled first: converting the small picture is what costs little)
-        small = cv2.cvtColor(cv2.resize(live_bgr, (w, h), interpolation=cv2.INTER_LINEAR), cv2.COLOR_BGR2RGB)
+    else:
+        small = cv2.resize(live, (w, h), interpolation=cv2.INTER_LINEAR)
     if view.mask is not None:
         small[view.mask] = view.marks[view.mask]
     out[y:y + h, x:x + w] = small
@@ -220,7 +220,7 @@ class Mirror:
         self._last_at = None
 
     def channel_frame(self):
-        """(BGR frame, monotonic time) newest from the phone's video channel, or None."""
+        """(RGB frame, monotonic time) newest from the phone's video channel, or None."""
         # (a stream that ended, the phone gone or the server dead: None, and the last read is
         # shown; the reader thread's next capture hands over to the next channel, in one line)
         return self.loop.session.live_frame() if self.loop is not None else None

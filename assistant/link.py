@@ -173,7 +173,7 @@ class Link:
         return self.screen.size if self.screen is not None else None
 
     def live_frame(self, shown_from: float | None = None, wait: float = 0.0):
-        """(BGR frame, monotonic time) newest from the phone's video channel, or None (no video,
+        """(RGB frame, monotonic time) newest from the phone's video channel, or None (no video,
         or a stream that ended: the next capture hands over to the next channel, in one line);
         ``shown_from``: one that showed the screen from then on, waited for up to ``wait`` s."""
         channel = self._channel()

@@ -349,7 +349,7 @@ class Session:
             self.save()
 
     def live_frame(self):
-        """(BGR frame, monotonic time) newest from the phone's video, for the guide's mirror; None without one."""
+        """(RGB frame, monotonic time) newest from the phone's video, for the guide's mirror; None without one."""
         return self.link.live_frame()
 
 

@@ -202,21 +202,22 @@ def test_a_channel_breaking_mid_play_gives_way_to_the_next(monkeypatch, capsys, 
 
 class FakeStream(Video):
     """phonesim's screen as a video stream: each frame as the phone shows it when asked,
-    JPEG-compressed (lossy, as a video frame is), BGR, arriving now."""
+    JPEG-compressed (lossy, as a video frame is), RGB, arriving now."""
 
     def __init__(self, phone, spoil=0):
         super().__init__(None, None)
         self.phone, self.spoil, self.given, self.spoiled = phone, spoil, 0, 0
 
     def frame(self):
-        bgr = cv2.cvtColor(self.phone.screen(), cv2.COLOR_RGB2BGR)
-        bgr = cv2.imdecode(cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+        # (JPEG keeps the channels it is given: the phone's RGB goes in and comes out as it is)
+        rgb = cv2.imdecode(cv2.imencode(".jpg", self.phone.screen(), [cv2.IMWRITE_JPEG_QUALITY, 85])[1],
+                           cv2.IMREAD_COLOR)
         if self.spoil:  # a frame the decoder smeared: nothing in it can be read for sure
             self.spoil -= 1
             self.spoiled += 1
-            bgr = cv2.GaussianBlur(bgr, (41, 41), 0)
+            rgb = cv2.GaussianBlur(rgb, (41, 41), 0)
         self.given += 1
-        return bgr, time.monotonic()
+        return rgb, time.monotonic()
 
     def still_since(self, shown):
         return None  # (its frames are the screen as asked, not a stream: no run of them told)

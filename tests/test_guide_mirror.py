@@ -23,12 +23,12 @@ PRESET = PRESETS["1080x2400"]
 class FakeChannel(Channel):
     """The exec channel with a video feed that gives one frame, at a time the test sets (None: no video)."""
 
-    def __init__(self, device, bgr=None):
+    def __init__(self, device, rgb=None):
         super().__init__(device)
-        self.bgr, self.at = bgr, 1.0
+        self.rgb, self.at = rgb, 1.0
 
     def frame(self):
-        return None if self.bgr is None else (self.bgr, self.at)
+        return None if self.rgb is None else (self.rgb, self.at)
 
 
 def guide_loop(harness, ad_seconds: float = 0.0):
@@ -114,7 +114,7 @@ def test_the_window_shows_the_newest_video_frame_with_the_move_over_it(harness):
     plain = mirror.next_picture()  # no video: the screenshot read, with the move
     assert plain is not None and mirror.next_picture() is None  # (nothing new: not drawn again)
     assert (plain[y:y + h, x:x + w] == guide.overlay.HIGHLIGHT).all(axis=2).any()
-    loop.link.device.channel.bgr = np.full((2400, 1080, 3), (0, 0, 200), np.uint8)  # a red frame (BGR)
+    loop.link.device.channel.rgb = np.full((2400, 1080, 3), (200, 0, 0), np.uint8)  # a red frame
     live = mirror.next_picture()
     picture = live[y:y + h, x:x + w]
     red = (picture == (200, 0, 0)).all(axis=2)

@@ -129,10 +129,13 @@ def test_taps_land_and_frames_show_the_screen_and_close_leaves_nothing(harness):
         assert wait_for(lambda: phone.app.keys == ["KEYCODE_BACK"])
         assert phone.app.swipes and phone.app.swipes[0][:4] == (500, 1500, 500, 600)
         # two taps: the stand-in shows its third colour; the newest frame shows it too
-        want = phone.screen(log=False)[:, :, ::-1].astype(int)
+        want = phone.screen(log=False).astype(int)  # (RGB, as a capture is)
         assert wait_for(lambda: np.abs(channel.frame()[0].astype(int) - want).mean() < 2)
         image, arrived = channel.frame()
         assert image.shape == (2400, 1080, 3) and arrived <= time.monotonic()
+        # decoded as RGB, as a capture is: taken as one with no conversion (kept unwritable: the
+        # video's own frame, shared)
+        assert not image.flags.writeable and device.screen.from_frame(image) is image
         assert simscrcpy.running(phone) == 1
     finally:
         channel.close()

@@ -72,7 +72,7 @@ def through_video(screen: np.ndarray) -> np.ndarray:
     decoder = av.CodecContext.create("h264", "r")
     # the config packet merged into the first, as the client's packet merger does
     frames = decoder.decode(av.Packet(bytes(encoder.extradata) + bytes(packets[0])))
-    return cv2.cvtColor(frames[0].to_ndarray(format="bgr24"), cv2.COLOR_BGR2RGB)
+    return frames[0].to_ndarray(format="rgb24")
 
 
 @pytest.mark.slow  # (the fast set leaves it: whole-fixture sweeps and processes)

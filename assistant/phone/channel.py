@@ -92,7 +92,7 @@ class Channel:
         return self.device.screen.shot(), None
 
     def frame(self) -> tuple[np.ndarray, float] | None:
-        """The newest decoded screen frame (BGR uint8, screenshot orientation) and the
+        """The newest decoded screen frame (RGB uint8, unwritable, screenshot orientation) and the
         time.monotonic() it showed the screen (its capture, as near as known; never after it
         arrived); None: no video here."""
         return None

@@ -277,7 +277,8 @@ class Screen:
         return self.grab(self.method)
 
     def from_frame(self, frame: np.ndarray) -> np.ndarray:
-        """A channel's video frame (BGR, its own size) as a capture: RGB at the screencap's size.
+        """A channel's video frame (RGB, its own size) as a capture at the screencap's size: the
+        frame itself at that size (unwritable, as the video keeps it), else resized.
 
         The size is each frame's own, as scrcpy's client takes it (app/src/screen.c,
         prepare_for_frame): a stream sent smaller (max_size, an encoder that refused the full
@@ -286,7 +287,7 @@ class Screen:
         import cv2  # (see decode_png)
 
         start = time.monotonic()
-        image = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
+        image = frame
         own = (image.shape[1], image.shape[0])
         size = self.sizes.get(own[1] > own[0], own)
         if size != own:

@@ -141,7 +141,7 @@ class ScrcpyChannel(Channel):
 
     # -- captures ----------------------------------------------------------------------------
     def frame(self):
-        """The newest decoded frame (BGR, its own size) and when it showed the screen; None
+        """The newest decoded frame (RGB, its own size) and when it showed the screen; None
         without video. Waits only for the very first frame; a stream that ended gives no stale
         frame (ChannelUnavailable: the caller falls back)."""
         if self.video is None:

@@ -43,7 +43,7 @@ RECENT_KEPT = 6
 
 
 class Video:
-    """The stream's newest decoded frame (BGR, its own size: ``size`` is the newest's) and when
+    """The stream's newest decoded frame (RGB, its own size: ``size`` is the newest's) and when
     it showed the screen; ``broken`` says why the stream ended, if it did."""
 
     def __init__(self, sock: socket.socket | None, size: tuple[int, int] | None):
@@ -92,7 +92,10 @@ class Video:
                 frames = codec.decode(packet)
                 pts = (pts_flags & PTS_MASK) / 1e6
                 for frame in frames:
-                    image = frame.to_ndarray(format="bgr24")
+                    # (RGB as a capture is: made so here, off the thread that compares frames and
+                    # reads them, at no more cost than BGR; shared with it, so kept unwritable)
+                    image = frame.to_ndarray(format="rgb24")
+                    image.flags.writeable = False
                     self.size = (frame.width, frame.height)  # each frame's own (app/src/screen.c, prepare_for_frame)
                     arrived = time.monotonic()
                     self._pts_offset = min(self._pts_offset, arrived - pts)
