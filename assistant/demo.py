@@ -114,13 +114,14 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
         loop = Loop(Session(link, say=say, keep=True), game=args.game, objective=args.objective, budget=1.0, say=say,
                     dismiss=not vars(args).get("no_dismiss"))
         phone.clear_log()  # connecting timed both capture methods: not part of the run
+        decoded = link.device.screen.decode_s  # (their decoding neither)
         start = time.monotonic()
         started.callback(link.device.close)  # its channel, before the harness stops the phone
         code = autoplay.play(loop, stages=args.stages, say=say, show=view, status=line, max_moves=max_moves)
         wall = time.monotonic() - start
         figures = summary(loop, phone, wall)
         if breakdown:
-            figures["breakdown_s"] = time_breakdown(link, phone, wall)
+            figures["breakdown_s"] = time_breakdown(link, phone, wall, decoded)
             figures["channel"] = link.device.channel.name
             from phonesim import scrcpy as sim_scrcpy
 
@@ -132,14 +133,16 @@ def play_virtual(args, window: bool = False, options: dict | None = None,
         return code, figures
 
 
-def time_breakdown(link, phone, wall: float) -> dict:
+def time_breakdown(link, phone, wall: float, decoded_before: float = 0.0) -> dict:
     """Where a run's wall time went, in seconds: waiting on taps, swipes and captures (each
     split into what the phone's profile charged and the rest: adb, the virtual phone's own
     drawing and encoding, the computer's scheduling), decoding the captures, sleeping out
     animations and settle intervals, the assistant's own work (the rest), and beside them the
-    animations the game played (what a judged frame must wait out beyond the floor)."""
+    animations the game played (what a judged frame must wait out beyond the floor).
+    ``decoded_before``: the screen's decoding before the run's clock (connecting timed its
+    screenshots), left out."""
     charged = {kind: sum(costs) for kind, costs in phone.charged.items()}
-    decode = link.device.screen.decode_s
+    decode = link.device.screen.decode_s - decoded_before
     out = {"tap": link.spent["tap"], "tap_charged": charged["tap"],
            "swipe": link.spent["swipe"], "swipe_charged": charged["swipe"],
            "capture": link.spent["capture"] - decode, "capture_charged": charged["capture"],

@@ -79,3 +79,19 @@ def test_bench_play_says_no_ratio_rather_than_none(monkeypatch, capsys):
     bench.play(Namespace(size=27, adds=5, skin=None, width=None, layout="buttons", max_moves=None, json=False))
     out = capsys.readouterr().out
     assert "None" not in out and "no wall / floor" in out
+
+
+def test_the_time_breakdown_leaves_out_what_the_screen_decoded_before_the_clock():
+    from types import SimpleNamespace
+
+    from assistant import demo
+
+    # connecting timed both screenshot methods (0.12 s of decoding a PNG) before the run; the
+    # run itself decoded 0.01 s of its 0.5 s of captures
+    screen = SimpleNamespace(decode_s=0.13)
+    link = SimpleNamespace(device=SimpleNamespace(screen=screen),
+                           spent={"tap": 0.2, "swipe": 0.0, "capture": 0.5, "wait": 0.1})
+    phone = SimpleNamespace(charged={"tap": [0.05], "swipe": [], "capture": []}, animation_s=lambda: 3.0)
+    out = demo.time_breakdown(link, phone, 1.0, decoded_before=0.12)
+    assert out["decode"] == 0.01 and out["capture"] == 0.49
+    assert out["own"] == 0.2 and out["animations"] == 3.0

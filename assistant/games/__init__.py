@@ -279,9 +279,14 @@ _warming: dict[str, threading.Thread] = {}
 def warming(name: str) -> threading.Thread:
     """Game ``name``'s ``warm`` in a thread of its own, started by the first call: a command
     that names its game starts it before it connects to the phone (a second or so, mostly spent
-    waiting), so the first plan no longer waits for the solver after the first screen is read."""
+    waiting), so the first plan no longer waits for the solver after the first screen is read,
+    nor the first read for its reader's modules to load."""
     thread = _warming.get(name)
     if thread is None:
-        thread = _warming[name] = threading.Thread(target=kind(name).warm, daemon=True)
+        def warm() -> None:
+            kind(name).warm()
+            registry.module("vision", name)
+
+        thread = _warming[name] = threading.Thread(target=warm, daemon=True)
         thread.start()
     return thread

@@ -4,6 +4,7 @@ the plan ordered for the screen (``order``), the points table learned (``points`
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 
 import numpy as np
@@ -73,6 +74,7 @@ class NumberMatch(Game):
     @staticmethod
     def warm() -> None:
         search.warm_up()  # importing numba and loading the cached kernel: about a second
+        importlib.import_module("assistant.games.numbermatch.scroll")  # (the board's view, at ``attach``)
 
     # its benchmark, `tapsolve bench numbermatch`, and its board's options on `tapsolve bench play`
     add_bench_command = staticmethod(bench.add_bench_command)
