@@ -93,8 +93,10 @@ class Video:
                 pts = (pts_flags & PTS_MASK) / 1e6
                 for frame in frames:
                     # (RGB as a capture is: made so here, off the thread that compares frames and
-                    # reads them, at no more cost than BGR; shared with it, so kept unwritable)
-                    image = frame.to_ndarray(format="rgb24")
+                    # reads them, at no more cost than BGR; shared with it, so kept unwritable. A
+                    # copy of its own: PyAV's array is a view that holds the decoder's buffers, and
+                    # the frames kept pinned 100 MiB more of them over a game)
+                    image = frame.to_ndarray(format="rgb24").copy()
                     image.flags.writeable = False
                     self.size = (frame.width, frame.height)  # each frame's own (app/src/screen.c, prepare_for_frame)
                     arrived = time.monotonic()
