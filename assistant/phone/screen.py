@@ -287,11 +287,9 @@ class Screen:
         import cv2  # (see decode_png)
 
         start = time.monotonic()
-        image = frame
-        own = (image.shape[1], image.shape[0])
+        own = (frame.shape[1], frame.shape[0])
         size = self.sizes.get(own[1] > own[0], own)
-        if size != own:
-            image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+        image = frame if size == own else cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
         self.size = size
         self.decode_s += time.monotonic() - start
         self.frames += 1

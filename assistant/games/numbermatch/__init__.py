@@ -152,9 +152,9 @@ class NumberMatch(Game):
     def learn(self, judgement: Judgement) -> Learned:
         """Points from the score of a settled screen showing the prediction (``learn_settled``) or
         the next stage's first board (``learn_stage``); a glance kept to be judged with the next
-        (``took_glance``); the other add rule, when it fits an add the phone did otherwise. A lost
-        tap teaches nothing: its screen shows a move judged already, or glanced and still kept.
-        An add read on the screen tells where this phone's game appends (``_add_rule_seen``).
+        (``took_glance``); where this phone's game appends an add's numbers, from an add read on
+        the screen (``_add_rule_seen``). A lost tap teaches nothing: its screen shows a move
+        judged already, or glanced and still kept.
         The table learned comes back to keep (``PointsTable.kept``) with a line when it changed."""
         points, note = self.points, None
         expected, seen, before = judgement.expected, judgement.seen, judgement.before
